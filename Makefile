@@ -1,0 +1,107 @@
+# kohaku build. `make` builds libkohaku and the CLI, `make test` runs every
+# test, `make run` runs the default demo, `make bench` the benchmarks,
+# `make fuzz` the fuzz targets briefly. SAN=1 builds under ASan+UBSan into
+# build-san/ so both trees can coexist.
+CC      ?= cc
+SAN     ?= 0
+ifeq ($(SAN),1)
+BUILD   := build-san
+SANFLAGS := -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
+OPT     := -O1 -g
+else
+BUILD   := build
+SANFLAGS :=
+OPT     := -O2 -g
+endif
+CSTD     := -std=c11 -D_POSIX_C_SOURCE=200809L
+WARN     := -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes -Wmissing-prototypes
+CFLAGS   := $(CSTD) $(OPT) $(WARN) $(SANFLAGS) -Iinclude -I$(BUILD)/gen -Isrc -MMD -MP $(EXTRA_CFLAGS)
+LDFLAGS  := $(SANFLAGS) $(EXTRA_LDFLAGS)
+LDLIBS   := -lm
+
+GEN      := $(BUILD)/gen
+ISA_SRCS := $(sort $(wildcard isa/*.isa))
+ISA_HDRS := $(patsubst isa/%.isa,$(GEN)/kohaku/gen/%.h,$(ISA_SRCS))
+
+# Stage 1: the table engine and its generator. These sources must not include
+# generated headers: they are what generates them.
+STAGE1_SRCS := $(sort $(wildcard src/util/*.c src/isa/*.c))
+STAGE1_OBJS := $(patsubst %.c,$(BUILD)/obj/%.o,$(STAGE1_SRCS))
+
+LIB_SRCS := $(sort $(filter-out $(STAGE1_SRCS),$(wildcard src/*/*.c src/*/*/*.c src/*/*/*/*.c)))
+LIB_OBJS := $(patsubst %.c,$(BUILD)/obj/%.o,$(LIB_SRCS)) $(STAGE1_OBJS) $(BUILD)/obj/gen/isa_embed.o
+LIB      := $(BUILD)/libkohaku.a
+
+CLI_SRCS := $(sort $(wildcard tools/kohaku/*.c))
+CLI_OBJS := $(patsubst %.c,$(BUILD)/obj/%.o,$(CLI_SRCS))
+CLI      := $(BUILD)/kohaku
+
+TEST_SRCS := $(sort $(wildcard tests/t_*.c))
+TEST_BINS := $(patsubst tests/%.c,$(BUILD)/tests/%,$(TEST_SRCS))
+TEST_SUPPORT := $(patsubst %.c,$(BUILD)/obj/%.o,$(sort $(wildcard tests/support/*.c)))
+
+BENCH_SRCS := $(sort $(wildcard bench/*.c))
+BENCH_BINS := $(patsubst bench/%.c,$(BUILD)/bench/%,$(BENCH_SRCS))
+
+.PHONY: all lib cli test run bench fuzz clean check-gen
+all: $(LIB) $(CLI)
+lib: $(LIB)
+cli: $(CLI)
+
+$(BUILD)/isagen: $(STAGE1_OBJS) $(BUILD)/obj/tools/isagen.o
+	@mkdir -p $(@D)
+	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
+
+$(GEN)/kohaku/gen/%.h: isa/%.isa $(BUILD)/isagen
+	@mkdir -p $(@D)
+	$(BUILD)/isagen --emit c-header $< > $@.tmp && mv $@.tmp $@
+
+$(GEN)/isa_embed.c: $(ISA_SRCS) $(BUILD)/isagen
+	@mkdir -p $(@D)
+	$(BUILD)/isagen --embed $(ISA_SRCS) > $@.tmp && mv $@.tmp $@
+
+$(BUILD)/obj/gen/isa_embed.o: $(GEN)/isa_embed.c
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS) -c -o $@ $<
+
+# Stage-1 objects build without generated headers.
+$(STAGE1_OBJS) $(BUILD)/obj/tools/isagen.o: $(BUILD)/obj/%.o: %.c
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS) -c -o $@ $<
+
+# Everything else may include generated headers.
+$(BUILD)/obj/%.o: %.c | $(ISA_HDRS)
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS) -c -o $@ $<
+
+$(LIB): $(LIB_OBJS)
+	@mkdir -p $(@D)
+	rm -f $@ && ar rcs $@ $^
+
+$(CLI): $(CLI_OBJS) $(LIB)
+	$(CC) $(LDFLAGS) -o $@ $(CLI_OBJS) $(LIB) $(LDLIBS)
+
+$(BUILD)/tests/%: $(BUILD)/obj/tests/%.o $(TEST_SUPPORT) $(LIB)
+	@mkdir -p $(@D)
+	$(CC) $(LDFLAGS) -o $@ $< $(TEST_SUPPORT) $(LIB) $(LDLIBS)
+
+$(BUILD)/bench/%: $(BUILD)/obj/bench/%.o $(LIB)
+	@mkdir -p $(@D)
+	$(CC) $(LDFLAGS) -o $@ $< $(LIB) $(LDLIBS)
+
+test: $(TEST_BINS) $(CLI)
+	@BUILD=$(BUILD) sh tests/run.sh $(TEST_BINS)
+
+run: $(CLI)
+	$(CLI) demo
+
+bench: $(CLI) $(BENCH_BINS)
+	@BUILD=$(BUILD) sh bench/run.sh
+
+fuzz:
+	@sh fuzz/run.sh
+
+clean:
+	rm -rf build build-san build-fuzz
+
+-include $(shell find $(BUILD)/obj -name '*.d' 2>/dev/null)

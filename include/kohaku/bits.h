@@ -1,0 +1,38 @@
+/* Bit fields of little-endian word arrays.
+ *
+ * Every layout in kohaku (a 288-bit flit, a 256-bit payload, a 64-bit
+ * register, a 32-bit vector-core word) is stored as an array of uint64_t,
+ * least significant word first: bit i of the layout is bit (i % 64) of
+ * word i / 64. These two helpers are the only place that shifts and masks a
+ * field; the accessors generated from isa/ *.isa call them with constants,
+ * which the compiler folds. Hand-written protocol shifts elsewhere are a bug
+ * (docs/design.md, "one encoding, one description"). */
+#ifndef KOHAKU_BITS_H
+#define KOHAKU_BITS_H
+
+#include <stdint.h>
+
+/* Bits [lo + width - 1 : lo] of w, 1 <= width <= 64. */
+static inline uint64_t kh_bits_get(const uint64_t *w, unsigned lo, unsigned width)
+{
+    unsigned word = lo >> 6, off = lo & 63;
+    uint64_t v = w[word] >> off;
+    if (off + width > 64) v |= w[word + 1] << (64 - off);
+    return width == 64 ? v : v & ((UINT64_C(1) << width) - 1);
+}
+
+/* Store the low `width` bits of v at [lo + width - 1 : lo]; other bits keep. */
+static inline void kh_bits_set(uint64_t *w, unsigned lo, unsigned width, uint64_t v)
+{
+    unsigned word = lo >> 6, off = lo & 63;
+    uint64_t mask = width == 64 ? ~UINT64_C(0) : ((UINT64_C(1) << width) - 1);
+    v &= mask;
+    w[word] = (w[word] & ~(mask << off)) | (v << off);
+    if (off + width > 64) {
+        unsigned hi = off + width - 64; /* bits that spill into the next word */
+        uint64_t hmask = (UINT64_C(1) << hi) - 1;
+        w[word + 1] = (w[word + 1] & ~hmask) | ((v >> (64 - off)) & hmask);
+    }
+}
+
+#endif

@@ -1,0 +1,78 @@
+/* The compute-unit shell (noc_cu_base, control.md §5) and the unit plug-in
+ * interface.
+ *
+ * A compute unit is a small C module that implements only its datapath. The
+ * shell owns routing, the instruction / receive / completion FIFOs, credits,
+ * signal codes, CU_CTRL and the output register. A unit never builds a
+ * completion flit: it reports exec_done / exec_fault / exec_result through
+ * kh_cu_done(). One registry row per unit kind (src/cu/registry.c) binds a
+ * map token and a CU_TYPE code to the unit's ops.
+ *
+ * Calling protocol, per cycle in which the shell is stepped:
+ *   1. the shell offers the head of its receive FIFO: unit->recv() (at most
+ *      one flit per cycle; return 1 = consumed, recv_ready);
+ *   2. if inst_valid (FIFO head visible, nothing in flight, completion queue
+ *      not full) the shell offers the instruction: unit->inst() (return 1 =
+ *      accepted, inst_ready; copy what you need now);
+ *   3. unit->step(), if the unit asked to be woken for this cycle.
+ * A unit sends with kh_cu_send(); when it returns 0 (send_ready low) the
+ * unit keeps the flit and is woken when the shell's output frees up.
+ */
+#ifndef KOHAKU_CU_H
+#define KOHAKU_CU_H
+
+#include <stdint.h>
+
+#include "kohaku/sim.h"
+
+typedef struct kh_cu kh_cu;
+
+/* Where the unit sits and which memory port it was bound to (mesh.md §2). */
+typedef struct kh_cu_place {
+    uint8_t x, y;         /* own coordinate (POS_X, POS_Y) */
+    uint8_t mem_x, mem_y; /* bound memory port (MEM_X, MEM_Y) */
+    uint8_t mesh_id;      /* this mesh's id (0 in a one-mesh machine) */
+} kh_cu_place;
+
+typedef struct kh_unit_kind {
+    const char *token;   /* map token, e.g. "mat"; NULL if not placeable */
+    const char *name;    /* e.g. "mx_cluster_cu" */
+    uint16_t cu_type;    /* CU_CAPS[63:48] ("MG" = 0x4D47 ...) */
+    uint8_t cu_version;  /* CU_CAPS[47:40] when params->cu_version is 0 */
+    uint8_t n_buffers;   /* CU_CAPS[39:36] */
+    /* Create the datapath state. Returns NULL with a message in err. */
+    void *(*create)(kh_cu *shell, const kh_params *p, char *err, size_t errlen);
+    void (*destroy)(void *unit);
+    int (*inst)(void *unit, const kh_flit *inst, kh_cycle now);
+    int (*recv)(void *unit, const kh_flit *f, kh_cycle now);
+    void (*step)(void *unit, kh_cycle now);
+    uint64_t (*dbg)(void *unit);                                  /* CU_DBG; may be NULL */
+    int (*describe_stuck)(void *unit, char *buf, size_t len);     /* may be NULL */
+    void (*stats_json)(void *unit, char *buf, size_t len);        /* may be NULL */
+} kh_unit_kind;
+
+/* Registry (src/cu/registry.c): one row per unit kind. */
+const kh_unit_kind *kh_unit_by_token(const char *token);
+const kh_unit_kind *kh_unit_by_name(const char *name);
+const kh_unit_kind *const *kh_unit_kinds(unsigned *n);
+
+/* Create a shell with its unit and register it with the simulation.
+ * Links are attached afterwards by the machine builder. */
+kh_cu *kh_cu_new(kh_sim *sim, const kh_unit_kind *kind, const kh_cu_place *place,
+                 char *err, size_t errlen);
+kh_comp *kh_cu_comp(kh_cu *cu);
+/* Inbound: the accept function a link into this shell uses (port 0). */
+int kh_cu_accept(kh_comp *dst, unsigned port, const kh_flit *f, kh_cycle now);
+/* Outbound link (towards the router or whatever sits next). */
+void kh_cu_set_out(kh_cu *cu, kh_link *out);
+
+/* ---- services for units ---- */
+int kh_cu_send(kh_cu *cu, const kh_flit *f, kh_cycle now);              /* 1 = taken */
+void kh_cu_done(kh_cu *cu, int fault, uint32_t result, kh_cycle now);   /* exec_done */
+void kh_cu_wake(kh_cu *cu, kh_cycle at);                                /* step the unit at `at` */
+const kh_cu_place *kh_cu_where(const kh_cu *cu);
+kh_sim *kh_cu_sim(const kh_cu *cu);
+void *kh_cu_unit(const kh_cu *cu);
+void kh_cu_log(kh_cu *cu, kh_log_level lvl, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+
+#endif

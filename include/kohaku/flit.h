@@ -1,0 +1,55 @@
+/* The flit: one 288-bit transfer unit (flits.md §1).
+ *
+ * Stored as five 64-bit words in the order of the host windows (flits.md §8):
+ * w[0] = flit[63:0] ... w[3] = flit[255:192] (the payload), w[4] bits [31:0]
+ * = the 32-bit header flit[287:256]; w[4] bits [63:32] are always zero.
+ * Fields are read and written only through the accessors generated from
+ * isa/flit.isa (<kohaku/gen/flit.h>), e.g. kh_hdr_dst_x(f.w). */
+#ifndef KOHAKU_FLIT_H
+#define KOHAKU_FLIT_H
+
+#include <stdint.h>
+#include <string.h>
+
+#include "kohaku/bits.h"
+
+#define KH_FLIT_BITS 288    /* FLIT_WIDTH of the reference build */
+#define KH_PAYLOAD_BITS 256 /* payload = memory beat = 32 bytes */
+#define KH_FLIT_WORDS 5     /* FLIT_WORDS of the host windows */
+
+typedef struct kh_flit {
+    uint64_t w[KH_FLIT_WORDS];
+} kh_flit;
+
+/* Message type codes (flits.md §3), shared by every layer. ORDER TYPE:
+ * isa/flit.isa declares the same codes for the header's type field. */
+enum kh_flit_type {
+    KH_T_MEM_RD_REQ = 0x0,
+    KH_T_MEM_WR_REQ = 0x1,
+    KH_T_MEM_RD_RESP = 0x2,
+    KH_T_MEM_WR_ACK = 0x3,
+    KH_T_MEM_WR_DATA = 0x4,
+    KH_T_CU_INST = 0x5,
+    KH_T_CU_SIGNAL = 0x6,
+    KH_T_CU_CTRL = 0x7,
+    KH_T_CU_DATA = 0x8,
+    KH_T_ERROR = 0xF,
+};
+
+static inline void kh_flit_clear(kh_flit *f) { memset(f, 0, sizeof *f); }
+
+/* Payload as 32 bytes in memory order: byte j = payload bits [8j+7:8j]. */
+static inline void kh_flit_payload_to_bytes(const kh_flit *f, uint8_t out[32])
+{
+    for (int j = 0; j < 32; j++) out[j] = (uint8_t)(f->w[j >> 3] >> (8 * (j & 7)));
+}
+static inline void kh_flit_payload_from_bytes(kh_flit *f, const uint8_t in[32])
+{
+    for (int k = 0; k < 4; k++) {
+        uint64_t v = 0;
+        for (int j = 7; j >= 0; j--) v = (v << 8) | in[8 * k + j];
+        f->w[k] = v;
+    }
+}
+
+#endif

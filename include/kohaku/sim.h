@@ -1,0 +1,175 @@
+/* The simulation kernel: one clock, components, links and wake times.
+ *
+ * docs/design.md §2 explains the model. In short:
+ * - A simulation (kh_sim) owns everything: components, links, parameters,
+ *   statistics, the log and the trace sink. No global state: two
+ *   simulations in one process never interact.
+ * - Synchronous semantics: what a component sees in cycle t was committed
+ *   at the end of t-1. Links (kh_link) and FIFOs (kh_fifo) implement this so
+ *   the order in which components are stepped never changes a result.
+ * - Work only where something happens: a component is stepped in cycle t
+ *   only if it asked for t with kh_comp_wake(). When no component is due the
+ *   clock jumps to the earliest wake time. Idle cycles cost nothing.
+ */
+#ifndef KOHAKU_SIM_H
+#define KOHAKU_SIM_H
+
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "kohaku/flit.h"
+#include "kohaku/params.h"
+
+typedef uint64_t kh_cycle;
+#define KH_NEVER UINT64_MAX
+
+typedef struct kh_sim kh_sim;
+typedef struct kh_comp kh_comp;
+typedef struct kh_link kh_link;
+typedef struct kh_trace kh_trace;
+
+/* ---- components ------------------------------------------------------- */
+
+typedef struct kh_comp_ops {
+    const char *kind; /* "router", "mem_port", "cu", ... */
+    /* Do the work of cycle `now`. Called only in cycles the component asked
+     * for. To be stepped again, call kh_comp_wake(c, t) with t > now. */
+    void (*step)(kh_comp *c, kh_cycle now);
+    /* Hang diagnosis: if the component has outstanding work, write one or
+     * more lines saying what it waits for and which spec rule put it there,
+     * and return 1; return 0 when idle. May be NULL (never stuck). */
+    int (*describe_stuck)(kh_comp *c, char *buf, size_t len);
+    /* Append this component's counters as a JSON object body (without the
+     * braces) for --stats. May be NULL. */
+    void (*stats_json)(kh_comp *c, char *buf, size_t len);
+    /* Free what the component owns, including the struct itself. */
+    void (*destroy)(kh_comp *c);
+} kh_comp_ops;
+
+/* Embed as the first member of a component's struct. */
+struct kh_comp {
+    const kh_comp_ops *ops;
+    kh_sim *sim;
+    unsigned id;    /* registration order; same-cycle steps run in id order */
+    kh_cycle wake;  /* earliest requested step, KH_NEVER if none */
+    char name[48];  /* e.g. "router(1,2)", "cu(2,1)" */
+};
+
+/* Register c with the simulation, which takes ownership (ops->destroy is
+ * called by kh_sim_destroy). Fills c->sim, c->id, c->wake. */
+void kh_sim_add(kh_sim *sim, kh_comp *c, const kh_comp_ops *ops, const char *name);
+
+/* Ask for a step in cycle `at` (kept if earlier than an existing request).
+ * Inside a step of cycle t, `at` must be > t; between cycles (host access)
+ * `at` may be the current cycle. */
+void kh_comp_wake(kh_comp *c, kh_cycle at);
+
+/* ---- FIFOs with start-of-cycle semantics ------------------------------- */
+
+/* A bounded FIFO of flits. A push in cycle t becomes visible at the head
+ * from t + latency (first-word-fall-through latency, >= 1). A pop in cycle t
+ * frees its space only from t + 1, so "full" as seen in cycle t is the
+ * start-of-cycle state whatever order components run in. */
+typedef struct kh_fifo {
+    kh_flit *flit;
+    kh_cycle *ready;
+    unsigned cap, head, count;
+    unsigned latency;
+    kh_cycle pop_cycle;     /* cycle of the pops counted in pops */
+    unsigned pops;          /* pops made in pop_cycle */
+    unsigned high_water;    /* largest occupancy seen (stats) */
+} kh_fifo;
+
+int kh_fifo_init(kh_fifo *q, unsigned cap, unsigned latency); /* 0 ok, -1 no memory */
+void kh_fifo_free(kh_fifo *q);
+unsigned kh_fifo_used(const kh_fifo *q, kh_cycle now); /* occupancy at the start of now */
+int kh_fifo_full(const kh_fifo *q, kh_cycle now);
+int kh_fifo_empty(const kh_fifo *q); /* nothing stored, visible or not */
+void kh_fifo_push(kh_fifo *q, const kh_flit *f, kh_cycle now); /* caller checked full */
+/* The head if it is visible in cycle now, else NULL. */
+const kh_flit *kh_fifo_head(const kh_fifo *q, kh_cycle now);
+/* Cycle the head becomes visible; KH_NEVER when empty. */
+kh_cycle kh_fifo_head_ready(const kh_fifo *q);
+void kh_fifo_pop(kh_fifo *q, kh_cycle now);
+
+/* ---- links ------------------------------------------------------------- */
+
+/* The receiver's side of a link: called in the cycle a sender offers f.
+ * Decide from start-of-cycle state only (use kh_fifo_full); return 1 to take
+ * the flit (the transfer happens this cycle; store it and wake yourself for
+ * when it becomes visible), 0 if busy. */
+typedef int (*kh_accept_fn)(kh_comp *dst, unsigned port, const kh_flit *f, kh_cycle now);
+
+/* One direction of a mesh link: valid/data forward, busy back (mesh.md §4). */
+struct kh_link {
+    kh_comp *src;
+    kh_comp *dst;          /* NULL: tied off (accepts and discards, mesh.md §2) */
+    unsigned dst_port;
+    kh_accept_fn accept;
+    char name[64];
+    /* statistics */
+    uint64_t flits;        /* transfers */
+    uint64_t dropped;      /* flits taken by a tie-off */
+    uint64_t stall_cycles; /* cycles a flit was offered and refused */
+    kh_cycle blocked_since; /* KH_NEVER unless the sender waits for space */
+    kh_cycle last_xfer;
+    int trace_track;       /* trace track id, -1 if not assigned */
+};
+
+/* Create a link owned by the simulation. dst == NULL makes a tie-off. */
+kh_link *kh_link_new(kh_sim *sim, kh_comp *src, kh_comp *dst, unsigned dst_port,
+                     kh_accept_fn accept, const char *name);
+/* Offer f in cycle now. Returns 1 if transferred. Returns 0 if the receiver
+ * is busy: the sender keeps the flit and is woken (at a later cycle) once the
+ * receiver calls kh_link_space(). At most one transfer per link per cycle. */
+int kh_link_send(kh_link *l, const kh_flit *f, kh_cycle now);
+/* Receiver: space was freed in cycle now; wakes a waiting sender at now+1. */
+void kh_link_space(kh_link *l, kh_cycle now);
+
+/* ---- the simulation ---------------------------------------------------- */
+
+typedef enum kh_log_level { KH_LOG_DEBUG, KH_LOG_INFO, KH_LOG_WARN, KH_LOG_ERROR } kh_log_level;
+typedef void (*kh_log_fn)(void *ctx, kh_log_level lvl, const char *msg);
+
+kh_sim *kh_sim_new(const kh_params *p); /* copies p; NULL on no memory */
+void kh_sim_destroy(kh_sim *sim);
+const kh_params *kh_sim_params(const kh_sim *sim);
+kh_cycle kh_sim_now(const kh_sim *sim); /* the next cycle to execute */
+
+/* Run the cycles [now, now + n). Returns the number of component steps. */
+uint64_t kh_sim_run(kh_sim *sim, kh_cycle n);
+/* Run until no component has a pending wake, or `limit` cycles elapsed.
+ * Returns 1 if idle (nothing pending), 0 if the limit was reached. */
+int kh_sim_run_until_idle(kh_sim *sim, kh_cycle limit);
+/* Nothing pending: no component will ever step again without outside help. */
+int kh_sim_idle(const kh_sim *sim);
+/* Earliest pending wake, KH_NEVER if none. */
+kh_cycle kh_sim_next_wake(const kh_sim *sim);
+/* Ask every component with outstanding work to describe it. Returns the
+ * number of components that reported work (0 = the machine is quiescent). */
+int kh_sim_describe_stuck(kh_sim *sim, char *buf, size_t len);
+
+/* Log sink (default: warnings and errors to stderr). */
+void kh_sim_set_log(kh_sim *sim, kh_log_fn fn, void *ctx, kh_log_level min);
+void kh_sim_log(kh_sim *sim, kh_log_level lvl, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+/* Same, prefixed with "[cycle] name: ". */
+void kh_comp_log(kh_comp *c, kh_log_level lvl, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+
+/* Components and links, for stats and tracing walkers. */
+unsigned kh_sim_ncomps(const kh_sim *sim);
+kh_comp *kh_sim_comp(const kh_sim *sim, unsigned i);
+unsigned kh_sim_nlinks(const kh_sim *sim);
+kh_link *kh_sim_link(const kh_sim *sim, unsigned i);
+
+/* Trace sink: NULL disables tracing (one predictable branch per event). */
+void kh_sim_set_trace(kh_sim *sim, kh_trace *t);
+kh_trace *kh_sim_trace(const kh_sim *sim);
+
+/* Opaque per-simulation slot for a machine built on top (mesh, node, ...). */
+void kh_sim_set_user(kh_sim *sim, void *user);
+void *kh_sim_user(const kh_sim *sim);
+
+#endif

@@ -1,0 +1,44 @@
+#include "test.h"
+
+#include <stdarg.h>
+#include <stdlib.h>
+
+kh_test_state kh_test_state_g;
+
+void kh_test_fail(const char *file, int line, const char *fmt, ...)
+{
+    va_list ap;
+    kh_test_state_g.failed_checks++;
+    if (kh_test_state_g.failed_checks > 10) return; /* keep logs readable */
+    printf("FAIL %s: %s:%d: ", kh_test_state_g.current, file, line);
+    va_start(ap, fmt);
+    vprintf(fmt, ap);
+    va_end(ap);
+    printf("\n");
+}
+
+void kh_test_run(const char *name, void (*fn)(void))
+{
+    kh_test_state_g.current = name;
+    kh_test_state_g.failed_checks = 0;
+    fn();
+    if (kh_test_state_g.failed_checks) {
+        kh_test_state_g.failed++;
+    } else {
+        kh_test_state_g.passed++;
+    }
+    fflush(stdout);
+}
+
+int kh_test_end(const char *binary_name)
+{
+    printf("# %s: %d passed, %d failed\n", binary_name, kh_test_state_g.passed,
+           kh_test_state_g.failed);
+    return kh_test_state_g.failed ? 1 : 0;
+}
+
+const char *kh_test_shared_dir(void)
+{
+    const char *d = getenv("KH_SHARED");
+    return d && *d ? d : "../shared";
+}

@@ -1,0 +1,51 @@
+/* A small test harness. One test = one rule of the spec, named after it.
+ * A test binary's main() calls KH_RUN for each test and returns kh_test_end().
+ * Each binary prints one line per failure and a closing summary line
+ * "# NAME: P passed, F failed" that tests/run.sh adds up. */
+#ifndef KH_TEST_H
+#define KH_TEST_H
+
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+
+typedef struct kh_test_state {
+    const char *current;   /* name of the running test */
+    int failed_checks;     /* checks failed inside the current test */
+    int passed, failed;    /* tests */
+} kh_test_state;
+
+extern kh_test_state kh_test_state_g; /* test-binary state; the library has none */
+
+void kh_test_fail(const char *file, int line, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+void kh_test_run(const char *name, void (*fn)(void));
+int kh_test_end(const char *binary_name);
+/* Directory holding ../shared (set by tests/run.sh; defaults to ../shared). */
+const char *kh_test_shared_dir(void);
+
+#define KH_RUN(fn) kh_test_run(#fn, fn)
+
+#define CHECK(cond)                                                        \
+    do {                                                                   \
+        if (!(cond)) kh_test_fail(__FILE__, __LINE__, "CHECK(%s)", #cond); \
+    } while (0)
+
+#define CHECK_EQ(a, b)                                                          \
+    do {                                                                        \
+        unsigned long long kh_a_ = (unsigned long long)(a);                     \
+        unsigned long long kh_b_ = (unsigned long long)(b);                     \
+        if (kh_a_ != kh_b_)                                                     \
+            kh_test_fail(__FILE__, __LINE__, "%s == %s: 0x%llx != 0x%llx", #a, \
+                         #b, kh_a_, kh_b_);                                     \
+    } while (0)
+
+#define CHECK_STR(a, b)                                                       \
+    do {                                                                      \
+        const char *kh_a_ = (a), *kh_b_ = (b);                                \
+        if (!kh_a_ || !kh_b_ || strcmp(kh_a_, kh_b_) != 0)                    \
+            kh_test_fail(__FILE__, __LINE__, "%s == %s: \"%s\" != \"%s\"", #a, \
+                         #b, kh_a_ ? kh_a_ : "(null)", kh_b_ ? kh_b_ : "(null)"); \
+    } while (0)
+
+#endif

@@ -1,0 +1,12 @@
+/* kohaku dis: placeholder until its issue lands (see docs/design.md). */
+#include <stdio.h>
+
+#include "cmds.h"
+
+int kh_cmd_dis(int argc, char **argv)
+{
+    (void)argc;
+    (void)argv;
+    fprintf(stderr, "kohaku dis: not built yet\n");
+    return 2;
+}

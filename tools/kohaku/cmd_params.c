@@ -1,0 +1,12 @@
+/* kohaku params: placeholder until its issue lands (see docs/design.md). */
+#include <stdio.h>
+
+#include "cmds.h"
+
+int kh_cmd_params(int argc, char **argv)
+{
+    (void)argc;
+    (void)argv;
+    fprintf(stderr, "kohaku params: not built yet\n");
+    return 2;
+}

@@ -1,0 +1,65 @@
+/* kohaku replay KIND FILE [--rtl-compat]: one file per kind (replay_KIND.c). */
+#include <stdio.h>
+#include <string.h>
+
+#include "cmds.h"
+#include "replay.h"
+
+static const struct {
+    const char *kind;
+    int (*fn)(const char *file, const kh_replay_opts *o);
+} kinds[] = {
+    {"quant", kh_replay_quant},
+    {"cluster", kh_replay_cluster},
+    {"saxpy", kh_replay_saxpy},
+    {"vector", kh_replay_vector},
+};
+
+static void usage(FILE *out)
+{
+    fprintf(out,
+            "usage: kohaku replay KIND FILE [--rtl-compat] [--trace F.json] [--stats F.json]\n"
+            "  KIND: quant, cluster, saxpy, vector. FILE: a vector file in the format of\n"
+            "  ../shared/vectors/README.md. Prints one line per failing case, the cycle\n"
+            "  deviation where the file records cycles, then 'N passed, N failed'.\n"
+            "  --rtl-compat  switch on every modelled recorded-RTL behaviour\n");
+}
+
+int kh_cmd_replay(int argc, char **argv)
+{
+    kh_replay_opts o = {0};
+    const char *kind = NULL, *file = NULL;
+    for (int i = 1; i < argc; i++) {
+        if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
+            usage(stdout);
+            return 0;
+        } else if (!strcmp(argv[i], "--rtl-compat")) {
+            o.rtl_compat = 1;
+        } else if (!strcmp(argv[i], "--trace") && i + 1 < argc) {
+            o.trace_file = argv[++i];
+        } else if (!strcmp(argv[i], "--stats") && i + 1 < argc) {
+            o.stats_file = argv[++i];
+        } else if (!strcmp(argv[i], "--verbose") || !strcmp(argv[i], "-v")) {
+            o.verbose = 1;
+        } else if (argv[i][0] == '-') {
+            fprintf(stderr, "kohaku replay: unknown option '%s'\n", argv[i]);
+            usage(stderr);
+            return 2;
+        } else if (!kind) {
+            kind = argv[i];
+        } else if (!file) {
+            file = argv[i];
+        } else {
+            usage(stderr);
+            return 2;
+        }
+    }
+    if (!kind || !file) {
+        usage(stderr);
+        return 2;
+    }
+    for (size_t i = 0; i < sizeof kinds / sizeof kinds[0]; i++)
+        if (!strcmp(kind, kinds[i].kind)) return kinds[i].fn(file, &o);
+    fprintf(stderr, "kohaku replay: unknown kind '%s' (quant, cluster, saxpy, vector)\n", kind);
+    return 2;
+}

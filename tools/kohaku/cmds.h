@@ -1,0 +1,25 @@
+/* The kohaku subcommands: one file each (cmd_NAME.c), one row in main.c. */
+#ifndef KOHAKU_CMDS_H
+#define KOHAKU_CMDS_H
+
+/* Each returns the process exit status: 0 ok, 1 check failed or input
+ * refused, 2 usage error (../shared/cli.md). argv[0] is the subcommand. */
+#define KH_CMDS(X)                                                              \
+    X(flit, "encode or decode one flit (flits.md)")                           \
+    X(asm, "assemble a unit program into words")                              \
+    X(dis, "disassemble words of a unit program")                             \
+    X(isa, "list layouts; emit a C header, Verilog decode or markdown table") \
+    X(mesh, "parse a map picture and print the machine")                      \
+    X(run, "run a host session on a machine")                                 \
+    X(replay, "replay recorded RTL vectors (quant, cluster, saxpy, vector)")  \
+    X(quant, "quantise one FP16 entry to MXFP7 (transform occupant 1)")       \
+    X(gemm, "run a checked GEMM on the default machine")                      \
+    X(bench, "measure simulator speed (noc, gemm, ...)")                      \
+    X(params, "list the machine parameters and their defaults")              \
+    X(demo, "the default demo (what `make run` runs)")
+
+#define KH_DECLARE_CMD(name, help) int kh_cmd_##name(int argc, char **argv);
+KH_CMDS(KH_DECLARE_CMD)
+#undef KH_DECLARE_CMD
+
+#endif

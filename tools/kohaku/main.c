@@ -1,0 +1,40 @@
+/* kohaku: the command line of the KohakuAccel simulator (../shared/cli.md). */
+#include <stdio.h>
+#include <string.h>
+
+#include "cmds.h"
+
+typedef struct cmd_row {
+    const char *name;
+    int (*fn)(int, char **);
+    const char *help;
+} cmd_row;
+
+#define KH_CMD_ROW(name, help) {#name, kh_cmd_##name, help},
+static const cmd_row cmds[] = {KH_CMDS(KH_CMD_ROW)};
+#undef KH_CMD_ROW
+
+static void usage(FILE *out)
+{
+    fprintf(out, "usage: kohaku SUBCOMMAND [ARGS...]   (kohaku SUBCOMMAND --help for more)\n\n");
+    for (size_t i = 0; i < sizeof cmds / sizeof cmds[0]; i++)
+        fprintf(out, "  %-8s %s\n", cmds[i].name, cmds[i].help);
+    fprintf(out, "\nExit status: 0 success, 1 a check failed or input was refused, 2 usage error.\n");
+}
+
+int main(int argc, char **argv)
+{
+    if (argc < 2) {
+        usage(stderr);
+        return 2;
+    }
+    if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h") || !strcmp(argv[1], "help")) {
+        usage(stdout);
+        return 0;
+    }
+    for (size_t i = 0; i < sizeof cmds / sizeof cmds[0]; i++)
+        if (!strcmp(argv[1], cmds[i].name)) return cmds[i].fn(argc - 1, argv + 1);
+    fprintf(stderr, "kohaku: unknown subcommand '%s'\n", argv[1]);
+    usage(stderr);
+    return 2;
+}
