@@ -1,0 +1,38 @@
+/* KohakuTPU vector-core numerics (numerics.md §8-§10): the E8M15 lane
+ * format, conversions, the one-rounding FMA ALU with its operand
+ * substitutions and non-IEEE behaviours, and the transcendental seeds. */
+#ifndef KOHAKU_VNUM_H
+#define KOHAKU_VNUM_H
+
+#include <stdint.h>
+
+typedef uint32_t kh_e8; /* E8M15 value in bits [23:0]; bits above are zero */
+
+#define KH_E8_ONE 0x3F8000u
+#define KH_E8_NEG_ONE 0xBF8000u
+#define KH_E8_POS_INF 0x7F8000u
+#define KH_E8_NEG_INF 0xFF8000u
+#define KH_E8_QNAN 0x7FC000u
+
+kh_e8 kh_e8_from_f16(uint16_t h);  /* exact */
+uint16_t kh_e8_to_f16(kh_e8 v);    /* RNE, saturating, subnormals produced */
+kh_e8 kh_e8_from_f32(uint32_t f);  /* RNE, subnormals flush */
+uint32_t kh_e8_to_f32(kh_e8 v);    /* exact */
+
+/* ALU opcodes as the ALU sees them (numerics §9). */
+enum kh_valu_op {
+    KH_VALU_MOV = 0, KH_VALU_NEG = 1, KH_VALU_ABS = 2, KH_VALU_ADD = 3,
+    KH_VALU_SUB = 4, KH_VALU_MUL = 5, KH_VALU_FMA = 6, KH_VALU_FNMA = 7,
+    KH_VALU_MAX = 8, KH_VALU_MIN = 9, KH_VALU_SEL = 10, KH_VALU_CMPLT = 11,
+    KH_VALU_CMPGT = 12, KH_VALU_CMPEQ = 13, KH_VALU_EXP2 = 16, KH_VALU_LOG2 = 17,
+    KH_VALU_INV = 18, KH_VALU_RSQRT = 19,
+};
+
+/* Behaviour options of recorded older cores (vector.md §11 findings). */
+#define KH_VALU_OLD_RSQRT_NEG_ZERO 1u /* rsqrt(-0) = +Inf (older snapshot) */
+
+/* One lane: ALU(op, a, b, c). For compares, *pred (if not NULL) receives
+ * the predicate bit and the result is 1.0 or +0. */
+kh_e8 kh_valu(unsigned op, kh_e8 a, kh_e8 b, kh_e8 c, int *pred, unsigned opts);
+
+#endif
