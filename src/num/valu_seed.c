@@ -67,7 +67,7 @@ kh_e8 kh_valu_seed(unsigned op, kh_e8 a, unsigned opts)
     int ident = idx % 32 == 0 && u == 0 && (fsel != FS_RSQRT || par == 0);
 
     const int32_t *c = kh_vseed_coef[fsel][idx];
-    int64_t h = floor_shift((int64_t)c[2] * u + ((int64_t)c[1] << 16) + (1 << 15), 16);
+    int64_t h = floor_shift((int64_t)c[2] * u + (int64_t)c[1] * 65536 + (1 << 15), 16);
     int64_t base = ident ? (fsel < FS_INV ? 0 : INT64_C(1) << 20) : c[0];
     int64_t ext = fsel == FS_EXP2 ? INT64_C(1) << 20 : fsel == FS_LOG2 ? ((int64_t)e - 127) * (INT64_C(1) << 20) : 0;
     int64_t big_f = floor_shift(h * (int64_t)u + (base + ext) * 65536 + (1 << 15), 16);
