@@ -51,7 +51,7 @@ static int each_chunk(kh_node *n, uint64_t a, uint8_t *buf, size_t len, chunk_fn
         size_t k = 32 - (size_t)(a & 31);
         if (k > len) k = len;
         kh_target t = kh_node_target(n, a);
-        uint64_t idx = t == KH_TGT_STAGE ? a & n->stage_bytes_mask : ka_local(a) & n->dram_bytes_mask;
+        uint64_t idx = t == KH_TGT_STAGE ? a & n->stage_bytes_mask : kh_node_dram_index(n, a);
         if (fn(n, t, idx, buf, k)) return -1;
         a += k;
         buf += k;

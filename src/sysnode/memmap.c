@@ -35,7 +35,7 @@ static void word_to_bytes(const uint64_t w[4], uint8_t b[32])
 }
 
 /* DRAM byte index: word = (a[35:0] >> 5) mod DRAM_WORDS (§7, Open point 3). */
-static uint64_t dram_index(kh_node *n, uint64_t addr)
+uint64_t kh_node_dram_index(kh_node *n, uint64_t addr)
 {
     if (!n->warned_wide && (ka_mesh(addr) != n->cfg.mesh_id || ka_local(addr) > n->dram_bytes_mask)) {
         n->warned_wide = 1;
@@ -54,7 +54,7 @@ void kh_node_word_read(kh_node *n, kh_target t, uint64_t addr, uint64_t out[4])
     uint8_t b[32];
     addr &= ~(uint64_t)31; /* the memory model ignores the low 5 bits (§7) */
     if (t == KH_TGT_STAGE) kh_pages_read(&n->stage, addr & n->stage_bytes_mask, b, 32);
-    else kh_pages_read(&n->dram, dram_index(n, addr), b, 32);
+    else kh_pages_read(&n->dram, kh_node_dram_index(n, addr), b, 32);
     bytes_to_word(b, out);
 }
 
@@ -64,7 +64,7 @@ void kh_node_word_write(kh_node *n, kh_target t, uint64_t addr, const uint64_t i
     addr &= ~(uint64_t)31;
     word_to_bytes(in, b);
     int rc = t == KH_TGT_STAGE ? kh_pages_write(&n->stage, addr & n->stage_bytes_mask, b, 32)
-                               : kh_pages_write(&n->dram, dram_index(n, addr), b, 32);
+                               : kh_pages_write(&n->dram, kh_node_dram_index(n, addr), b, 32);
     if (rc) kh_sim_log(n->sim, KH_LOG_ERROR, "mesh %u: out of memory storing the word at 0x%010llx",
                        n->cfg.mesh_id, (unsigned long long)addr);
 }

@@ -70,7 +70,7 @@ struct kh_mover {
     unsigned xform_id, xform_mode;
     unsigned lsel, ldim;         /* latches of 0x10/0x18/0x28 and 0x18 */
     uint16_t lcount;
-    uint32_t lstride;
+    int32_t lstride;
     uint64_t idx_base;
     unsigned idx_count;
     uint64_t seed;

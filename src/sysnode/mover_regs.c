@@ -50,8 +50,6 @@ int kh_mover_write(kh_mover *m, unsigned reg, uint64_t value, kh_cycle now)
     return 0;
 }
 
-static int32_t s16(unsigned v) { return v >= 0x8000 ? (int32_t)v - 0x10000 : (int32_t)v; }
-
 static void apply(kh_mover *m, const mv_regw *w, kh_cycle now)
 {
     uint64_t v = w->value;
@@ -97,17 +95,16 @@ static void apply(kh_mover *m, const mv_regw *w, kh_cycle now)
         {
             kh_walk_dim *d = &m->walk[m->lsel].dim[m->ldim];
             d->count = m->lcount;
-            d->stride = (int32_t)(m->lstride >= 0x80000000u ? (int64_t)m->lstride - (INT64_C(1) << 32)
-                                                            : (int64_t)m->lstride);
+            d->stride = m->lstride;
             d->axis = (uint8_t)km_axis_axis(v);
-            d->astep = (int16_t)s16(km_axis_astep(v));
+            d->astep = km_axis_astep(v);
         }
         break;
     case MREG_BOUND: {
         unsigned sel = km_bound_sel(v);
         m->lsel = sel;
         kh_walk_bound *b = &m->walk[sel].bound[km_bound_ax(v)];
-        b->base = (int16_t)s16(km_bound_abase(v));
+        b->base = km_bound_abase(v);
         b->ext = (uint16_t)km_bound_aext(v);
         break;
     }

@@ -53,6 +53,9 @@ kh_target kh_node_target(const kh_node *n, uint64_t addr);
  * (memory.md §6: aperture bit set, bit 38 clear, other mesh or index != 0,
  * node built with staging). */
 int kh_node_port_drops(const kh_node *n, uint64_t addr);
+/* DRAM byte index of addr (bit 39 clear): a[35:0] mod the populated size,
+ * warning once when the mesh field or the offset is beyond it (§7, Open point 3). */
+uint64_t kh_node_dram_index(kh_node *n, uint64_t addr);
 /* One 32-byte word at addr (low 5 bits ignored) of a DRAM or staging target. */
 void kh_node_word_read(kh_node *n, kh_target t, uint64_t addr, uint64_t out[4]);
 void kh_node_word_write(kh_node *n, kh_target t, uint64_t addr, const uint64_t in[4]);

@@ -261,6 +261,7 @@ kh_port *kh_port_new(kh_node *n, unsigned index, char *err, size_t errlen)
     kh_port *p = calloc(1, sizeof *p);
     const kh_params *pp = n->p;
     unsigned cap = (unsigned)(pp->q_depth + pp->fifo_extra_cap);
+    if (p) p->n = n;
     if (!p || kh_fifo_init(&p->rdq, cap, (unsigned)pp->fifo_latency) ||
         kh_fifo_init(&p->wrq, cap, (unsigned)pp->fifo_latency) || kh_port_write_init(p)) {
         if (p) {

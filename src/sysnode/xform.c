@@ -60,7 +60,7 @@ int kh_node_xform_register(kh_node *n, const kh_xform_occupant *occ, char *err, 
 
 uint32_t kh_node_xform_bank_read(kh_node *n, unsigned id, unsigned reg)
 {
-    if (reg == 0x00) return n->bank_fault & 0xF; /* {28'b0, fault[3:0]} */
+    if (reg == 0x00) return kx_bank_fault(n->bank_fault); /* {28'b0, fault[3:0]} */
     if (reg == 0x04) {                            /* {8'b0, OUT_WORDS, IN_BITS} of id */
         const kh_xform_occupant *o = id < KH_XFORM_IDS ? n->occ[id] : NULL;
         return o ? kx_bank_geometry(o->out_words, o->in_bits) : 0;
