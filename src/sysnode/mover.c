@@ -46,6 +46,7 @@ void kh_mover_read_elem_close(kh_mover *m)
     if (!m->rb_open) return;
     kh_ring_push(&m->rbursts, &m->rb);
     m->rb_open = 0;
+    m->progressed = 1;
 }
 
 /* Give el a place in the read-beat stream; merge consecutive source words
@@ -117,6 +118,7 @@ int kh_mover_push_write(kh_mover *m, uint64_t addr, unsigned beats)
     m->wcl.addr = addr;
     m->wcl.beats = beats;
     m->wcl_valid = 1;
+    m->progressed = 1;
     return 1;
 }
 
@@ -207,7 +209,8 @@ static void produce(kh_mover *m)
         kh_mover_read_elem_close(m);
         return;
     }
-    kh_mover_walk_get(m, 0, &s);
+    if (m->rmode == MV_COPY) kh_mover_walk_get(m, 0, &s); /* only COPY reads the source walk */
+    else s.valid = 0;
     mv_elem el = {.kind = EK_SKIP, .daddr = d.addr};
     uint64_t e = m->e;
     if (!d.valid) {
