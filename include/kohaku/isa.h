@@ -132,6 +132,15 @@ int kh_isa_asm_line(const kh_isa_layout *l, const char *line, unsigned lineno, u
 void kh_isa_dis_word(const kh_isa_layout *l, const uint64_t *w, const uint64_t *next,
                      unsigned *used, char *out, size_t outlen);
 
+/* Assemble a whole program text (one instruction per line). The words
+ * (kh_isa_layout_words() uint64_t each, an ext word counting as one) go to
+ * a malloc'd array *out, their number to *nwords. Returns the number of
+ * lines refused (each reported); *out is NULL when no word was made. */
+int kh_isa_asm_text(const kh_isa_layout *l, const char *text, uint64_t **out, size_t *nwords,
+                    kh_isa_report_fn report, void *ctx);
+/* Disassemble n words into a malloc'd text, one instruction per line. */
+char *kh_isa_dis_text(const kh_isa_layout *l, const uint64_t *w, size_t n);
+
 /* ---- generators ---- */
 /* Write the C header for every layout of table `table` (docs/isa-format.md). */
 int kh_isa_emit_c_header(const kh_isa *isa, const char *table, FILE *out, char *err,
