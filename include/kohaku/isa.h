@@ -121,7 +121,8 @@ int kh_isa_validate(const kh_isa_layout *l, const uint64_t *w, kh_isa_report_fn 
 
 /* ---- assembler / disassembler ---- */
 /* Assemble one line ("MNEMONIC field=value ...", '#' comments; a blank line
- * gives 0 words). Writes up to 2 words of the layout's word count each into
+ * gives 0 words). A layout without opcodes takes "NAME field=value ..." (its
+ * layout name, which may be left out) and its disassembly prints that form. Writes up to 2 words of the layout's word count each into
  * out (out[0..words), then out[words..2*words) for an ext word) and their
  * number into *nout. Errors and warnings go to report, prefixed "line N: ".
  * Returns 0, or -1 after reporting an error. */

@@ -85,7 +85,14 @@ int kh_isa_asm_line(const kh_isa_layout *l, const char *line, unsigned lineno, u
     unsigned nshow = l->nraw_show, first = 0;
     const char *mn = "";
     int raw = 0;
-    if (l->opfield >= 0) {
+    if (l->opfield < 0 && !strchr(tok[0], '=')) {
+        /* a layout without opcodes: its name may stand where a mnemonic would */
+        if (strcmp(tok[0], l->name))
+            return asm_err(&a, KH_ISA_ERROR, "'%s' is neither field=value nor the layout name %s", tok[0],
+                           l->name);
+        first = 1;
+        mn = l->name;
+    } else if (l->opfield >= 0) {
         first = 1;
         mn = tok[0];
         if (isa_strieq(tok[0], "OP")) {
@@ -216,6 +223,7 @@ void kh_isa_dis_word(const kh_isa_layout *l, const uint64_t *w, const uint64_t *
     if (outlen) out[0] = '\0';
     *used = 1;
     if (l->opfield < 0) {
+        put(out, outlen, &k, l->name);
         put_fields(l, w, l->raw_show, l->nraw_show, -1, out, outlen, &k);
         return;
     }
