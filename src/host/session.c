@@ -246,8 +246,8 @@ static int expr_term(expr *e, uint64_t *out)
             if (expr_sum(e, &a[k])) return -1;
         }
         if (*e->at != ')') {
-            char what[64];
-            snprintf(what, sizeof what, "%s takes %u argument(s); expected ')'", name, functions[i].nargs);
+            char what[96];
+            snprintf(what, sizeof what, "%.32s takes %u argument(s); expected ')'", name, functions[i].nargs);
             return expr_fail(e, what);
         }
         e->at++;

@@ -6,6 +6,7 @@
 
 #include "host/session_int.h"
 #include "kohaku/card.h"
+#include "kohaku/hex.h"
 
 #define DIAG_LEN 8192
 

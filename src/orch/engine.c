@@ -75,7 +75,7 @@ static void refuse(kh_engine *e, const char *what, uint32_t addr)
 static void fetch(kh_engine *e, kh_cycle now)
 {
     const eng_cmd *c = &e->cmd[e->pc];
-    unsigned op = (unsigned)(c->f[0] & 0xF); /* field 0 decodes [3:0] (§3) */
+    unsigned op = (unsigned)kh_eng_cmd_op_op(&c->f[0]); /* field 0 decodes [3:0] (§3) */
     e->stat_cmds++;
     switch (op) {
     case KH_ENG_OP_WR: wake_at(e, ENG_WR, now + 1); break;
@@ -179,7 +179,7 @@ uint64_t kh_engine_read(kh_engine *e, uint32_t off, kh_cycle now)
         return w;
     case KH_ENG_PC: return e->pc;
     case KH_ENG_CODE: return e->code;
-    case KH_ENG_POLLS: return e->polls;
+    case KH_ENG_POLLS: kh_eng_polls_set_polls(&w, e->polls); return w;
     default: return 0; /* the command RAM is not readable (§3) */
     }
 }
