@@ -239,10 +239,12 @@ static int expr_term(expr *e, uint64_t *out)
         uint64_t a[4] = {0};
         e->at++; /* '(' */
         for (unsigned k = 0; k < functions[i].nargs; k++) {
-            if (k && *e->at++ != ',') {
-                e->at--;
-                return expr_fail(e, "expected ','");
+            if (k && *e->at != ',') {
+                char what[96];
+                snprintf(what, sizeof what, "%.32s takes %u argument(s); expected ','", name, functions[i].nargs);
+                return expr_fail(e, what);
             }
+            if (k) e->at++;
             if (expr_sum(e, &a[k])) return -1;
         }
         if (*e->at != ')') {
@@ -416,6 +418,9 @@ static int cmd_stage(sess_parse *p, char **tok, int ntok)
     uint64_t slot;
     if (ntok < 2) return fail(p, "usage: stage SLOT [txn=V] [last=0|1] payload=HEX64");
     if (eval(p, tok[1], &slot)) return -1;
+    uint64_t base;
+    uint64_t a[1] = {slot};
+    if (f_stage(p, a, &base)) return -1;
     kh_flit f;
     kh_flit_clear(&f);
     kh_hdr_set_type(f.w, KH_T_CU_INST);
@@ -445,9 +450,6 @@ static int cmd_stage(sess_parse *p, char **tok, int ntok)
         }
     }
     if (!have_payload) return fail(p, "stage: payload=HEX64 is required");
-    uint64_t base;
-    uint64_t a[1] = {slot};
-    if (f_stage(p, a, &base)) return -1;
     for (unsigned k = 0; k < KH_FLIT_WORDS; k++)
         if (add_write(p, base + 8 * k, f.w[k])) return -1;
     return 0;
