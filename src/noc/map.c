@@ -135,19 +135,25 @@ static int read_picture(const char *text, picture *p, char *err, size_t errlen)
         if (!blank) {
             unsigned y = p->nrows, x = 0;
             const char *c = s;
+            if (y >= GRID) {
+                /* name the row's first token (a row of dashes has none) */
+                const char *t = s, *te;
+                while (t < end && (*t == ' ' || *t == '-')) t++;
+                for (te = t; te < end && *te != ' ' && *te != '-'; te++) {}
+                char shown[64];
+                show(t, (size_t)(te - t), shown, sizeof shown);
+                snprintf(err, errlen,
+                         "line %u, row y=%u, column x=0: token '%s' makes NY = %u router rows; "
+                         "at most %u (POS_WIDTH 4, mesh.md §1)",
+                         lineno, y, shown, y - 1, KH_MAP_MAX_N);
+                return -1;
+            }
             while (c < end) {
                 while (c < end && (*c == ' ' || *c == '-')) c++;
                 if (c == end) break;
                 const char *t = c;
                 while (c < end && *c != ' ' && *c != '-') c++;
                 if (check_token(t, (size_t)(c - t), lineno, x, y, err, errlen)) return -1;
-                if (y >= GRID) {
-                    snprintf(err, errlen,
-                             "line %u, row y=%u, column x=%u: token '%.3s' makes NY = %u router "
-                             "rows; at most %u (POS_WIDTH 4, mesh.md §1)",
-                             lineno, y, x, t, y - 1, KH_MAP_MAX_N);
-                    return -1;
-                }
                 if (x >= GRID) {
                     snprintf(err, errlen,
                              "line %u, row y=%u, column x=%u: token '%.3s' makes NX = %u routers "

@@ -125,6 +125,7 @@ kh_link *kh_mesh_attach(kh_mesh *m, unsigned x, unsigned y, kh_comp *ep, kh_acce
     out->accept = accept;
     snprintf(out->name, sizeof out->name, "r(%u,%u).%s>%.24s", kh_router_x(r), kh_router_y(r),
              kh_dir_name(dir), ep->name);
+    kh_router_set_out(r, dir, out);
     m->from[y][x] = in;
     return in;
 }

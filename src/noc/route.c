@@ -18,7 +18,7 @@ unsigned kh_noc_route(unsigned mx, unsigned my, unsigned nx, unsigned ny, unsign
 
 void kh_noc_delivery(unsigned nx, unsigned ny, unsigned px, unsigned py, unsigned *x, unsigned *y)
 {
-    unsigned cx = clamp(px, nx), cy = clamp(py, ny);
+    unsigned cy = clamp(py, ny);
     if (px < 1) {
         *x = 0, *y = cy;
     } else if (px > nx) {

@@ -24,7 +24,9 @@ struct kh_router {
     uint8_t slot_full;          /* bit i: input i's holding slot has a flit */
     uint8_t out_full;           /* bit o: output o's register has a flit */
     uint8_t out_blocked;        /* bit o: refused downstream, waits for kh_link_space */
+    uint8_t nonempty;           /* bit i: input i's FIFO holds a flit */
     uint8_t drop_logged;        /* bit o: a drop into output o's tie-off was logged */
+    uint8_t tied;               /* bit o: output o drives a tie-off (nothing attached) */
     uint8_t slot_dir[KH_NDIRS]; /* output the slot's flit requests */
     uint8_t allow[KH_NDIRS];    /* per input: outputs it may request (turn masks, mesh.md §3) */
     uint8_t route[256];         /* output for dst {y[3:0], x[3:0]}: kh_noc_route, tabulated */
@@ -35,17 +37,6 @@ struct kh_router {
     kh_link *in_link[KH_NDIRS];
     kh_fifo in[KH_NDIRS];
 };
-
-/* First requesting input in the order p, p+1, ..., p+4 (mod 5), mesh.md §5. */
-static unsigned arbitrate(unsigned req, unsigned p)
-{
-    for (unsigned k = 0; k < KH_NDIRS; k++) {
-        unsigned i = p + k;
-        if (i >= KH_NDIRS) i -= KH_NDIRS;
-        if (req >> i & 1) return i;
-    }
-    return KH_NDIRS;
-}
 
 static unsigned lowest(unsigned bits) { return (unsigned)__builtin_ctz(bits); }
 
@@ -75,44 +66,43 @@ static void log_first_drop(kh_router *r, unsigned o)
 static void router_step(kh_comp *c, kh_cycle now)
 {
     kh_router *r = (kh_router *)c;
+    unsigned out_full = r->out_full, blocked = 0;
 
     /* phase 1: offer every register placed before now */
-    for (unsigned outs = r->out_full; outs; outs &= outs - 1) {
+    for (unsigned outs = out_full; outs; outs &= outs - 1) {
         unsigned o = lowest(outs);
         kh_link *l = r->out_link[o];
-        if (!l->dst && !(r->drop_logged >> o & 1)) log_first_drop(r, o);
-        if (kh_link_send(l, &r->out[o], now)) {
-            r->out_full &= (uint8_t)~(1u << o);
-            r->out_blocked &= (uint8_t)~(1u << o);
-        } else {
-            r->out_blocked |= (uint8_t)(1u << o);
-        }
+        if ((r->tied & ~r->drop_logged) >> o & 1) log_first_drop(r, o);
+        if (kh_link_send(l, &r->out[o], now))
+            out_full &= ~(1u << o);
+        else
+            blocked |= 1u << o;
     }
 
-    /* phase 2: grant free outputs, round-robin from p = now mod 5 */
-    if (r->slot_full) {
-        unsigned req[KH_NDIRS] = {0};
-        for (unsigned s = r->slot_full; s; s &= s - 1) {
-            unsigned i = lowest(s);
-            req[r->slot_dir[i]] |= 1u << i;
-        }
+    /* phase 2: each free output grants the first requesting input in the
+     * order p, p+1, ... (p = now mod 5): walking the inputs in that order and
+     * granting each its output if still free is the same thing */
+    unsigned slot_full = r->slot_full;
+    if (slot_full) {
         unsigned p = (unsigned)(now % KH_NDIRS);
-        for (unsigned o = 0; o < KH_NDIRS; o++) {
-            if (!req[o] || (r->out_full >> o & 1)) continue;
-            unsigned i = arbitrate(req[o], p);
+        unsigned rot = ((slot_full >> p) | (slot_full << (KH_NDIRS - p))) & 0x1f;
+        for (; rot; rot &= rot - 1) {
+            unsigned i = lowest(rot) + p;
+            if (i >= KH_NDIRS) i -= KH_NDIRS;
+            unsigned o = r->slot_dir[i];
+            if (out_full >> o & 1) continue;
             r->out[o] = r->slot[i];
-            r->out_full |= (uint8_t)(1u << o);
-            r->slot_full &= (uint8_t)~(1u << i);
+            out_full |= 1u << o;
+            slot_full &= ~(1u << i);
             r->hops++;
         }
     }
 
     /* phase 3: empty slots load their visible FIFO heads */
     kh_cycle next = KH_NEVER;
-    for (unsigned i = 0; i < KH_NDIRS; i++) {
-        if (r->slot_full >> i & 1) continue;
+    for (unsigned load = r->nonempty & ~slot_full; load; load &= load - 1) {
+        unsigned i = lowest(load);
         kh_fifo *q = &r->in[i];
-        if (kh_fifo_empty(q)) continue;
         const kh_flit *h = kh_fifo_head(q, now);
         if (!h) {
             kh_cycle t = kh_fifo_head_ready(q);
@@ -123,24 +113,23 @@ static void router_step(kh_comp *c, kh_cycle now)
         if (!(r->allow[i] >> dir & 1)) masked_turn(r, i, dir, h);
         r->slot[i] = *h;
         r->slot_dir[i] = (uint8_t)dir;
-        r->slot_full |= (uint8_t)(1u << i);
+        slot_full |= 1u << i;
         kh_fifo_pop(q, now);
-        if (r->in_link[i]) kh_link_space(r->in_link[i], now);
-        /* the FIFO's next head matters once this slot drains; the slot's
-         * own wake below covers that */
+        if (kh_fifo_empty(q)) r->nonempty &= (uint8_t)~(1u << i);
+        kh_link *in = r->in_link[i];
+        if (in && in->blocked_since != KH_NEVER) kh_link_space(in, now);
     }
+    r->slot_full = (uint8_t)slot_full;
+    r->out_full = (uint8_t)out_full;
+    r->out_blocked = (uint8_t)blocked;
 
     /* next step: a register not refused is offered next cycle; a slot is
-     * granted next cycle unless its output is refused downstream (then the
-     * receiver's kh_link_space wakes us) */
-    unsigned live = r->out_full & ~r->out_blocked;
-    if (!live) {
-        for (unsigned s = r->slot_full; s; s &= s - 1)
-            if (!(r->out_blocked >> r->slot_dir[lowest(s)] & 1)) {
-                live = 1;
-                break;
-            }
-    }
+     * granted next cycle unless its output was refused (the receiver's
+     * kh_link_space wakes us then); an empty slot waits for its FIFO head
+     * (the FIFO behind a full slot matters once the slot drains) */
+    int live = (out_full & ~blocked) != 0;
+    for (unsigned s = slot_full; s && !live; s &= s - 1)
+        live = !(blocked >> r->slot_dir[lowest(s)] & 1);
     if (live) next = now + 1;
     if (next != KH_NEVER) kh_comp_wake(c, next);
 }
@@ -150,11 +139,12 @@ int kh_router_accept(kh_comp *dst, unsigned port, const kh_flit *f, kh_cycle now
     kh_router *r = (kh_router *)dst;
     kh_fifo *q = &r->in[port];
     if (kh_fifo_full(q, now)) return 0; /* busy = full at the start of now (mesh.md §4) */
-    int was_empty = kh_fifo_empty(q);
+    unsigned bit = 1u << port;
     kh_fifo_push(q, f, now);
-    /* an empty slot with an empty FIFO sleeps: wake it when this flit is
+    /* an empty slot over an empty FIFO sleeps: wake it when this flit is
      * visible; otherwise the flit ahead of it keeps the router going */
-    if (was_empty && !(r->slot_full >> port & 1)) kh_comp_wake(dst, now + q->latency);
+    if (!((r->nonempty | r->slot_full) & bit)) kh_comp_wake(dst, now + q->latency);
+    r->nonempty |= (uint8_t)bit;
     return 1;
 }
 
@@ -287,7 +277,14 @@ kh_router *kh_router_new(kh_sim *sim, unsigned x, unsigned y, unsigned nx, unsig
 }
 
 kh_comp *kh_router_comp(kh_router *r) { return &r->comp; }
-void kh_router_set_out(kh_router *r, unsigned dir, kh_link *l) { r->out_link[dir] = l; }
+void kh_router_set_out(kh_router *r, unsigned dir, kh_link *l)
+{
+    r->out_link[dir] = l;
+    if (l->dst)
+        r->tied &= (uint8_t)~(1u << dir);
+    else
+        r->tied |= (uint8_t)(1u << dir);
+}
 void kh_router_set_in(kh_router *r, unsigned dir, kh_link *l) { r->in_link[dir] = l; }
 kh_link *kh_router_out(const kh_router *r, unsigned dir) { return dir < KH_NDIRS ? r->out_link[dir] : NULL; }
 kh_link *kh_router_in(const kh_router *r, unsigned dir) { return dir < KH_NDIRS ? r->in_link[dir] : NULL; }

@@ -16,6 +16,7 @@ struct kh_traffic {
     tgen **ep;
     uint32_t *tx_seq;    /* [src * n + dst]: next sequence number to send */
     uint32_t *rx_seq;    /* [src * n + dst]: next sequence number expected */
+    uint64_t *hdr;       /* [src * n + dst]: header word */
     int hotspot;         /* endpoint index of memory port 0 (or 0) */
     uint64_t refused, errors;
     char first_error[256];
@@ -34,7 +35,7 @@ struct tgen {
     kh_cycle next_arrival;
     uint64_t generated;
     unsigned pending;    /* arrivals queued, not yet built */
-    int has_cur, blocked;
+    int has_cur;
     kh_flit cur;
     /* statistics */
     uint64_t sent, delivered, latency_sum, latency_max;
@@ -69,72 +70,107 @@ static int pick_dst(tgen *g)
         /* fall through */
     default: {
         if (t->n < 2) return -1;
-        unsigned d = (unsigned)(splitmix(&g->rng) % (t->n - 1));
+        /* multiply-shift instead of a 64-bit modulo: uniform enough here */
+        unsigned d = (unsigned)(((splitmix(&g->rng) & 0xffffffffu) * (t->n - 1)) >> 32);
         return (int)(d >= g->idx ? d + 1 : d);
     }
     }
 }
 
+/* Header word of a flit from endpoint src to endpoint dst, built once
+ * through the accessors (flits.md §2). */
+static uint64_t header_word(const tgen *src, const tgen *dst)
+{
+    kh_flit f;
+    kh_flit_clear(&f);
+    kh_hdr_set_dst_x(f.w, dst->x);
+    kh_hdr_set_dst_y(f.w, dst->y);
+    kh_hdr_set_src_x(f.w, src->x);
+    kh_hdr_set_src_y(f.w, src->y);
+    kh_hdr_set_type(f.w, KH_T_CU_DATA);
+    kh_hdr_set_last(f.w, 1);
+    return f.w[KH_FLIT_WORDS - 1];
+}
+
 static void build(tgen *g, unsigned dst, kh_cycle now)
 {
     kh_traffic *t = g->t;
-    tgen *d = t->ep[dst];
     uint64_t *w = g->cur.w;
-    kh_flit_clear(&g->cur);
-    kh_hdr_set_dst_x(w, d->x);
-    kh_hdr_set_dst_y(w, d->y);
-    kh_hdr_set_src_x(w, g->x);
-    kh_hdr_set_src_y(w, g->y);
-    kh_hdr_set_type(w, KH_T_CU_DATA);
-    kh_hdr_set_last(w, 1);
-    w[PW_SEQ] = t->tx_seq[g->idx * t->n + dst]++;
+    size_t k = (size_t)g->idx * t->n + dst;
+    w[PW_SEQ] = t->tx_seq[k]++;
     w[PW_OFFERED] = now;
     w[PW_SRC] = g->idx;
     w[PW_DST] = dst;
+    w[KH_FLIT_WORDS - 1] = t->hdr[k];
+}
+
+static int generating(const tgen *g)
+{
+    const kh_traffic_cfg *cfg = &g->t->cfg;
+    return g->next_arrival < cfg->stop && (!cfg->max_flits || g->generated < cfg->max_flits);
+}
+
+/* Count the arrivals up to now into the bounded source queue. Arrivals are
+ * counted lazily (when the generator next looks), which gives the same
+ * counts since nothing leaves the queue in between. */
+static void arrivals(tgen *g, kh_cycle now)
+{
+    kh_traffic *t = g->t;
+    unsigned cap = t->cfg.src_queue ? t->cfg.src_queue : 64;
+    if (!g->threshold && g->next_arrival + cap < now) {
+        /* one arrival every cycle: count the ones that only overflow a full
+         * queue in bulk instead of cycle by cycle */
+        kh_cycle skip = now - cap - g->next_arrival;
+        if (t->cfg.stop != KH_NEVER && g->next_arrival + skip > t->cfg.stop)
+            skip = t->cfg.stop > g->next_arrival ? t->cfg.stop - g->next_arrival : 0;
+        if (t->cfg.max_flits && g->generated + skip > t->cfg.max_flits)
+            skip = t->cfg.max_flits - g->generated;
+        uint64_t room = cap - g->pending, fill = skip < room ? skip : room;
+        g->pending += (unsigned)fill;
+        t->refused += skip - fill;
+        g->generated += skip;
+        g->next_arrival += skip;
+    }
+    while (g->next_arrival <= now && generating(g)) {
+        g->generated++;
+        if (g->pending < cap)
+            g->pending++;
+        else
+            t->refused++;
+        g->next_arrival += gap(g);
+    }
 }
 
 static void tgen_step(kh_comp *c, kh_cycle now)
 {
     tgen *g = (tgen *)c;
-    kh_traffic *t = g->t;
-    unsigned cap = t->cfg.src_queue ? t->cfg.src_queue : 64;
 
     /* a sink that refused a flit announces its next ready cycle */
-    if (g->in) kh_link_space(g->in, now);
+    if (g->t->cfg.sink_period > 1) kh_link_space(g->in, now);
 
-    while (g->next_arrival <= now && g->next_arrival < t->cfg.stop &&
-           (!t->cfg.max_flits || g->generated < t->cfg.max_flits)) {
-        g->generated++;
-        if (g->pending < cap) {
-            g->pending++;
-        } else {
-            t->refused++;
-        }
-        g->next_arrival += gap(g);
-    }
-    if (!g->has_cur && g->pending) {
-        int dst = pick_dst(g);
-        g->pending--;
-        if (dst >= 0) {
-            build(g, (unsigned)dst, now);
-            g->has_cur = 1;
+    if (!g->has_cur) {
+        arrivals(g, now);
+        if (g->pending) {
+            int dst = pick_dst(g);
+            g->pending--;
+            if (dst >= 0) {
+                build(g, (unsigned)dst, now);
+                g->has_cur = 1;
+            }
         }
     }
     if (g->has_cur) {
         if (kh_link_send(g->out, &g->cur, now)) {
             g->has_cur = 0;
-            g->blocked = 0;
             g->sent++;
         } else {
-            g->blocked = 1; /* the router's kh_link_space wakes us */
+            return; /* held (mesh.md §4); the router's kh_link_space wakes us */
         }
     }
-    if (!g->blocked && (g->has_cur || g->pending)) {
+    if (g->pending || (g->threshold == 0 && generating(g)))
         kh_comp_wake(c, now + 1);
-    } else if (!g->blocked && g->next_arrival < t->cfg.stop &&
-               (!t->cfg.max_flits || g->generated < t->cfg.max_flits)) {
+    else if (generating(g))
         kh_comp_wake(c, g->next_arrival > now ? g->next_arrival : now + 1);
-    }
 }
 
 static void record_error(kh_traffic *t, const char *fmt, unsigned a, unsigned b, unsigned long long v,
@@ -253,7 +289,10 @@ kh_traffic *kh_traffic_new(kh_mesh *m, const kh_map *map, const kh_traffic_cfg *
     size_t pairs = (size_t)t->n * t->n;
     t->tx_seq = calloc(pairs ? pairs : 1, sizeof *t->tx_seq);
     t->rx_seq = calloc(pairs ? pairs : 1, sizeof *t->rx_seq);
-    if (!t->tx_seq || !t->rx_seq) goto oom;
+    t->hdr = calloc(pairs ? pairs : 1, sizeof *t->hdr);
+    if (!t->tx_seq || !t->rx_seq || !t->hdr) goto oom;
+    for (unsigned i = 0; i < t->n; i++)
+        for (unsigned k = 0; k < t->n; k++) t->hdr[(size_t)i * t->n + k] = header_word(t->ep[i], t->ep[k]);
     kh_cycle now = kh_sim_now(kh_mesh_sim(m));
     for (unsigned i = 0; i < t->n; i++) {
         tgen *g = t->ep[i];
@@ -275,6 +314,7 @@ void kh_traffic_free(kh_traffic *t)
     free(t->ep);
     free(t->tx_seq);
     free(t->rx_seq);
+    free(t->hdr);
     free(t);
 }
 
