@@ -30,8 +30,9 @@ ISA_SRCS := $(sort $(wildcard isa/*.isa))
 ISA_HDRS := $(patsubst isa/%.isa,$(GEN)/kohaku/gen/%.h,$(ISA_SRCS))
 
 # Stage 1: the table engine and its generator. These sources must not include
-# generated headers: they are what generates them.
-STAGE1_SRCS := $(sort $(wildcard src/util/*.c src/isa/*.c))
+# generated headers: they are what generates them. src/isa/builtin.c reads
+# the generated table embedding, so it belongs to the library only.
+STAGE1_SRCS := $(sort $(filter-out src/isa/builtin.c,$(wildcard src/util/*.c src/isa/*.c)))
 STAGE1_OBJS := $(patsubst %.c,$(BUILD)/obj/%.o,$(STAGE1_SRCS))
 
 LIB_SRCS := $(sort $(filter-out $(STAGE1_SRCS),$(wildcard src/*/*.c src/*/*/*.c src/*/*/*/*.c)))
@@ -86,7 +87,12 @@ $(BUILD)/obj/%.o: %.c | $(ISA_HDRS)
 	@echo "  CC    $<"
 	$(Q)$(CC) $(CFLAGS) -c -o $@ $<
 
-$(LIB): $(LIB_OBJS)
+# Keep chained intermediates (test objects) between runs.
+.SECONDARY:
+
+# The generated headers are named here so make treats them as real targets
+# (always present) rather than intermediates it may delete.
+$(LIB): $(LIB_OBJS) | $(ISA_HDRS)
 	@mkdir -p $(@D)
 	@echo "  AR    $@"
 	$(Q)rm -f $@ && ar rcs $@ $^
