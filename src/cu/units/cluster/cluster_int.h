@@ -40,13 +40,14 @@
  * the sweep, the drain engine and the write port relative to it; they were
  * fitted to the recorded programs of ../shared/vectors/cluster.jsonl
  * (upstream documents the stages, not their registers). */
-#define KH_CL_GEMM_MIN_WAIT 2  /* cycles in GEMM before the sweep can start */
-#define KH_CL_GWAIT 2          /* §10.1 GWAIT */
-#define KH_CL_FILL_TAIL 2      /* last word 3 consumed -> DONE */
-#define KH_CL_CONV_LAT 3       /* accumulator output -> granule in the drain queue */
-#define KH_CL_DRAIN_GAP 8      /* accumulator idle -> first EMIT of an explicit drain */
+#define KH_CL_REQ_DELAY 2      /* instruction taken -> FILL's read request sent */
+#define KH_CL_FILL_TAIL 4      /* last word 3 consumed -> exec_done of the FILL */
+#define KH_CL_GEMM_MIN_WAIT 2  /* instruction taken -> earliest sweep start */
+#define KH_CL_GWAIT 2          /* §10.1 GWAIT: sweep start -> DONE - 1 */
+#define KH_CL_CONV_LAT 5       /* accumulator result -> granule in the drain queue */
+#define KH_CL_DRAIN_GAP 8      /* last accumulator write -> an explicit drain's first EMIT */
 #define KH_CL_PORT_GAP 1       /* idle cycles between two bursts of the write port */
-#define KH_CL_DRAIN_TAIL 3     /* last flit of the last burst sent -> DONE */
+#define KH_CL_DRAIN_TAIL 3     /* last flit of the last burst sent -> exec_done */
 
 /* One destination W of the write-back (§3, §6.2). */
 typedef struct kh_cl_dest {
@@ -100,7 +101,7 @@ typedef struct kh_cl_port {
 /* CU_DATA receiver (§7): one burst at a time. */
 typedef struct kh_cl_rx {
     int open;
-    unsigned src_x, src_y, txn, buf, off, len, flags, ack_x, ack_y;
+    unsigned src_x, src_y, txn, buf, off, len, signal, ack_x, ack_y;
     int accept;
     unsigned d;          /* data flits consumed */
     uint64_t even[4];    /* buffer 2: the even granule of a pair */

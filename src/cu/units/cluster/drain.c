@@ -133,11 +133,9 @@ static void burst_header(const kh_cluster *u, const kh_cl_dest *w, unsigned type
     kh_hdr_set_src_y(f->w, u->at.y);
     kh_hdr_set_type(f->w, type);
     if (w->dfin) {
-        uint64_t rsvd = 0;
-        kh_bits_set(&rsvd, 2, 1, 1);         /* rsvd[2]: remote-mesh marker */
-        kh_bits_set(&rsvd, 0, 2, w->dmesh);  /* rsvd[1:0]: destination mesh */
+        kh_hdr_set_rsvd_remote(f->w, 1);     /* rsvd[2]: remote-mesh marker */
+        kh_hdr_set_rsvd_mesh(f->w, w->dmesh); /* rsvd[1:0]: destination mesh */
         kh_hdr_set_txn(f->w, w->dfin);       /* {fin_y, fin_x} in the far mesh */
-        kh_hdr_set_rsvd(f->w, rsvd);
     } else {
         kh_hdr_set_txn(f->w, KH_CL_WR_TXN);
     }

@@ -79,8 +79,7 @@ int kh_cl_fill_resp(kh_cluster *u, const kh_flit *f, kh_cycle now)
 {
     (void)now;
     const kh_cl_inst *in = &u->in;
-    uint64_t rsvd = kh_hdr_rsvd(f->w);
-    unsigned word = (unsigned)kh_bits_get(&rsvd, 0, 2); /* rsvd[1:0] = word index */
+    unsigned word = (unsigned)kh_hdr_rsvd_word(f->w); /* rsvd[1:0] = word index */
     unsigned txn = (unsigned)kh_hdr_txn(f->w);
     kh_mx_entry *side = in->sel ? u->l1b : u->l1a;
     unsigned size = in->sel ? u->gb : u->ga;

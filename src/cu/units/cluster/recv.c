@@ -70,7 +70,7 @@ int kh_cl_rx_cu_data(kh_cluster *u, const kh_flit *f, kh_cycle now)
         rx->buf = buf;
         rx->off = off;
         rx->len = len;
-        rx->flags = (unsigned)kh_cu_data_flags(f->w);
+        rx->signal = (unsigned)kh_cu_data_flag_signal(f->w); /* flags[0] signal_on_complete */
         rx->ack_y = (unsigned)kh_cu_data_ack_y(f->w);
         rx->ack_x = (unsigned)kh_cu_data_ack_x(f->w);
         rx->src_x = (unsigned)kh_hdr_src_x(f->w);
@@ -109,8 +109,7 @@ int kh_cl_rx_cu_data(kh_cluster *u, const kh_flit *f, kh_cycle now)
     }
     if (rx->d++ == rx->len) {
         rx->open = 0;
-        uint64_t flags = rx->flags;
-        if (kh_bits_get(&flags, 0, 1)) data_received(u, now); /* flags[0] signal_on_complete */
+        if (rx->signal) data_received(u, now);
         kh_cl_kick(u, now + 1); /* a start may have waited for the stream */
     }
     return 1;

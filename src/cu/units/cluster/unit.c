@@ -157,9 +157,11 @@ static void seq_step(kh_cluster *u, kh_cycle now, kh_cycle *next)
     case KH_CL_IDLE:
         break;
     case KH_CL_FILL:
-        if (!u->fill_started) {
+        if (!u->fill_started && now >= u->accepted + KH_CL_REQ_DELAY) {
             u->fill_started = 1;
-            kh_cl_fill_start(u, now); /* the request is queued in the first FILL cycle */
+            kh_cl_fill_start(u, now); /* the leader's request leaves now */
+        } else if (!u->fill_started && u->accepted + KH_CL_REQ_DELAY < *next) {
+            *next = u->accepted + KH_CL_REQ_DELAY;
         }
         break; /* responses (unit_recv) end the state */
     case KH_CL_GEMM:
