@@ -52,13 +52,11 @@ void kh_cl_sweep_compute(kh_cluster *u, const kh_cl_inst *in, uint64_t (*emit_ou
                 const kh_mx_entry *b = &u->l1b[kh_cl_l1ix(in->bbank, in->boff + h * nk + kb, u->gb)];
                 const unsigned t = (g * gn + h) & tmask;
                 uint32_t *tv = u->tile[t];
-                int32_t c[4][4];
-                kh_mx_block(a, b, c);
                 if (load) {
-                    for (unsigned i = 0; i < 4; i++)
-                        for (unsigned j = 0; j < 4; j++)
-                            tv[4 * i + j] = kh_acc_add(0, 1,
-                                kh_acc_from_product(c[i][j], a->scale[i], b->scale[j], anchor, mw), 0, mw);
+                    /* LOAD = add(forced zero, chain): the chain verbatim, 0 if its E is 0 */
+                    uint32_t chain[16];
+                    kh_mx_block_chain(a, b, anchor, mw, chain);
+                    for (unsigned l = 0; l < 16; l++) tv[l] = kh_acc_add(0, 1, chain[l], 0, mw);
                     u->loaded[t] = 1;
                 } else {
                     if (!u->loaded[t] && !warned) {
@@ -66,10 +64,7 @@ void kh_cl_sweep_compute(kh_cluster *u, const kh_cl_inst *in, uint64_t (*emit_ou
                         kh_cl_warn(u, "GEMM adds into sub-tile %u that was never LOADed: its content is "
                                       "undefined in hardware, modelled as zero (cluster.md §3, Open point 8)", t);
                     }
-                    for (unsigned i = 0; i < 4; i++)
-                        for (unsigned j = 0; j < 4; j++)
-                            tv[4 * i + j] = kh_acc_add(tv[4 * i + j], 0,
-                                kh_acc_from_product(c[i][j], a->scale[i], b->scale[j], anchor, mw), 0, mw);
+                    kh_mx_block_accumulate(a, b, anchor, mw, tv); /* ADD / ADD_EMIT */
                 }
                 if (emit && emit_out) fp16_granule(tv, mw, emit_out[g * gn + h]);
             }
