@@ -1,12 +1,15 @@
 #!/bin/sh
-# make bench: runs every benchmark binary in $BUILD/bench/ (built from
-# bench/*.c), then the CLI's own `kohaku bench` targets where they exist.
-# Each prints its figures with units; timing is wall clock on this machine.
+# `make bench`: simulator speed. Each line says what it measures and its unit.
 BUILD=${BUILD:-build}
+K="$BUILD/kohaku"
+SHARED=${KH_SHARED:-../shared}
+[ -d "$SHARED" ] || SHARED=../../shared
 status=0
-for b in "$BUILD"/bench/*; do
-    [ -x "$b" ] || continue
-    echo "== $(basename "$b")"
-    "$b" || status=1
-done
+# the mesh (issue 3): uniform traffic at 0.1 flits/cycle/endpoint and saturating
+"$K" bench noc --map "$SHARED/maps/mesh_4x4.txt" || status=1
+"$K" bench noc --map "$SHARED/maps/mesh_2x2_6+2.txt" || status=1
+# 10^9 idle cycles must cost < 10 ms
+"$BUILD/bench/idle" || status=1
+# the matmul arithmetic (issue 6): MX MACs per second, portable and fast paths
+"$BUILD/bench/b_mx" || status=1
 exit $status

@@ -90,7 +90,7 @@ static void mx_block_dispatch_names_a_running_path(void)
 static uint32_t tile_word(uint64_t *s, unsigned mw)
 {
     uint64_t r = rng_next(s);
-    uint32_t w = (uint32_t)r & ((1u << (mw + 8)) - 1);
+    uint32_t w = (uint32_t)(r & ((UINT64_C(1) << (mw + 8)) - 1));
     uint32_t emask = 127u << mw;
     switch ((r >> 40) % 6) {
     case 0: return w & ~emask;              /* E = 0: zero whatever the rest */
