@@ -51,6 +51,8 @@ BENCH_SRCS := $(sort $(wildcard bench/*.c))
 BENCH_BINS := $(patsubst bench/%.c,$(BUILD)/bench/%,$(BENCH_SRCS))
 
 .PHONY: all lib cli test run bench fuzz clean check-gen
+# Keep intermediate objects (tests, benches) so rebuilds stay incremental.
+.SECONDARY:
 all: $(LIB) $(CLI)
 lib: $(LIB)
 cli: $(CLI)

@@ -121,7 +121,8 @@ int kh_isa_validate(const kh_isa_layout *l, const uint64_t *w, kh_isa_report_fn 
 
 /* ---- assembler / disassembler ---- */
 /* Assemble one line ("MNEMONIC field=value ...", '#' comments; a blank line
- * gives 0 words). Writes up to 2 words of the layout's word count each into
+ * gives 0 words). A layout without opcodes takes "NAME field=value ..." (its
+ * layout name, which may be left out) and its disassembly prints that form. Writes up to 2 words of the layout's word count each into
  * out (out[0..words), then out[words..2*words) for an ext word) and their
  * number into *nout. Errors and warnings go to report, prefixed "line N: ".
  * Returns 0, or -1 after reporting an error. */
@@ -131,6 +132,15 @@ int kh_isa_asm_line(const kh_isa_layout *l, const char *line, unsigned lineno, u
  * only by an opcode with an ext word. *used = words consumed (1 or 2). */
 void kh_isa_dis_word(const kh_isa_layout *l, const uint64_t *w, const uint64_t *next,
                      unsigned *used, char *out, size_t outlen);
+
+/* Assemble a whole program text (one instruction per line). The words
+ * (kh_isa_layout_words() uint64_t each, an ext word counting as one) go to
+ * a malloc'd array *out, their number to *nwords. Returns the number of
+ * lines refused (each reported); *out is NULL when no word was made. */
+int kh_isa_asm_text(const kh_isa_layout *l, const char *text, uint64_t **out, size_t *nwords,
+                    kh_isa_report_fn report, void *ctx);
+/* Disassemble n words into a malloc'd text, one instruction per line. */
+char *kh_isa_dis_text(const kh_isa_layout *l, const uint64_t *w, size_t n);
 
 /* ---- generators ---- */
 /* Write the C header for every layout of table `table` (docs/isa-format.md). */

@@ -54,6 +54,7 @@ struct kh_comp {
     unsigned id;    /* registration order; same-cycle steps run in id order */
     kh_cycle wake;  /* earliest pending request (a hint), KH_NEVER if none */
     kh_cycle last_step; /* cycle of the latest step, KH_NEVER before the first */
+    kh_link *in_links;  /* links whose receiver is this component (kh_comp_space) */
     char name[48];  /* e.g. "router(1,2)", "cu(2,1)" */
 };
 
@@ -118,6 +119,7 @@ struct kh_link {
     kh_cycle blocked_since; /* KH_NEVER unless the sender waits for space */
     kh_cycle last_xfer;
     int trace_track;       /* trace track id, -1 if not assigned */
+    kh_link *next_in;      /* next link into the same receiver */
 };
 
 /* Create a link owned by the simulation. dst == NULL makes a tie-off. */
@@ -129,6 +131,10 @@ kh_link *kh_link_new(kh_sim *sim, kh_comp *src, kh_comp *dst, unsigned dst_port,
 int kh_link_send(kh_link *l, const kh_flit *f, kh_cycle now);
 /* Receiver: space was freed in cycle now; wakes a waiting sender at now+1. */
 void kh_link_space(kh_link *l, kh_cycle now);
+/* Same, for every link into component c's input `port` (KH_ALL_PORTS: any
+ * port): for receivers that do not keep their inbound link pointers. */
+#define KH_ALL_PORTS (~0u)
+void kh_comp_space(kh_comp *c, unsigned port, kh_cycle now);
 
 /* ---- the simulation ---------------------------------------------------- */
 

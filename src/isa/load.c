@@ -656,6 +656,11 @@ static int finish_table(parser *ps, const kh_isa *isa, const char *name)
         if (e->width != owner->width || e->nops)
             return perr(ps, "opcode %s: ext layout %s must be %u bits wide and have no opcodes",
                         op->name, e->name, owner->width);
+        for (unsigned f = 0; f < e->nfields; f++)
+            if (field_find(owner, e->fields[f].name) >= 0)
+                return perr(ps, "opcode %s: field %s is in both %s and its ext layout %s; the "
+                            "assembler could not tell them apart", op->name, e->fields[f].name,
+                            owner->name, e->name);
         op->ext = e;
     }
     for (unsigned t = 0; t < isa->ntables; t++)

@@ -26,6 +26,10 @@ kh_link *kh_link_new(kh_sim *sim, kh_comp *src, kh_comp *dst, unsigned dst_port,
     l->last_xfer = KH_NEVER;
     l->trace_track = -1;
     snprintf(l->name, sizeof l->name, "%s", name ? name : "link");
+    if (dst) {
+        l->next_in = dst->in_links;
+        dst->in_links = l;
+    }
     sim->links[sim->nlinks++] = l;
     return l;
 }
@@ -54,4 +58,10 @@ int kh_link_send(kh_link *l, const kh_flit *f, kh_cycle now)
 void kh_link_space(kh_link *l, kh_cycle now)
 {
     if (l->blocked_since != KH_NEVER && l->src) kh_comp_wake(l->src, now + 1);
+}
+
+void kh_comp_space(kh_comp *c, unsigned port, kh_cycle now)
+{
+    for (kh_link *l = c->in_links; l; l = l->next_in)
+        if (port == KH_ALL_PORTS || l->dst_port == port) kh_link_space(l, now);
 }

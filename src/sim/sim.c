@@ -96,6 +96,7 @@ void kh_sim_add(kh_sim *sim, kh_comp *c, const kh_comp_ops *ops, const char *nam
     c->id = sim->ncomps;
     c->wake = KH_NEVER;
     c->last_step = KH_NEVER;
+    c->in_links = NULL;
     snprintf(c->name, sizeof c->name, "%s", name ? name : ops->kind);
     sim->comps[sim->ncomps++] = c;
 }
