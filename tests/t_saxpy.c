@@ -144,7 +144,10 @@ static void driver_sequence_dispatches_to_both_units(void)
     put(&t, "\nstage 2 txn=0x22 last=1 payload=");
     put_saxpy(&t, 1, 20, -2.0f, 0x3000, 0x4000);
     put(&t, "\nwrite PROG_BASE 0\nwrite PROG_LEN 2\nwrite PROG_DST XY(1,0)\nwrite PROG_CRED 4\nwrite PROG_KICK 1\n");
-    put(&t, "poll PROG_STAT 0 mask 1\n"); /* slots 0-1 dispatched before the next program is kicked */
+    /* Slots 0-1 dispatched before the next program changes PROG_DST: run
+     * drops after the last word is read, two cycles before the last push,
+     * which still samples PROG_DST (control.md §2.4, Open point 5). */
+    put(&t, "poll PROG_STAT 0 mask 1\nrun 2\n");
     put(&t, "write PROG_BASE 2\nwrite PROG_LEN 1\nwrite PROG_DST XY(1,2)\nwrite PROG_CRED 4\nwrite PROG_KICK 1\n");
     /* node (1,0): 2 completions, the last BATCH_COMPLETE with arg = txn */
     put(&t, "poll NODE_STATUS(1,0) 0x0100000011000201 limit 100000\n");
@@ -212,10 +215,11 @@ static void credits_refill_only_on_inst_complete_and_reseed_works(void)
 
     /* Without a re-seed the next 2-instruction program stalls at once... */
     text u = {0};
-    put(&u, "write PROG_LEN 2\nwrite PROG_KICK 1\npoll NODE_STATUS(1,0) 0x0100000030000501 limit 100000\n");
+    put(&u, "write PROG_BASE 1\nwrite PROG_LEN 2\nwrite PROG_KICK 1\n"
+            "poll NODE_STATUS(1,0) 0x0100000030000501 limit 100000\n");
     rc = run_text(m, u.s, err, sizeof err);
     CHECK_EQ(rc, 1);
-    CHECK(strstr(err, "t.session:3:") != NULL);
+    CHECK(strstr(err, "t.session:4:") != NULL);
     CHECK(strstr(err, "PROG_CRED is 0") != NULL);
     CHECK(strstr(err, "re-seed PROG_CRED") != NULL);
     /* ... and a re-seed releases it */
