@@ -125,8 +125,8 @@ bench: $(CLI) $(BENCH_BINS)
 fuzz:
 	@sh fuzz/run.sh
 
-# The field tables of docs/isa/ are generated from isa/*.isa (a CLI test
-# checks they are current).
+# The field tables of docs/isa/ are generated from isa/*.isa (not kept in
+# git: like the C headers, they are only ever produced from the tables).
 docs: $(BUILD)/isagen
 	@mkdir -p docs/isa
 	@for f in $(ISA_SRCS); do n=$$(basename $$f .isa); \
