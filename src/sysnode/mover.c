@@ -304,6 +304,7 @@ void kh_mover_go(kh_mover *m, kh_cycle now)
     m->xbusy = 0;
     m->fault_entry = UINT64_MAX;
     m->moves++;
+    m->go_at = now;
     kh_mover_set_status(m, now, 1, MF_NONE, m->done); /* the fault clears at an accepted GO */
     if (m->rmode == MV_XFORM) {
         int unknown;
@@ -318,6 +319,12 @@ static void finish(kh_mover *m, kh_cycle now)
     int idle = m->prod_done && !kh_ring_count(&m->elems) && !m->rb_open && !kh_ring_count(&m->rbursts) &&
                !m->rd_out && !m->wb_open && !m->wcl_valid && !m->wr_out && !m->xbusy && !m->idx_phase;
     if (!idle || (m->rmode == MV_XFORM && m->xgot && !m->prod_fault)) return;
+    if (kh_sim_trace(m->c.sim)) {
+        char args[96];
+        snprintf(args, sizeof args, "\"mode\": %u, \"elements\": %llu, \"fault\": %u", m->rmode,
+                 (unsigned long long)m->e, m->prod_fault);
+        kh_trace_span(&m->c, "move", m->go_at, now + 1, args);
+    }
     if (m->prod_fault) {
         m->faults++;
         kh_mover_set_status(m, now, 0, m->prod_fault, m->done);

@@ -88,6 +88,7 @@ struct kh_mover {
     uint32_t old_done;
     /* ---- the running move ---- */
     unsigned rmode, rewidth, rcoalesce, rcap;
+    kh_cycle go_at;              /* cycle the move started (trace span) */
     int idx_phase;               /* GATHER: loading the index vector */
     uint64_t idx_words;
     kh_walk sw, dw;
