@@ -35,7 +35,7 @@ ISA_HDRS := $(patsubst isa/%.isa,$(GEN)/kohaku/gen/%.h,$(ISA_SRCS))
 STAGE1_SRCS := $(sort $(filter-out src/isa/builtin.c,$(wildcard src/util/*.c src/isa/*.c)))
 STAGE1_OBJS := $(patsubst %.c,$(BUILD)/obj/%.o,$(STAGE1_SRCS))
 
-LIB_SRCS := $(sort $(filter-out $(STAGE1_SRCS),$(wildcard src/*/*.c src/*/*/*.c src/*/*/*/*.c)))
+LIB_SRCS := $(sort $(filter-out $(STAGE1_SRCS),$(wildcard src/*.c src/*/*.c src/*/*/*.c src/*/*/*/*.c)))
 LIB_OBJS := $(patsubst %.c,$(BUILD)/obj/%.o,$(LIB_SRCS)) $(STAGE1_OBJS) $(BUILD)/obj/gen/isa_embed.o
 LIB      := $(BUILD)/libkohaku.a
 
