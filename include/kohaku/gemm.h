@@ -16,24 +16,38 @@
 
 #include "kohaku/machine.h"
 
-/* The tiling of one GEMM and where its images live (DRAM offsets of mesh 0,
- * which are also the fabric addresses the units and the mover use). */
+/* The tiling of one GEMM and where its images live (fabric addresses of
+ * mesh 0: DRAM offsets, or the staging aperture when `staged`). */
 typedef struct kh_gemm_plan {
     unsigned m, n, k;      /* the problem */
     unsigned gm, gn, bc;   /* row groups, column groups, K blocks per chunk (§9.1) */
     unsigned gi, gj, ch;   /* output tiles down, across; chunks along K */
     unsigned mp, np, kp;   /* padded sizes: 4·gm·gi, 4·gn·gj, 32·bc·ch */
-    uint64_t a_src, b_src; /* FP16 row-major [mp][kp] and [np][kp] (recipe 2) or tiled (recipe 1) */
+    uint64_t a_src, b_src; /* FP16 row-major [mp][kp] and [np][kp] (recipe 2) or tiled (recipe 1), DRAM */
     uint64_t a_img, b_img; /* MXFP7 images, 128 bytes per entry, tile-major (§9.1) */
-    uint64_t c_img;        /* result image, 32 bytes per sub-tile, instance-blocked (§9.4) */
+    uint64_t c_img;        /* result image, 32 bytes per sub-tile, instance-blocked (§9.4), DRAM */
+    int staged;            /* a_img and b_img are in the staging store (memory.md §8) */
 } kh_gemm_plan;
 
-/* Choose the tiling (gm, gn, bc = 0: chosen here) for a machine whose
- * clusters hold `tiles` sub-tiles. Refuses sizes of 0, shapes whose
- * counts do not fit the instruction and mover fields (gm·bc, gn·bc <= 255,
- * gm·gn <= tiles, 16-bit walker counts). 0 ok, -1 with a message. */
-int kh_gemm_plan_make(kh_gemm_plan *p, unsigned m, unsigned n, unsigned k, unsigned gm, unsigned gn, unsigned bc,
-                      unsigned tiles, char *err, size_t errlen);
+/* What the plan is made for. */
+typedef struct kh_gemm_target {
+    unsigned tiles;          /* TILES of the clusters (cluster_tiles) */
+    unsigned clusters;       /* how many clusters share the tiles (0 = 1) */
+    uint64_t staging_bytes;  /* staging store size, 0 = none: images go to DRAM */
+    unsigned gm, gn, bc;     /* force a tiling; 0 = chosen */
+} kh_gemm_target;
+
+/* Choose the tiling: gm·gn up to TILES and (gm + gn)·tiles-per-cluster as
+ * small as possible (operand entries each cluster fetches per K block);
+ * bc the largest chunk with the least K padding that keeps each FILL inside
+ * one 256-entry bank (gm·bc, gn·bc <= 255). Operand images go to the staging
+ * store when both fit (its reads are faster than DRAM's). Refuses sizes of 0
+ * and shapes whose counts do not fit the instruction and mover fields.
+ * 0 ok, -1 with a message. */
+int kh_gemm_plan_make(kh_gemm_plan *p, unsigned m, unsigned n, unsigned k, const kh_gemm_target *t, char *err,
+                      size_t errlen);
+/* The target of a machine: its clusters, their TILES, its staging store. */
+void kh_gemm_target_of(kh_machine *mc, kh_gemm_target *t);
 
 /* Quantisation recipes of cluster.md §9.2: 2 walks the row-major FP16 matrix
  * with a six-dimensional source walker; 1 converts a host-packed tile-major

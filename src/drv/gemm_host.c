@@ -51,6 +51,19 @@ static void diagnose(host *h, const char *what)
              diag);
 }
 
+void kh_gemm_target_of(kh_machine *mc, kh_gemm_target *t)
+{
+    const kh_params *par = kh_sim_params(kh_machine_sim(mc));
+    memset(t, 0, sizeof *t);
+    t->tiles = (unsigned)par->cluster_tiles;
+    for (unsigned y = 0; y < 16; y++)
+        for (unsigned x = 0; x < 16; x++) {
+            kh_cu *cu = kh_machine_unit(mc, x, y);
+            if (cu && !strcmp(kh_cu_kind(cu)->name, "mx_cluster_cu")) t->clusters++;
+        }
+    if (par->stage_built && par->stage_bytes_log2 < 40) t->staging_bytes = 1ull << par->stage_bytes_log2;
+}
+
 /* ---- upload ---- */
 
 static int put(host *h, uint64_t off, const void *bytes, size_t n)

@@ -10,10 +10,53 @@ static unsigned ceil_div(unsigned a, unsigned b) { return (a + b - 1) / b; }
 
 static uint64_t align_up(uint64_t v, uint64_t a) { return (v + a - 1) / a * a; }
 
-/* Pick the largest groups that the problem fills and the tile holds; bc so
- * that a FILL stays inside one 256-entry bank (§9.3: gm·bc, gn·bc <= 255). */
-int kh_gemm_plan_make(kh_gemm_plan *p, unsigned m, unsigned n, unsigned k, unsigned gm, unsigned gn, unsigned bc,
-                      unsigned tiles, char *err, size_t errlen)
+/* K blocks per chunk: the largest bc <= cap with the least padding. */
+static unsigned choose_bc(unsigned kb, unsigned cap)
+{
+    unsigned best = 1, best_pad = ~0u;
+    for (unsigned bc = 1; bc <= cap && bc <= kb; bc++) {
+        unsigned pad = ceil_div(kb, bc) * bc - kb;
+        if (pad <= best_pad) {
+            best = bc;
+            best_pad = pad;
+        }
+    }
+    return best;
+}
+
+static int fits(const kh_gemm_plan *p, char *err, size_t errlen)
+{
+    uint64_t na = (uint64_t)p->gi * p->ch * p->gm * p->bc;
+    if (p->gm * p->bc > 255 || p->gn * p->bc > 255 || p->gm > 255 || p->gn > 255) {
+        snprintf(err, errlen, "tiling gm=%u gn=%u bc=%u: a FILL holds at most 255 entries (gm·bc, gn·bc; "
+                 "cluster.md §4.1, §9.1)", p->gm, p->gn, p->bc);
+        return 0;
+    }
+    if (na > 0xFFFFull * 0xFFFFull || (uint64_t)p->ch * p->gm * p->bc > 0xFFFF ||
+        (uint64_t)p->ch * p->gn * p->bc > 0xFFFF || p->gi > 0xFFFF || p->gj > 0xFFFF ||
+        (uint64_t)8 * p->gm * p->kp > 0x7FFFFFFF || (uint64_t)8 * p->gn * p->kp > 0x7FFFFFFF) {
+        snprintf(err, errlen, "GEMM %ux%ux%u: the quantising walks do not fit the mover's 16-bit counts and "
+                 "32-bit strides (memory.md §11.1)", p->m, p->n, p->k);
+        return 0;
+    }
+    return 1;
+}
+
+static void shape(kh_gemm_plan *p, unsigned gm, unsigned gn, unsigned bc)
+{
+    p->gm = gm;
+    p->gn = gn;
+    p->bc = bc;
+    p->gi = ceil_div(p->m, 4 * gm);
+    p->gj = ceil_div(p->n, 4 * gn);
+    p->ch = ceil_div(p->k, 32 * bc);
+    p->mp = 4 * gm * p->gi;
+    p->np = 4 * gn * p->gj;
+    p->kp = 32 * bc * p->ch;
+}
+
+int kh_gemm_plan_make(kh_gemm_plan *p, unsigned m, unsigned n, unsigned k, const kh_gemm_target *t, char *err,
+                      size_t errlen)
 {
     memset(p, 0, sizeof *p);
     if (!m || !n || !k) {
@@ -25,52 +68,52 @@ int kh_gemm_plan_make(kh_gemm_plan *p, unsigned m, unsigned n, unsigned k, unsig
                  KH_GEMM_MAX_DIM);
         return -1;
     }
-    if (!gm) gm = ceil_div(m, 4) < KH_GEMM_GROUPS ? ceil_div(m, 4) : KH_GEMM_GROUPS;
-    if (!gn) gn = ceil_div(n, 4) < KH_GEMM_GROUPS ? ceil_div(n, 4) : KH_GEMM_GROUPS;
-    if (!bc) {
-        unsigned kb = ceil_div(k, 32), big = gm > gn ? gm : gn;
-        bc = 255 / big;
-        if (bc > KH_GEMM_CHUNK) bc = KH_GEMM_CHUNK;
-        if (bc > kb) bc = kb;
-        if (bc == 0) bc = 1;
-        while (bc > 1 && ceil_div(kb, bc) * bc - kb > kb / 8) bc--; /* keep K padding small */
-    }
-    if (gm * bc > 255 || gn * bc > 255 || gm > 255 || gn > 255) {
-        snprintf(err, errlen, "tiling gm=%u gn=%u bc=%u: a FILL holds at most 255 entries (gm·bc, gn·bc; "
-                 "cluster.md §4.1, §9.1)", gm, gn, bc);
-        return -1;
-    }
-    if (gm * gn > tiles) {
-        snprintf(err, errlen, "tiling gm=%u gn=%u: %u sub-tiles exceed the cluster's TILES = %u (cluster.md §9.1)",
-                 gm, gn, gm * gn, tiles);
-        return -1;
-    }
     p->m = m;
     p->n = n;
     p->k = k;
-    p->gm = gm;
-    p->gn = gn;
-    p->bc = bc;
-    p->gi = ceil_div(m, 4 * gm);
-    p->gj = ceil_div(n, 4 * gn);
-    p->ch = ceil_div(k, 32 * bc);
-    p->mp = 4 * gm * p->gi;
-    p->np = 4 * gn * p->gj;
-    p->kp = 32 * bc * p->ch;
-    uint64_t na = (uint64_t)p->gi * p->ch * gm * bc, nb = (uint64_t)p->gj * p->ch * gn * bc;
-    if (na > 0xFFFFu * 0xFFFFull || (uint64_t)p->ch * gm * bc > 0xFFFF || (uint64_t)p->ch * gn * bc > 0xFFFF ||
-        p->gi > 0xFFFF || p->gj > 0xFFFF || (uint64_t)4 * gm * 2 * p->kp > 0x7FFFFFFF ||
-        (uint64_t)4 * gn * 2 * p->kp > 0x7FFFFFFF) {
-        snprintf(err, errlen, "GEMM %ux%ux%u: the quantising walks do not fit the mover's 16-bit counts and "
-                 "32-bit strides (memory.md §11.1)", m, n, k);
-        return -1;
+    unsigned ncl = t->clusters ? t->clusters : 1, kb = ceil_div(k, 32);
+    if (t->gm && t->gn) {
+        if (t->gm * t->gn > t->tiles) {
+            snprintf(err, errlen, "tiling gm=%u gn=%u: %u sub-tiles exceed the cluster's TILES = %u "
+                     "(cluster.md §9.1)", t->gm, t->gn, t->gm * t->gn, t->tiles);
+            return -1;
+        }
+        unsigned big = t->gm > t->gn ? t->gm : t->gn;
+        shape(p, t->gm, t->gn, t->bc ? t->bc : choose_bc(kb, big <= 255 ? 255 / big : 1));
+    } else {
+        /* per K block a cluster fetches (gm + gn) entries per tile it owns */
+        uint64_t best = ~0ull;
+        unsigned bgm = 1, bgn = 1;
+        for (unsigned gm = 1; gm <= 64 && gm <= ceil_div(m, 4) * 2; gm *= 2)
+            for (unsigned gn = 1; gn <= 64 && gn <= ceil_div(n, 4) * 2; gn *= 2) {
+                if (gm * gn > t->tiles) continue;
+                uint64_t tiles = (uint64_t)ceil_div(m, 4 * gm) * ceil_div(n, 4 * gn);
+                uint64_t cost = ceil_div((unsigned)tiles, ncl) * (uint64_t)(gm + gn);
+                if (cost < best || (cost == best && tiles < (uint64_t)ceil_div(m, 4 * bgm) * ceil_div(n, 4 * bgn))) {
+                    best = cost;
+                    bgm = gm;
+                    bgn = gn;
+                }
+            }
+        unsigned big = bgm > bgn ? bgm : bgn;
+        unsigned cap = 255 / big < KH_GEMM_CHUNK ? 255 / big : KH_GEMM_CHUNK;
+        shape(p, bgm, bgn, t->bc ? t->bc : choose_bc(kb, cap ? cap : 1));
     }
-    /* images, each on its own 4 KiB boundary */
+    if (!fits(p, err, errlen)) return -1;
+    uint64_t na = (uint64_t)p->gi * p->ch * p->gm * p->bc, nb = (uint64_t)p->gj * p->ch * p->gn * p->bc;
     p->a_src = 0;
     p->b_src = align_up(p->a_src + 2ull * p->mp * p->kp, 4096);
-    p->a_img = align_up(p->b_src + 2ull * p->np * p->kp, 4096);
-    p->b_img = align_up(p->a_img + 128ull * na, 4096);
-    p->c_img = align_up(p->b_img + 128ull * nb, 4096);
+    p->c_img = align_up(p->b_src + 2ull * p->np * p->kp, 4096);
+    uint64_t after_c = align_up(p->c_img + 32ull * p->mp / 4 * p->np / 4, 4096);
+    uint64_t imgs = align_up(128ull * na, 4096) + 128ull * nb;
+    if (t->staging_bytes && imgs <= t->staging_bytes) {
+        p->staged = 1;
+        p->a_img = KH_GEMM_STAGING; /* aperture 0 of mesh 0 (memory.md §1, §8) */
+        p->b_img = p->a_img + align_up(128ull * na, 4096);
+    } else {
+        p->a_img = after_c;
+        p->b_img = align_up(p->a_img + 128ull * na, 4096);
+    }
     return 0;
 }
 

@@ -78,7 +78,9 @@ int kh_gemm_demo(const kh_gemm_demo_opts *o, kh_gemm_demo_result *res)
     mc = kh_machine_new(map, &par, err, sizeof err);
     if (!mc) goto fail;
     kh_gemm_plan p;
-    if (kh_gemm_plan_make(&p, o->m, o->n, o->k, 0, 0, 0, (unsigned)par.cluster_tiles, err, sizeof err)) goto fail;
+    kh_gemm_target tg;
+    kh_gemm_target_of(mc, &tg);
+    if (kh_gemm_plan_make(&p, o->m, o->n, o->k, &tg, err, sizeof err)) goto fail;
     size_t na = (size_t)o->m * o->k, nb = (size_t)o->n * o->k, nc = (size_t)o->m * o->n;
     a = malloc(na * 2);
     bt = malloc(nb * 2);
@@ -119,8 +121,8 @@ int kh_gemm_demo(const kh_gemm_demo_opts *o, kh_gemm_demo_result *res)
                st.clusters, o->map_path ? o->map_path : "the default machine (mesh_2x2_6+2)");
         printf("  tiling: %ux%u outputs per tile (gm %u, gn %u), K chunks of %u (bc %u), %u x %u tiles x %u chunks\n",
                4 * p.gm, 4 * p.gn, p.gm, p.gn, 32 * p.bc, p.bc, p.gi, p.gj, p.ch);
-        printf("  quantise: %llu cycles (two XFORM moves, recipe 2 from row-major FP16)\n",
-               (unsigned long long)st.quant_cycles);
+        printf("  quantise: %llu cycles (two XFORM moves, recipe 2 from row-major FP16, images in %s)\n",
+               (unsigned long long)st.quant_cycles, p.staged ? "the staging store" : "DRAM");
         printf("  gemm: %llu cycles, %llu instructions in %u staging rounds\n", (unsigned long long)st.gemm_cycles,
                (unsigned long long)st.instructions, st.rounds);
         printf("  achieved %.0f MAC/cycle of %.0f peak (%.1f %%)\n", macs / (double)st.gemm_cycles, peak,
