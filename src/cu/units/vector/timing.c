@@ -31,7 +31,7 @@ void vec_lanes_issue(vec_lanes *l, kh_cycle b0, unsigned nc, unsigned depth, int
         last = wb;
     }
     if (vd >= 0 && l->vreg[vd] < last + 1) l->vreg[vd] = last + 1;
-    if (l->idle < last + 1) l->idle = last + 1;
+    if (l->idle < last + 1 + VEC_T_LANE_TAIL) l->idle = last + 1 + VEC_T_LANE_TAIL;
 }
 
 void vec_hazard_check(vec_core *c, unsigned pn, kh_cycle b0, unsigned depth, unsigned nc,

@@ -174,6 +174,8 @@ enum {
     VEC_T_DONE = 1,      /* HALT / FAULT state at h -> exec_done at h + 1 */
     VEC_T_FILL_GAP = 2,  /* read request accepted at a -> next one raised at a + 2 */
     VEC_T_FILL_END = 1,  /* last request accepted at a -> next fetch at a + 1 */
+    VEC_T_LANE_TAIL = 64, /* lanes report empty this long after the last write-back
+                           * (fitted: every recording with ALU beats shows it once) */
 };
 
 /* ---- sequencer phases (core.c) ---- */
