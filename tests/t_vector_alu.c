@@ -4,52 +4,6 @@
  * in double from exact inputs, or are the worked examples of numerics §9. */
 #include "vec_kit.h"
 
-#define A_ADDR 0x10000u
-#define B_ADDR 0x20000u
-#define C_ADDR 0x30000u
-#define D_ADDR 0x38000u
-#define O_ADDR 0x40000u
-
-/* Inputs (E8M15) for v0..v3, the body, and the register to store. */
-typedef struct io_case {
-    uint32_t in[4][128];
-    vk_prog body;
-    unsigned out_reg;
-    int compat;
-    uint32_t out[128]; /* E8M15 read back (FP32 >> 8) */
-    vk_comp done;
-} io_case;
-
-/* VFILL the four inputs (FP32, 16 words each), VBAR, VLD dt 2 into v0..v3,
- * body, VST dt 2 of out_reg, VDRAIN, VHALT. */
-static void run_io(io_case *k)
-{
-    kh_ubench *b = vk_bench(k->compat);
-    static const uint64_t base[4] = {A_ADDR, B_ADDR, C_ADDR, D_ADDR};
-    for (int r = 0; r < 4; r++) {
-        uint32_t f32[128];
-        for (int e = 0; e < 128; e++) f32[e] = vk_f32_of_e8(k->in[r][e]);
-        vk_mem_f32(b, base[r], f32, 128);
-        vk_desc1(b, (unsigned)r, base[r], 32, 16);
-    }
-    vk_desc1(b, 5, 0, 1, 512);       /* L1 word index walk */
-    vk_desc1(b, 6, O_ADDR, 32, 16);  /* output */
-    vk_prog p = {.n = 0};
-    for (unsigned r = 0; r < 4; r++) vk_emit(&p, vk_vfill(r, 16 * r));
-    vk_emit(&p, vk_vbar());
-    for (unsigned r = 0; r < 4; r++) vk_emit(&p, vk_vld(r, 5, (int)(16 * r), 2));
-    for (unsigned i = 0; i < k->body.n; i++) vk_emit(&p, k->body.w[i]);
-    vk_emit(&p, vk_vst(k->out_reg, 5, 64, 2));
-    vk_emit(&p, vk_vdrain(6, 64));
-    vk_emit(&p, vk_vhalt());
-    vk_load(b, 0, &p);
-    vk_run(b, 0);
-    vk_go(b);
-    k->done = vk_last(b);
-    for (int e = 0; e < 128; e++) k->out[e] = vk_rd_f32(b, O_ADDR + 4 * (uint64_t)e) >> 8;
-    kh_ubench_free(b);
-}
-
 /* Exact inputs: multiples of 1/8 in [-8, 8) so every product, sum and FMA
  * here is exact in 16 significant bits. */
 static double val(unsigned r, unsigned e)
@@ -61,7 +15,7 @@ static double val(unsigned r, unsigned e)
 
 static double D[4][128]; /* the inputs as numbers */
 
-static void fill_inputs(io_case *k)
+static void fill_inputs(vk_io *k)
 {
     for (unsigned r = 0; r < 4; r++)
         for (unsigned e = 0; e < 128; e++) {
@@ -76,7 +30,7 @@ static vk_alu alu(unsigned op, unsigned vd, unsigned va, unsigned vb, unsigned v
     return a;
 }
 
-static io_case K;
+static vk_io K;
 
 static void check_binary(unsigned op, double (*f)(double, double, double))
 {
@@ -84,7 +38,7 @@ static void check_binary(unsigned op, double (*f)(double, double, double))
     fill_inputs(&K);
     vk_emit(&K.body, vk_word_alu(alu(op, 4, 0, 1, 2)));
     K.out_reg = 4;
-    run_io(&K);
+    vk_run_io(&K);
     CHECK_EQ(K.done.code, 0);
     for (unsigned e = 0; e < 128; e++) {
         uint32_t want = vk_e8(f(D[0][e], D[1][e], D[2][e]));
@@ -129,7 +83,7 @@ static void vsel_tests_the_raw_bits_of_c(void)
     }
     vk_emit(&K.body, vk_word_alu(alu(KH_VINNER_OP_VSEL, 4, 0, 1, 2)));
     K.out_reg = 4;
-    run_io(&K);
+    vk_run_io(&K);
     for (unsigned e = 0; e < 128; e++) {
         uint32_t want = (e % 4) >= 2 ? K.in[0][e] : K.in[1][e];
         if (K.out[e] != want) {
@@ -160,7 +114,7 @@ static void check_compare(unsigned op, int (*f)(double, double), int half_equal)
     m.pr = 2;
     vk_emit(&K.body, vk_word_alu(m));
     K.out_reg = 3;
-    run_io(&K);
+    vk_run_io(&K);
     for (unsigned e = 0; e < 128; e++) {
         uint32_t want = f(D[0][e], D[1][e]) ? K.in[0][e] : K.in[3][e];
         if (K.out[e] != want) {
@@ -185,7 +139,7 @@ static void check_seed(unsigned op, const uint32_t *in, const uint32_t *want, un
     for (unsigned e = 0; e < 128; e++) K.in[0][e] = in[e % n];
     vk_emit(&K.body, vk_word_alu(alu(op, 4, 0, 1, 2)));
     K.out_reg = 4;
-    run_io(&K);
+    vk_run_io(&K);
     for (unsigned e = 0; e < 128; e++)
         if (K.out[e] != want[e % n]) {
             kh_test_fail(__FILE__, __LINE__, "op %u input 0x%06x: got 0x%06x want 0x%06x", op,

@@ -372,4 +372,55 @@ static inline uint32_t vk_e8(double x)
 /* FP32 bits of an E8M15 value (numerics §8.2: {s, E, f, 8'b0}, zero keeps sign) */
 static inline uint32_t vk_f32_of_e8(uint32_t v) { return (v & 0x7F8000u) ? v << 8 : (v & 0x800000u) << 8; }
 
+#define VK_A_ADDR 0x10000u
+#define VK_B_ADDR 0x20000u
+#define VK_C_ADDR 0x30000u
+#define VK_D_ADDR 0x38000u
+#define VK_O_ADDR 0x40000u
+
+/* ---- a kernel with four FP32 vector inputs and one FP32 vector output ---- */
+
+/* Inputs (E8M15) for v0..v3, the body, and the register to store. */
+typedef struct vk_io {
+    uint32_t in[4][128];
+    vk_prog body;
+    unsigned out_reg;
+    int compat;
+    uint32_t out[128]; /* E8M15 read back (FP32 >> 8) */
+    vk_comp done;
+    int keep;          /* leave the bench in b for the caller to inspect and free */
+    kh_ubench *b;
+} vk_io;
+
+/* VFILL the four inputs (FP32, 16 words each), VBAR, VLD dt 2 into v0..v3,
+ * body, VST dt 2 of out_reg, VDRAIN, VHALT. */
+static inline void vk_run_io(vk_io *k)
+{
+    kh_ubench *b = vk_bench(k->compat);
+    static const uint64_t base[4] = {VK_A_ADDR, VK_B_ADDR, VK_C_ADDR, VK_D_ADDR};
+    for (int r = 0; r < 4; r++) {
+        uint32_t f32[128];
+        for (int e = 0; e < 128; e++) f32[e] = vk_f32_of_e8(k->in[r][e]);
+        vk_mem_f32(b, base[r], f32, 128);
+        vk_desc1(b, (unsigned)r, base[r], 32, 16);
+    }
+    vk_desc1(b, 5, 0, 1, 512);       /* L1 word index walk */
+    vk_desc1(b, 6, VK_O_ADDR, 32, 16);  /* output */
+    vk_prog p = {.n = 0};
+    for (unsigned r = 0; r < 4; r++) vk_emit(&p, vk_vfill(r, 16 * r));
+    vk_emit(&p, vk_vbar());
+    for (unsigned r = 0; r < 4; r++) vk_emit(&p, vk_vld(r, 5, (int)(16 * r), 2));
+    for (unsigned i = 0; i < k->body.n; i++) vk_emit(&p, k->body.w[i]);
+    vk_emit(&p, vk_vst(k->out_reg, 5, 64, 2));
+    vk_emit(&p, vk_vdrain(6, 64));
+    vk_emit(&p, vk_vhalt());
+    vk_load(b, 0, &p);
+    vk_run(b, 0);
+    vk_go(b);
+    k->done = vk_last(b);
+    for (int e = 0; e < 128; e++) k->out[e] = vk_rd_f32(b, VK_O_ADDR + 4 * (uint64_t)e) >> 8;
+    k->b = k->keep ? b : NULL;
+    if (!k->keep) kh_ubench_free(b);
+}
+
 #endif
