@@ -18,14 +18,21 @@ WARN     := -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes -Wmissing-prototy
 CFLAGS   := $(CSTD) $(OPT) $(WARN) $(SANFLAGS) -Iinclude -I$(BUILD)/gen -Isrc -MMD -MP $(EXTRA_CFLAGS)
 LDFLAGS  := $(SANFLAGS) $(EXTRA_LDFLAGS)
 LDLIBS   := -lm
+V        ?= 0
+ifeq ($(V),1)
+Q :=
+else
+Q := @
+endif
 
 GEN      := $(BUILD)/gen
 ISA_SRCS := $(sort $(wildcard isa/*.isa))
 ISA_HDRS := $(patsubst isa/%.isa,$(GEN)/kohaku/gen/%.h,$(ISA_SRCS))
 
 # Stage 1: the table engine and its generator. These sources must not include
-# generated headers: they are what generates them.
-STAGE1_SRCS := $(sort $(wildcard src/util/*.c src/isa/*.c))
+# generated headers: they are what generates them. src/isa/builtin.c reads
+# the generated table embedding, so it belongs to the library only.
+STAGE1_SRCS := $(sort $(filter-out src/isa/builtin.c,$(wildcard src/util/*.c src/isa/*.c)))
 STAGE1_OBJS := $(patsubst %.c,$(BUILD)/obj/%.o,$(STAGE1_SRCS))
 
 LIB_SRCS := $(sort $(filter-out $(STAGE1_SRCS),$(wildcard src/*/*.c src/*/*/*.c src/*/*/*/*.c)))
@@ -44,50 +51,67 @@ BENCH_SRCS := $(sort $(wildcard bench/*.c))
 BENCH_BINS := $(patsubst bench/%.c,$(BUILD)/bench/%,$(BENCH_SRCS))
 
 .PHONY: all lib cli test run bench fuzz clean check-gen
+# Keep intermediate objects (tests, benches) so rebuilds stay incremental.
+.SECONDARY:
 all: $(LIB) $(CLI)
 lib: $(LIB)
 cli: $(CLI)
 
 $(BUILD)/isagen: $(STAGE1_OBJS) $(BUILD)/obj/tools/isagen.o
 	@mkdir -p $(@D)
-	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
+	@echo "  LD    $@"
+	$(Q)$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 
 $(GEN)/kohaku/gen/%.h: isa/%.isa $(BUILD)/isagen
 	@mkdir -p $(@D)
-	$(BUILD)/isagen --emit c-header $< > $@.tmp && mv $@.tmp $@
+	@echo "  GEN   $@"
+	$(Q)$(BUILD)/isagen --emit c-header $< > $@.tmp && mv $@.tmp $@
 
 $(GEN)/isa_embed.c: $(ISA_SRCS) $(BUILD)/isagen
 	@mkdir -p $(@D)
-	$(BUILD)/isagen --embed $(ISA_SRCS) > $@.tmp && mv $@.tmp $@
+	@echo "  GEN   $@"
+	$(Q)$(BUILD)/isagen --embed $(ISA_SRCS) > $@.tmp && mv $@.tmp $@
 
 $(BUILD)/obj/gen/isa_embed.o: $(GEN)/isa_embed.c
 	@mkdir -p $(@D)
-	$(CC) $(CFLAGS) -c -o $@ $<
+	@echo "  CC    $<"
+	$(Q)$(CC) $(CFLAGS) -c -o $@ $<
 
 # Stage-1 objects build without generated headers.
 $(STAGE1_OBJS) $(BUILD)/obj/tools/isagen.o: $(BUILD)/obj/%.o: %.c
 	@mkdir -p $(@D)
-	$(CC) $(CFLAGS) -c -o $@ $<
+	@echo "  CC    $<"
+	$(Q)$(CC) $(CFLAGS) -c -o $@ $<
 
 # Everything else may include generated headers.
 $(BUILD)/obj/%.o: %.c | $(ISA_HDRS)
 	@mkdir -p $(@D)
-	$(CC) $(CFLAGS) -c -o $@ $<
+	@echo "  CC    $<"
+	$(Q)$(CC) $(CFLAGS) -c -o $@ $<
 
-$(LIB): $(LIB_OBJS)
+# Keep chained intermediates (test objects) between runs.
+.SECONDARY:
+
+# The generated headers are named here so make treats them as real targets
+# (always present) rather than intermediates it may delete.
+$(LIB): $(LIB_OBJS) | $(ISA_HDRS)
 	@mkdir -p $(@D)
-	rm -f $@ && ar rcs $@ $^
+	@echo "  AR    $@"
+	$(Q)rm -f $@ && ar rcs $@ $^
 
 $(CLI): $(CLI_OBJS) $(LIB)
-	$(CC) $(LDFLAGS) -o $@ $(CLI_OBJS) $(LIB) $(LDLIBS)
+	@echo "  LD    $@"
+	$(Q)$(CC) $(LDFLAGS) -o $@ $(CLI_OBJS) $(LIB) $(LDLIBS)
 
 $(BUILD)/tests/%: $(BUILD)/obj/tests/%.o $(TEST_SUPPORT) $(LIB)
 	@mkdir -p $(@D)
-	$(CC) $(LDFLAGS) -o $@ $< $(TEST_SUPPORT) $(LIB) $(LDLIBS)
+	@echo "  LD    $@"
+	$(Q)$(CC) $(LDFLAGS) -o $@ $< $(TEST_SUPPORT) $(LIB) $(LDLIBS)
 
 $(BUILD)/bench/%: $(BUILD)/obj/bench/%.o $(LIB)
 	@mkdir -p $(@D)
-	$(CC) $(LDFLAGS) -o $@ $< $(LIB) $(LDLIBS)
+	@echo "  LD    $@"
+	$(Q)$(CC) $(LDFLAGS) -o $@ $< $(LIB) $(LDLIBS)
 
 test: $(TEST_BINS) $(CLI)
 	@BUILD=$(BUILD) sh tests/run.sh $(TEST_BINS)

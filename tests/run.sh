@@ -3,7 +3,12 @@
 # tests/cli/, then prints the total as "N passed, N failed".
 # Each program prints "# NAME: P passed, F failed" as its last summary line.
 BUILD=${BUILD:-build}
-export KH_SHARED=${KH_SHARED:-../shared}
+# ../shared from /work/main, ../../shared from a worktree under /work/wt/
+if [ -z "$KH_SHARED" ]; then
+    KH_SHARED=../shared
+    [ -d "$KH_SHARED" ] || [ ! -d ../../shared ] || KH_SHARED=../../shared
+fi
+export KH_SHARED
 export KOHAKU="$BUILD/kohaku"
 passed=0
 failed=0

@@ -73,6 +73,10 @@ void kh_cu_wake(kh_cu *cu, kh_cycle at);                                /* step 
 const kh_cu_place *kh_cu_where(const kh_cu *cu);
 kh_sim *kh_cu_sim(const kh_cu *cu);
 void *kh_cu_unit(const kh_cu *cu);
+const kh_unit_kind *kh_cu_kind(const kh_cu *cu);
+/* Cycle the shell handed its first instruction to the unit (KH_NEVER if
+ * none yet): the cycle origin of the unit-level recordings. */
+kh_cycle kh_cu_first_accept(const kh_cu *cu);
 void kh_cu_log(kh_cu *cu, kh_log_level lvl, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 
 #endif

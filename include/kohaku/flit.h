@@ -36,6 +36,16 @@ enum kh_flit_type {
     KH_T_ERROR = 0xF,
 };
 
+/* CU_SIGNAL codes (flits.md §5). Codes below 0x40 belong to the framework;
+ * a unit must never send 0x00, 0x01 or 0x04 itself. */
+enum kh_signal_code {
+    KH_SIG_INST_COMPLETE = 0x00,   /* retirement; arg = exec_result; refills a credit */
+    KH_SIG_BATCH_COMPLETE = 0x01,  /* retirement of a last instruction; arg = {24'd0, txn} */
+    KH_SIG_BARRIER_REACHED = 0x02, /* allocated, never emitted */
+    KH_SIG_DATA_RECEIVED = 0x03,   /* a CU_DATA burst with flags[0] completed */
+    KH_SIG_FAULT = 0x04,           /* exec_fault at exec_done; arg = exec_result */
+};
+
 static inline void kh_flit_clear(kh_flit *f) { memset(f, 0, sizeof *f); }
 
 /* Payload as 32 bytes in memory order: byte j = payload bits [8j+7:8j]. */

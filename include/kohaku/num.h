@@ -1,7 +1,8 @@
 /* KohakuTPU matmul numerics (numerics.md §2-§7): the MXFP7 block format,
  * the quantiser (transform occupant 1), the exact integer block product, the
  * scale/anchor application, the accumulator float (FP22 at ACC_MW = 14)
- * and its drain conversion to FP16. Pure functions, bit-exact to the RTL. */
+ * and its drain conversion to FP16. Pure functions, bit-exact to the RTL;
+ * no state, so any number of simulations may call them at once. */
 #ifndef KOHAKU_NUM_H
 #define KOHAKU_NUM_H
 
@@ -9,37 +10,88 @@
 
 /* One MX entry (numerics.md §2.2): 4 lanes x 32 K of 7-bit two's-complement
  * elements (stored sign-extended in int8_t, -64..63) and 4 E5M3 scales. For A
- * a lane is a row; for B a lane is a column (a row of the stored [N][K]). */
+ * a lane is a row; for B a lane is a column (a row of the stored [N][K]).
+ * Lane-major so one lane is 32 contiguous bytes (the block product's operand). */
 typedef struct kh_mx_entry {
     int8_t q[4][32];
     uint8_t scale[4];
 } kh_mx_entry;
 
+#define KH_MX_KBLOCK 32u       /* K elements sharing one scale (numerics §2.1) */
+#define KH_MX_SBIAS 20u        /* E5M3 scale exponent bias (numerics §2.1) */
+#define KH_MX_ANCHOR 40u       /* GEMM anchor that cancels both scale biases (numerics §5) */
+#define KH_MX_ZERO_SCALE 0xA0u /* scale byte of an all-zero lane (numerics §3 step 4) */
+
 /* Quantise one FP16 source entry (8 beats of 256 bits = in[0..31], beat b in
- * in[4b..4b+3], little-endian) into one MXFP7 entry (4 words = out[0..15],
- * word w in out[4w..4w+3]); mode bit 0 selects the B packing (numerics §3). */
+ * in[4b..4b+3], little-endian; FP16 element n = 32 * lane + k at bits
+ * [16n+15:16n]) into one MXFP7 entry (4 words = out[0..15], word w in
+ * out[4w..4w+3]); mode bit 0 selects the B packing, other bits are ignored
+ * (numerics §3, memory.md §13). Inf and NaN are finite magnitudes of
+ * exponent 31; subnormals are decoded, not flushed. */
 void kh_quant_entry(const uint64_t in[32], unsigned mode, uint64_t out[16]);
 
 /* Word <-> entry, A packing (b_packing = 0) or B packing (1), numerics §2.2.
- * Scales are taken from word 0 only; pack writes them into every word. */
+ * Scales are taken from word 0 only; pack writes them into every word.
+ * Bits of the words not covered by slots or scales ([31:0] carry the scales,
+ * [255:32] the 32 slots) do not exist: every bit is defined. */
 void kh_mx_unpack(const uint64_t words[16], int b_packing, kh_mx_entry *e);
 void kh_mx_pack(const kh_mx_entry *e, int b_packing, uint64_t words[16]);
 
 /* The 16 exact integer dot products of one K block (numerics §4):
- * c[i][j] = sum over k of a->q[i][k] * b->q[j][k]. The hot loop of every
- * GEMM: vectorised, with the fastest path picked at run time. */
+ * c[i][j] = sum over k of a->q[i][k] * b->q[j][k]. Exact for every element in
+ * -64..63 (|c| <= 131072). The hot loop of every GEMM: kh_mx_block picks the
+ * fastest path this CPU runs (checked on every call, no cached state). Element
+ * bytes outside -64..63 give an unspecified (but defined) result. */
 void kh_mx_block(const kh_mx_entry *a, const kh_mx_entry *b, int32_t c[4][4]);
 
-/* Accumulator word width for a mantissa width mw: 1 + 7 + mw bits. */
-#define KH_ACC_BITS(mw) (8u + (mw))
+/* The implementations behind kh_mx_block. Every path computes the same
+ * integers; the fast ones exist only on x86-64 and run only where the CPU
+ * has the instructions (the same binary runs on any x86-64). */
+typedef enum kh_mx_path {
+    KH_MX_PORTABLE,   /* plain C the compiler vectorises */
+    KH_MX_AVX2,       /* vpmaddubsw / vpmaddwd */
+    KH_MX_AVXVNNI,    /* vpdpbusd, VEX (AVX-VNNI) */
+    KH_MX_AVX512VNNI, /* vpdpbusd, EVEX on 256-bit registers (AVX512-VNNI + VL) */
+    KH_MX_NPATHS
+} kh_mx_path;
+typedef void (*kh_mx_block_fn)(const kh_mx_entry *a, const kh_mx_entry *b, int32_t c[4][4]);
+const char *kh_mx_path_name(kh_mx_path p);
+/* The function of path p, or NULL if p is not built in or this CPU lacks it. */
+kh_mx_block_fn kh_mx_path_fn(kh_mx_path p);
+/* The path kh_mx_block uses here. A caller in a hot loop may keep
+ * kh_mx_path_fn(kh_mx_path_best()) in its own state to skip the check. */
+kh_mx_path kh_mx_path_best(void);
+void kh_mx_block_portable(const kh_mx_entry *a, const kh_mx_entry *b, int32_t c[4][4]);
+
+/* Accumulator mantissa width: FP22 is MW 14 (the built default), FP24 16,
+ * FP20 12 (numerics §6). Word: [MW+7] sign, [MW+6:MW] exponent (bias 63),
+ * [MW-1:0] fraction. Functions taking mw clamp it to [MIN, MAX]. */
+#define KH_ACC_MW_DEFAULT 14u
+#define KH_ACC_MW_MIN 11u /* the FP16 drain rounds MW bits to 10 plus a guard */
+#define KH_ACC_MW_MAX 24u
+#define KH_ACC_BITS(mw) (8u + (mw)) /* word width: 1 + 7 + mw bits */
 
 /* Scale application and normalisation to the accumulator format
- * (numerics §5): C times the two E5M3 scales, offset by anchor. */
+ * (numerics §5): C times the two E5M3 scales, offset by anchor (the 8-bit
+ * GEMM field, 40 for real programs). The stored exponent wraps modulo 128
+ * as the RTL's does for other anchors; C = 0 gives the all-zero word.
+ * Exact for |c| <= 131072 (what one K block can produce). */
 uint32_t kh_acc_from_product(int32_t c, uint8_t sa, uint8_t sb, unsigned anchor, unsigned mw);
 /* add(a, b) exactly as the accumulate stage computes it (numerics §6.1);
- * a_zero / b_zero are the forced-zero flags. */
+ * a_zero / b_zero are the forced-zero flags. One zero operand returns the
+ * other verbatim; the lost bits of the smaller operand only set the sticky;
+ * results below the smallest exponent flush to +0, above it saturate. */
 uint32_t kh_acc_add(uint32_t a, int a_zero, uint32_t b, int b_zero, unsigned mw);
-/* Drain conversion to FP16 (numerics §7): flush below 2^-14, saturate. */
+/* Drain conversion to FP16 (numerics §7): flush below 2^-14, saturate to
+ * +-65504, never Inf, never a subnormal. */
 uint16_t kh_acc_to_f16(uint32_t v, unsigned mw);
+
+/* One K block through the whole accumulate pipeline (numerics §4-§6.2),
+ * chain[4i+j] = kh_acc_from_product(c[i][j], a->scale[i], b->scale[j], ...)
+ * and, for _accumulate, tile[4i+j] = kh_acc_add(tile[4i+j], 0, chain, 0)
+ * (the ADD tile command). */
+void kh_mx_block_chain(const kh_mx_entry *a, const kh_mx_entry *b, unsigned anchor, unsigned mw, uint32_t chain[16]);
+void kh_mx_block_accumulate(const kh_mx_entry *a, const kh_mx_entry *b, unsigned anchor, unsigned mw,
+                            uint32_t tile[16]);
 
 #endif

@@ -52,7 +52,9 @@ struct kh_comp {
     const kh_comp_ops *ops;
     kh_sim *sim;
     unsigned id;    /* registration order; same-cycle steps run in id order */
-    kh_cycle wake;  /* earliest requested step, KH_NEVER if none */
+    kh_cycle wake;  /* earliest pending request (a hint), KH_NEVER if none */
+    kh_cycle last_step; /* cycle of the latest step, KH_NEVER before the first */
+    kh_link *in_links;  /* links whose receiver is this component (kh_comp_space) */
     char name[48];  /* e.g. "router(1,2)", "cu(2,1)" */
 };
 
@@ -60,9 +62,11 @@ struct kh_comp {
  * called by kh_sim_destroy). Fills c->sim, c->id, c->wake. */
 void kh_sim_add(kh_sim *sim, kh_comp *c, const kh_comp_ops *ops, const char *name);
 
-/* Ask for a step in cycle `at` (kept if earlier than an existing request).
- * Inside a step of cycle t, `at` must be > t; between cycles (host access)
- * `at` may be the current cycle. */
+/* Ask for a step in cycle `at`. Every request is kept (a component asking
+ * for t+1 and t+9 is stepped in both); a component is stepped at most once
+ * per cycle however often it asked. Inside a step of cycle t, `at` must be
+ * > t (an earlier request is a bug: it is moved to t+1 and logged); between
+ * cycles (host access) `at` may be the current cycle. */
 void kh_comp_wake(kh_comp *c, kh_cycle at);
 
 /* ---- FIFOs with start-of-cycle semantics ------------------------------- */
@@ -115,6 +119,7 @@ struct kh_link {
     kh_cycle blocked_since; /* KH_NEVER unless the sender waits for space */
     kh_cycle last_xfer;
     int trace_track;       /* trace track id, -1 if not assigned */
+    kh_link *next_in;      /* next link into the same receiver */
 };
 
 /* Create a link owned by the simulation. dst == NULL makes a tie-off. */
@@ -126,6 +131,10 @@ kh_link *kh_link_new(kh_sim *sim, kh_comp *src, kh_comp *dst, unsigned dst_port,
 int kh_link_send(kh_link *l, const kh_flit *f, kh_cycle now);
 /* Receiver: space was freed in cycle now; wakes a waiting sender at now+1. */
 void kh_link_space(kh_link *l, kh_cycle now);
+/* Same, for every link into component c's input `port` (KH_ALL_PORTS: any
+ * port): for receivers that do not keep their inbound link pointers. */
+#define KH_ALL_PORTS (~0u)
+void kh_comp_space(kh_comp *c, unsigned port, kh_cycle now);
 
 /* ---- the simulation ---------------------------------------------------- */
 
@@ -164,9 +173,25 @@ kh_comp *kh_sim_comp(const kh_sim *sim, unsigned i);
 unsigned kh_sim_nlinks(const kh_sim *sim);
 kh_link *kh_sim_link(const kh_sim *sim, unsigned i);
 
-/* Trace sink: NULL disables tracing (one predictable branch per event). */
-void kh_sim_set_trace(kh_sim *sim, kh_trace *t);
+/* Trace sink: NULL disables tracing (one predictable branch per event).
+ * The Chrome/Perfetto JSON writer (trace.h) is one implementation. */
+struct kh_trace {
+    void *ctx;
+    /* a flit crossed link l in cycle now */
+    void (*link)(void *ctx, const kh_link *l, const kh_flit *f, kh_cycle now);
+    /* component c spent [begin, end) on `name`; args is a JSON object body or NULL */
+    void (*span)(void *ctx, const kh_comp *c, const char *name, kh_cycle begin, kh_cycle end,
+                 const char *args);
+    /* a point event of component c */
+    void (*instant)(void *ctx, const kh_comp *c, const char *name, kh_cycle at, const char *args);
+};
+void kh_sim_set_trace(kh_sim *sim, kh_trace *t); /* not owned */
 kh_trace *kh_sim_trace(const kh_sim *sim);
+/* Convenience wrappers: no-ops when tracing is off. */
+void kh_trace_span(kh_comp *c, const char *name, kh_cycle begin, kh_cycle end, const char *args);
+void kh_trace_instant(kh_comp *c, const char *name, kh_cycle at, const char *args);
+/* Messages logged at each level so far (tests use it to see a warning). */
+unsigned kh_sim_log_count(const kh_sim *sim, kh_log_level lvl);
 
 /* Opaque per-simulation slot for a machine built on top (mesh, node, ...). */
 void kh_sim_set_user(kh_sim *sim, void *user);

@@ -6,7 +6,11 @@
 
 #include <stdint.h>
 
-typedef uint32_t kh_e8; /* E8M15 value in bits [23:0]; bits above are zero */
+/* E8M15 (numerics §8.1): [23] sign, [22:15] exponent (bias 127), [14:0]
+ * fraction; exponent 0 is zero whatever the fraction, 255 is Inf (fraction
+ * 0) or NaN; no subnormals. Inputs' bits above 23 are ignored; results have
+ * them zero. */
+typedef uint32_t kh_e8;
 
 #define KH_E8_ONE 0x3F8000u
 #define KH_E8_NEG_ONE 0xBF8000u
@@ -14,9 +18,11 @@ typedef uint32_t kh_e8; /* E8M15 value in bits [23:0]; bits above are zero */
 #define KH_E8_NEG_INF 0xFF8000u
 #define KH_E8_QNAN 0x7FC000u
 
-kh_e8 kh_e8_from_f16(uint16_t h);  /* exact */
-uint16_t kh_e8_to_f16(kh_e8 v);    /* RNE, saturating, subnormals produced */
-kh_e8 kh_e8_from_f32(uint32_t f);  /* RNE, subnormals flush */
+/* Conversions (numerics §8.2, what VLD / VST / VCVT use). */
+kh_e8 kh_e8_from_f16(uint16_t h);  /* exact; NaN payload kept */
+uint16_t kh_e8_to_f16(kh_e8 v);    /* RNE; finite overflow saturates to +-65504,
+                                    * Inf passes, FP16 subnormals produced */
+kh_e8 kh_e8_from_f32(uint32_t f);  /* RNE; FP32 subnormals flush to signed 0 */
 uint32_t kh_e8_to_f32(kh_e8 v);    /* exact */
 
 /* ALU opcodes as the ALU sees them (numerics §9). */
@@ -31,8 +37,14 @@ enum kh_valu_op {
 /* Behaviour options of recorded older cores (vector.md §11 findings). */
 #define KH_VALU_OLD_RSQRT_NEG_ZERO 1u /* rsqrt(-0) = +Inf (older snapshot) */
 
-/* One lane: ALU(op, a, b, c). For compares, *pred (if not NULL) receives
- * the predicate bit and the result is 1.0 or +0. */
+/* One lane: ALU(op, a, b, c) (numerics §9): every op is one fused
+ * va * vb + vc, rounded once, after the operand substitution of §9.2, with
+ * the non-IEEE behaviours the RTL has (a zero addend sets the sticky,
+ * ADD(+0, -0) = -0, a far addend on subtraction is only a sticky); the four
+ * seeds (§9.4) read only a, with EXP2's 25-bit argument wrap. *pred (if not
+ * NULL) receives the compare bit for CMPLT/CMPGT/CMPEQ and 0 for every other
+ * op; a compare's result is 1.0 or +0. An op number outside the enum selects
+ * the ALU's default operands: it behaves as MOV. opts: KH_VALU_* bits. */
 kh_e8 kh_valu(unsigned op, kh_e8 a, kh_e8 b, kh_e8 c, int *pred, unsigned opts);
 
 #endif

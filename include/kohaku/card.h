@@ -1,0 +1,65 @@
+/* The host's view of the card: 64-bit word accesses over the host address
+ * map of control.md §9. This is the whole contract a host driver needs from
+ * a transport (upstream's Python driver needs no more): write64, read64 and
+ * blocks, where a block is the same run of word accesses at ascending
+ * addresses, little-endian (byte k of a block is byte k mod 8 of word k div 8).
+ *
+ * Each word access is applied between cycles, in zero simulated time, in the
+ * order issued; a control-window write is a full-strobe beat accepted in the
+ * next cycle; then the clock advances by params->host_access_cycles
+ * (control.md §9.3). Unaligned or unmapped addresses are refused with a
+ * message naming the address; nothing reaches the machine.
+ */
+#ifndef KOHAKU_CARD_H
+#define KOHAKU_CARD_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "kohaku/orch.h"
+#include "kohaku/sim.h"
+
+/* ---- the host address map (control.md §9.2) ---- */
+#define KH_HOST_CMD_BASE UINT64_C(0x0)                 /* command window, 64 KiB */
+#define KH_HOST_CTRL_BASE UINT64_C(0x00800000)         /* node control window of mesh 0 */
+#define KH_HOST_CTRL_STRIDE UINT64_C(0x00010000)       /* ... mesh N at BASE + N * STRIDE */
+#define KH_HOST_CTRL_ALIAS UINT64_C(0x10000000)        /* bench alias of mesh 0's window */
+#define KH_HOST_WINDOW_SIZE UINT64_C(0x10000)          /* every control window: addr[15:0] */
+#define KH_HOST_MEM_SHIFT 40                           /* memory window of mesh N at (N+1) << 40 */
+#define KH_HOST_MESHES 4                               /* meshes 0..3 (control.md §7.1) */
+
+/* Host address of control-window offset off of mesh n's node. */
+uint64_t kh_host_ctrl(unsigned mesh, uint32_t off);
+/* Canonical memory-window addresses (control.md §9.2): mesh n's DRAM at
+ * local offset L, and its staging store at offset S. */
+uint64_t kh_host_dram(unsigned mesh, uint64_t offset);
+uint64_t kh_host_staging(unsigned mesh, uint64_t offset);
+
+/* A mesh's memory window (S_AXI_MEM): the node's zero-time host path at a
+ * 40-bit inside address (memory.md §9). Returns 0, or -1 with a message. */
+typedef struct kh_card_mem {
+    void *ctx;
+    int (*read)(void *ctx, uint64_t inside, uint8_t *bytes, size_t n, char *err, size_t errlen);
+    int (*write)(void *ctx, uint64_t inside, const uint8_t *bytes, size_t n, char *err, size_t errlen);
+} kh_card_mem;
+
+typedef struct kh_card kh_card;
+
+/* A card with its control-program engine (registered with sim) and no
+ * meshes yet. */
+kh_card *kh_card_new(kh_sim *sim, char *err, size_t errlen);
+void kh_card_free(kh_card *c); /* the engine belongs to the simulation */
+/* Plug in mesh n: its orchestrator (node control window) and memory. */
+int kh_card_attach_mesh(kh_card *c, unsigned mesh, kh_orch *orch, const kh_card_mem *mem, char *err,
+                        size_t errlen);
+kh_sim *kh_card_sim(const kh_card *c);
+kh_engine *kh_card_engine(const kh_card *c);
+
+/* The host API. Each returns 0, or -1 with a message naming the address and
+ * the rule in err (unaligned, unmapped, a block not made of whole words). */
+int kh_card_write64(kh_card *c, uint64_t addr, uint64_t value, char *err, size_t errlen);
+int kh_card_read64(kh_card *c, uint64_t addr, uint64_t *value, char *err, size_t errlen);
+int kh_card_write_block(kh_card *c, uint64_t addr, const void *bytes, size_t n, char *err, size_t errlen);
+int kh_card_read_block(kh_card *c, uint64_t addr, void *bytes, size_t n, char *err, size_t errlen);
+
+#endif

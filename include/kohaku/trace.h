@@ -1,0 +1,39 @@
+/* Trace sinks and the statistics writer (docs/design.md §7).
+ *
+ * The kernel calls the sink attached with kh_sim_set_trace() (struct
+ * kh_trace, sim.h) for every link transfer; components add spans and
+ * instants with kh_trace_span() / kh_trace_instant() (sim.h), which are
+ * no-ops when no sink is attached.
+ *
+ * The JSON sink writes the Chrome / Perfetto trace-event format
+ * (ui.perfetto.dev, chrome://tracing): one track per link (process
+ * "links"), each transfer a 1-cycle slice named after the flit type with
+ * the header fields as args; one track per component (process
+ * "components") for spans and instants. Time unit: 1 us on the time axis
+ * is one clock cycle.
+ */
+#ifndef KOHAKU_TRACE_H
+#define KOHAKU_TRACE_H
+
+#include <stddef.h>
+#include <stdio.h>
+
+#include "kohaku/sim.h"
+
+/* Open a trace-event JSON file for sim. The sink is not attached: call
+ * kh_sim_set_trace(sim, t). NULL with a message if the file cannot be made. */
+kh_trace *kh_trace_json_open(kh_sim *sim, const char *path, char *err, size_t errlen);
+/* Finish and close the file, detach the sink from its simulation if it is
+ * attached, and free it. 0 ok; -1 with a message on a write error. */
+int kh_trace_json_close(kh_trace *t, char *err, size_t errlen);
+
+/* --stats: the simulation's counters as one JSON object: the cycle, every
+ * link (flits, drops into tie-offs, stall cycles) and every component's
+ * stats_json (routers: flit-hops, FIFO depth and high-water occupancy). */
+int kh_stats_write_json(kh_sim *sim, const char *path, char *err, size_t errlen);
+void kh_stats_fprint_json(kh_sim *sim, FILE *out);
+
+/* A JSON string body with " \ and control characters escaped (for args). */
+void kh_json_escape(char *out, size_t outlen, const char *s);
+
+#endif

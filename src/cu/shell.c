@@ -1,0 +1,445 @@
+/* The compute-unit shell, noc_cu_base (control.md §5): instruction, receive
+ * and completion FIFOs, one instruction in flight, completions built from
+ * exec_done / exec_fault / exec_result, the CU_CTRL block with its quirks,
+ * and one output register with strict priority. */
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cu/shell_int.h"
+#include "kohaku/gen/flit.h"
+#include "kohaku/gen/regs.h"
+
+/* ---- unit wake requests: a tiny min-heap of cycles ---- */
+
+static void uw_push(kh_cu *cu, kh_cycle t)
+{
+    for (unsigned i = 0; i < cu->nuw; i++)
+        if (cu->uw[i] == t) return; /* already pending */
+    if (cu->nuw == cu->capuw) {
+        unsigned cap = cu->capuw ? 2 * cu->capuw : 8;
+        kh_cycle *v = realloc(cu->uw, cap * sizeof *v);
+        if (!v) abort();
+        cu->uw = v;
+        cu->capuw = cap;
+    }
+    unsigned i = cu->nuw++;
+    while (i > 0 && cu->uw[(i - 1) / 2] > t) {
+        cu->uw[i] = cu->uw[(i - 1) / 2];
+        i = (i - 1) / 2;
+    }
+    cu->uw[i] = t;
+}
+
+static void uw_pop(kh_cu *cu)
+{
+    kh_cycle last = cu->uw[--cu->nuw];
+    unsigned i = 0, n = cu->nuw;
+    for (;;) {
+        unsigned c = 2 * i + 1;
+        if (c >= n) break;
+        if (c + 1 < n && cu->uw[c + 1] < cu->uw[c]) c++;
+        if (cu->uw[c] >= last) break;
+        cu->uw[i] = cu->uw[c];
+        i = c;
+    }
+    if (n) cu->uw[i] = last;
+}
+
+/* ---- the CU_CTRL register block (control.md §5.6) ---- */
+
+static int shell_busy(const kh_cu *cu)
+{
+    return cu->in_flight || !kh_fifo_empty(&cu->inst_q) || !kh_fifo_empty(&cu->sig_q);
+}
+
+/* Busy cycles are counted lazily: the busy state only changes in steps and
+ * accepts, so accumulate the interval since the last update. */
+static void account_busy(kh_cu *cu, kh_cycle now)
+{
+    if (now > cu->busy_mark) {
+        if (shell_busy(cu)) cu->busy_cycles += now - cu->busy_mark;
+        cu->busy_mark = now;
+    }
+}
+
+uint64_t kh_cu_ctrl_reg(kh_cu *cu, unsigned index, kh_cycle now)
+{
+    uint64_t v = 0;
+    account_busy(cu, now);
+    switch (index) {
+    case 0: /* CU_CAPS */
+        kh_cu_caps_set_cu_type(&v, cu->kind->cu_type);
+        kh_cu_caps_set_cu_version(&v, cu->version);
+        kh_cu_caps_set_n_buffers(&v, cu->kind->n_buffers);
+        kh_cu_caps_set_inst_depth(&v, cu->inst_depth);
+        break;
+    case 1: /* CU_STATUS */
+        kh_cu_status_set_busy(&v, (uint64_t)shell_busy(cu));
+        kh_cu_status_set_inst_space(&v, (cu->inst_depth - cu->inst_occupancy) & 0xFFFF);
+        break;
+    case 2: /* CU_COUNTERS */
+        kh_cu_counters_set_retired(&v, cu->retired);
+        kh_cu_counters_set_busy_cycles(&v, cu->busy_cycles);
+        break;
+    case 3: /* CU_DBG, the unit's own counter */
+        v = cu->kind->dbg ? cu->kind->dbg(cu->unit) : 0;
+        break;
+    default: /* indices 4..255 read 0 */
+        break;
+    }
+    return v;
+}
+
+/* ---- inbound (control.md §5.2) ---- */
+
+int kh_cu_accept(kh_comp *dst, unsigned port, const kh_flit *f, kh_cycle now)
+{
+    kh_cu *cu = (kh_cu *)dst;
+    (void)port;
+    /* busy never depends on the arriving flit */
+    if (kh_fifo_full(&cu->inst_q, now) || kh_fifo_full(&cu->recv_q, now)) return 0;
+    if (cu->params.l_ctrl_hold && cu->ctrl_pending) return 0; /* profile L */
+    account_busy(cu, now);
+    switch (kh_hdr_type(f->w)) {
+    case KH_T_CU_INST:
+        kh_fifo_push(&cu->inst_q, f, now);
+        cu->inst_occupancy = (cu->inst_occupancy + 1) & 0xFFFF;
+        kh_comp_wake(dst, now + cu->inst_q.latency);
+        break;
+    case KH_T_CU_CTRL:
+        if (cu->ctrl_pending) {
+            /* seed-era shell: a second request while a reply is pending is
+             * consumed and never answered (control.md §5.6, Open point 1) */
+            cu->ctrl_discarded++;
+            kh_cu_log(cu, KH_LOG_WARN,
+                      "CU_CTRL from (%u,%u) discarded: a reply is still pending "
+                      "(control.md §5.6: one request outstanding per unit)",
+                      (unsigned)kh_hdr_src_x(f->w), (unsigned)kh_hdr_src_y(f->w));
+            break;
+        }
+        /* op is not read: a write performs a read and returns the old value */
+        {
+            unsigned index = (unsigned)kh_cu_ctrl_index(f->w);
+            kh_flit r;
+            kh_flit_clear(&r);
+            kh_hdr_set_dst_x(r.w, kh_hdr_src_x(f->w));
+            kh_hdr_set_dst_y(r.w, kh_hdr_src_y(f->w));
+            kh_hdr_set_src_x(r.w, cu->place.x);
+            kh_hdr_set_src_y(r.w, cu->place.y);
+            kh_hdr_set_type(r.w, KH_T_CU_CTRL);
+            kh_hdr_set_txn(r.w, kh_hdr_txn(f->w));
+            kh_hdr_set_last(r.w, 1);
+            kh_cu_ctrl_reply_set_op(r.w, 0x02); /* read response */
+            kh_cu_ctrl_reply_set_index(r.w, index);
+            kh_cu_ctrl_reply_set_value(r.w, kh_cu_ctrl_reg(cu, index, now));
+            cu->ctrl_reply = r;
+            cu->ctrl_pending = 1;
+            cu->ctrl_ready = now + 1;
+            kh_comp_wake(dst, now + 1);
+        }
+        break;
+    default:
+        kh_fifo_push(&cu->recv_q, f, now);
+        kh_comp_wake(dst, now + cu->recv_q.latency);
+        break;
+    }
+    return 1;
+}
+
+/* ---- services for units ---- */
+
+int kh_cu_send(kh_cu *cu, const kh_flit *f, kh_cycle now)
+{
+    if (!cu->in_step || now != cu->step_now || !cu->send_ready) {
+        cu->unit_send_blocked = 1;
+        return 0;
+    }
+    cu->out = *f;
+    cu->out_valid = 1;
+    cu->out_placed = now;
+    cu->send_ready = 0;
+    cu->unit_flits++;
+    kh_comp_wake(&cu->base, now + 1);
+    return 1;
+}
+
+void kh_cu_done(kh_cu *cu, int fault, uint32_t result, kh_cycle now)
+{
+    cu->retired++; /* CU_COUNTERS counts every exec_done */
+    if (!cu->in_flight) {
+        kh_cu_log(cu, KH_LOG_WARN, "exec_done with no instruction in flight is ignored (control.md §5.4)");
+        return;
+    }
+    if (cu->done_cycle == now) {
+        kh_cu_log(cu, KH_LOG_ERROR, "unit signalled exec_done twice in cycle %llu", (unsigned long long)now);
+        return;
+    }
+    account_busy(cu, now);
+    kh_flit s;
+    kh_flit_clear(&s);
+    kh_hdr_set_dst_x(s.w, cu->lat_src_x);
+    kh_hdr_set_dst_y(s.w, cu->lat_src_y);
+    kh_hdr_set_src_x(s.w, cu->place.x);
+    kh_hdr_set_src_y(s.w, cu->place.y);
+    kh_hdr_set_type(s.w, KH_T_CU_SIGNAL);
+    kh_hdr_set_txn(s.w, cu->lat_txn);
+    kh_hdr_set_last(s.w, 1);
+    if (fault) { /* control.md §5.4 table */
+        kh_cu_signal_set_code(s.w, KH_SIG_FAULT);
+        kh_cu_signal_set_arg(s.w, result);
+    } else if (cu->lat_last) {
+        kh_cu_signal_set_code(s.w, KH_SIG_BATCH_COMPLETE);
+        kh_cu_signal_set_arg(s.w, cu->lat_txn); /* {24'd0, txn}; exec_result discarded */
+    } else {
+        kh_cu_signal_set_code(s.w, KH_SIG_INST_COMPLETE);
+        kh_cu_signal_set_arg(s.w, result);
+    }
+    /* inst_valid requires room, so the queue cannot be full here */
+    kh_fifo_push(&cu->sig_q, &s, now);
+    cu->in_flight = 0;
+    cu->done_cycle = now;
+    cu->completions++;
+    kh_comp_wake(&cu->base, now + cu->sig_q.latency);
+    kh_comp_wake(&cu->base, now + 1); /* the next instruction may issue */
+}
+
+void kh_cu_wake(kh_cu *cu, kh_cycle at)
+{
+    kh_sim *sim = cu->base.sim;
+    kh_cycle now = kh_sim_now(sim);
+    if (cu->in_step && at <= cu->step_now) at = cu->step_now + 1;
+    if (at < now) at = now;
+    uw_push(cu, at);
+    kh_comp_wake(&cu->base, at);
+}
+
+const kh_cu_place *kh_cu_where(const kh_cu *cu) { return &cu->place; }
+kh_sim *kh_cu_sim(const kh_cu *cu) { return cu->base.sim; }
+void *kh_cu_unit(const kh_cu *cu) { return cu->unit; }
+kh_comp *kh_cu_comp(kh_cu *cu) { return &cu->base; }
+void kh_cu_set_out(kh_cu *cu, kh_link *out) { cu->out_link = out; }
+const kh_unit_kind *kh_cu_kind(const kh_cu *cu) { return cu->kind; }
+
+void kh_cu_log(kh_cu *cu, kh_log_level lvl, const char *fmt, ...)
+{
+    char msg[900];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    va_end(ap);
+    kh_comp_log(&cu->base, lvl, "%s", msg);
+}
+
+/* ---- the cycle ---- */
+
+static void shell_step(kh_comp *c, kh_cycle now)
+{
+    kh_cu *cu = (kh_cu *)c;
+    cu->step_now = now;
+    cu->in_step = 1;
+    account_busy(cu, now);
+
+    /* Start-of-cycle state decides instruction issue (control.md §5.3). */
+    int issue_ok = !cu->in_flight && !kh_fifo_full(&cu->sig_q, now) && cu->pop_at != now;
+
+    /* The FIFO pop lands one cycle after the accept (§5.3, §5.11). */
+    if (cu->pop_at == now) {
+        kh_fifo_pop(&cu->inst_q, now);
+        cu->inst_occupancy = (cu->inst_occupancy - 1) & 0xFFFF;
+        cu->pop_at = KH_NEVER;
+        kh_comp_space(c, KH_ALL_PORTS, now);
+    }
+
+    /* 1. Output register: offer what was placed before this cycle. */
+    if (cu->out_valid && cu->out_placed < now && cu->out_link) {
+        if (kh_link_send(cu->out_link, &cu->out, now)) cu->out_valid = 0;
+    }
+    /* 2. Refill by strict priority: completion, CU_CTRL reply, unit. */
+    if (!cu->out_valid) {
+        const kh_flit *sig = kh_fifo_head(&cu->sig_q, now);
+        if (sig) {
+            cu->out = *sig;
+            cu->out_valid = 1;
+            cu->out_placed = now;
+            kh_fifo_pop(&cu->sig_q, now);
+        } else if (cu->ctrl_pending && cu->ctrl_ready <= now && kh_fifo_empty(&cu->sig_q)) {
+            cu->out = cu->ctrl_reply;
+            cu->out_valid = 1;
+            cu->out_placed = now;
+            cu->ctrl_pending = 0;
+        }
+    }
+    cu->send_ready = !cu->out_valid && kh_fifo_empty(&cu->sig_q) && !cu->ctrl_pending;
+
+    /* 3. The unit: receive FIFO head, instruction offer, datapath step. */
+    const kh_flit *rf = kh_fifo_head(&cu->recv_q, now);
+    if (rf && cu->kind->recv) {
+        kh_flit copy = *rf;
+        if (cu->kind->recv(cu->unit, &copy, now)) {
+            kh_fifo_pop(&cu->recv_q, now);
+            kh_comp_space(c, KH_ALL_PORTS, now);
+        } else {
+            cu->recv_refused = now;
+        }
+    }
+    const kh_flit *inst = issue_ok ? kh_fifo_head(&cu->inst_q, now) : NULL;
+    if (inst && cu->kind->inst) {
+        kh_flit copy = *inst;
+        cu->in_flight = 1; /* visible to kh_cu_done during the call */
+        cu->lat_src_x = (uint8_t)kh_hdr_src_x(copy.w);
+        cu->lat_src_y = (uint8_t)kh_hdr_src_y(copy.w);
+        cu->lat_txn = (uint8_t)kh_hdr_txn(copy.w);
+        cu->lat_last = (uint8_t)kh_hdr_last(copy.w);
+        if (cu->kind->inst(cu->unit, &copy, now)) {
+            cu->accepted++;
+            if (cu->first_accept == KH_NEVER) cu->first_accept = now;
+            cu->accept_cycle = now;
+            cu->pop_at = now + 1;
+            kh_comp_wake(c, now + 1);
+        } else if (cu->done_cycle != now) {
+            cu->in_flight = 0;
+        }
+    }
+    int unit_due = cu->nuw && cu->uw[0] <= now;
+    if (cu->unit_send_blocked && cu->send_ready) unit_due = 1;
+    while (cu->nuw && cu->uw[0] <= now) uw_pop(cu);
+    if (unit_due && cu->kind->step) {
+        cu->unit_send_blocked = 0;
+        cu->kind->step(cu->unit, now);
+    }
+    cu->in_step = 0;
+
+    /* What to wake for. */
+    if (cu->out_valid) {
+        /* placed this cycle: offer next cycle; blocked: kh_link_space wakes us */
+        if (cu->out_placed == now || !cu->out_link || cu->out_link->blocked_since == KH_NEVER)
+            kh_comp_wake(c, now + 1);
+    } else if (!kh_fifo_empty(&cu->sig_q)) {
+        kh_cycle t = kh_fifo_head_ready(&cu->sig_q);
+        kh_comp_wake(c, t > now ? t : now + 1);
+    } else if (cu->ctrl_pending) {
+        kh_comp_wake(c, cu->ctrl_ready > now ? cu->ctrl_ready : now + 1);
+    }
+    if (cu->unit_send_blocked && !cu->out_valid) kh_comp_wake(c, now + 1);
+    if (!kh_fifo_empty(&cu->recv_q) && cu->recv_refused != now) {
+        kh_cycle t = kh_fifo_head_ready(&cu->recv_q);
+        kh_comp_wake(c, t > now ? t : now + 1);
+    }
+    if (!cu->in_flight && !kh_fifo_empty(&cu->inst_q)) {
+        kh_cycle t = kh_fifo_head_ready(&cu->inst_q);
+        kh_comp_wake(c, t > now ? t : now + 1);
+    }
+}
+
+static int shell_stuck(kh_comp *c, char *buf, size_t len)
+{
+    kh_cu *cu = (kh_cu *)c;
+    size_t used = 0;
+    int stuck = 0;
+#define SAY(...)                                                                 \
+    do {                                                                         \
+        if (used < len) {                                                        \
+            int w_ = snprintf(buf + used, len - used, __VA_ARGS__);              \
+            if (w_ > 0) used += (size_t)w_;                                      \
+        }                                                                        \
+        stuck = 1;                                                               \
+    } while (0)
+    if (cu->in_flight) {
+        SAY("instruction txn 0x%02x from (%u,%u) accepted at cycle %llu has not retired "
+            "(control.md §5.4: the unit must raise exec_done once per instruction)",
+            cu->lat_txn, cu->lat_src_x, cu->lat_src_y, (unsigned long long)cu->accept_cycle);
+        char ub[600];
+        if (cu->kind->describe_stuck && cu->kind->describe_stuck(cu->unit, ub, sizeof ub))
+            SAY("; unit: %s", ub);
+    } else if (cu->kind->describe_stuck) {
+        char ub[600];
+        if (cu->kind->describe_stuck(cu->unit, ub, sizeof ub)) SAY("unit: %s", ub);
+    }
+    if (!kh_fifo_empty(&cu->recv_q) && !cu->in_flight) {
+        SAY("%sreceive FIFO holds %u flits the unit does not take (head type 0x%x; control.md §5.7: "
+            "a unit must accept and drop what it does not use)",
+            stuck ? "; " : "", cu->recv_q.count, (unsigned)kh_hdr_type(cu->recv_q.flit[cu->recv_q.head].w));
+    }
+    if (cu->out_valid || !kh_fifo_empty(&cu->sig_q))
+        SAY("%soutput blocked: the link out of the unit does not take flits", stuck ? "; " : "");
+    return stuck;
+#undef SAY
+}
+
+static void shell_stats(kh_comp *c, char *buf, size_t len)
+{
+    kh_cu *cu = (kh_cu *)c;
+    account_busy(cu, kh_sim_now(c->sim));
+    int w = snprintf(buf, len,
+                     "\"instructions\": %llu, \"completions\": %llu, \"retired\": %u, \"busy_cycles\": %u, "
+                     "\"unit_flits\": %llu, \"ctrl_discarded\": %llu, \"inst_fifo_high\": %u, "
+                     "\"recv_fifo_high\": %u",
+                     (unsigned long long)cu->accepted, (unsigned long long)cu->completions, cu->retired,
+                     cu->busy_cycles, (unsigned long long)cu->unit_flits,
+                     (unsigned long long)cu->ctrl_discarded, cu->inst_q.high_water, cu->recv_q.high_water);
+    if (cu->kind->stats_json && w > 0 && (size_t)w + 2 < len) {
+        buf[w] = ',';
+        buf[w + 1] = ' ';
+        cu->kind->stats_json(cu->unit, buf + w + 2, len - (size_t)w - 2);
+    }
+}
+
+static void shell_destroy(kh_comp *c)
+{
+    kh_cu *cu = (kh_cu *)c;
+    if (cu->unit && cu->kind->destroy) cu->kind->destroy(cu->unit);
+    kh_fifo_free(&cu->inst_q);
+    kh_fifo_free(&cu->recv_q);
+    kh_fifo_free(&cu->sig_q);
+    free(cu->uw);
+    free(cu);
+}
+
+static const kh_comp_ops shell_ops = {"cu", shell_step, shell_stuck, shell_stats, shell_destroy};
+
+kh_cu *kh_cu_new(kh_sim *sim, const kh_unit_kind *kind, const kh_cu_place *place, char *err,
+                 size_t errlen)
+{
+    const kh_params *p = kh_sim_params(sim);
+    kh_cu *cu = calloc(1, sizeof *cu);
+    if (!cu) {
+        snprintf(err, errlen, "out of memory");
+        return NULL;
+    }
+    cu->kind = kind;
+    cu->place = *place;
+    cu->params = *p;
+    cu->inst_depth = (unsigned)p->inst_depth;
+    cu->version = p->cu_version ? (uint8_t)p->cu_version : kind->cu_version;
+    unsigned extra = (unsigned)p->fifo_extra_cap, lat = (unsigned)p->fifo_latency;
+    if (kh_fifo_init(&cu->inst_q, (unsigned)p->inst_depth + extra, lat) ||
+        kh_fifo_init(&cu->recv_q, (unsigned)p->recv_depth + extra, lat) ||
+        kh_fifo_init(&cu->sig_q, (unsigned)p->sig_depth, lat)) {
+        snprintf(err, errlen, "out of memory for the shell FIFOs");
+        kh_fifo_free(&cu->inst_q);
+        kh_fifo_free(&cu->recv_q);
+        kh_fifo_free(&cu->sig_q);
+        free(cu);
+        return NULL;
+    }
+    cu->first_accept = KH_NEVER;
+    cu->accept_cycle = KH_NEVER;
+    cu->pop_at = KH_NEVER;
+    cu->done_cycle = KH_NEVER;
+    cu->recv_refused = KH_NEVER;
+    char name[48];
+    snprintf(name, sizeof name, "%s(%u,%u)", kind->token ? kind->token : kind->name, place->x, place->y);
+    kh_sim_add(sim, &cu->base, &shell_ops, name);
+    if (kind->create) cu->unit = kind->create(cu, p, err, errlen);
+    if (!cu->unit) {
+        /* the simulation owns the component now: it is freed with the sim,
+         * but a machine with a unit that cannot be built is refused */
+        if (!kind->create) snprintf(err, errlen, "unit %s has no datapath", kind->name);
+        return NULL;
+    }
+    return cu;
+}
+
+kh_cycle kh_cu_first_accept(const kh_cu *cu) { return cu->first_accept; }

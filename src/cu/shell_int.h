@@ -1,0 +1,53 @@
+/* The shell's private layout (src/cu only; units use cu.h). */
+#ifndef KOHAKU_CU_SHELL_INT_H
+#define KOHAKU_CU_SHELL_INT_H
+
+#include "kohaku/cu.h"
+
+struct kh_cu {
+    kh_comp base;
+    const kh_unit_kind *kind;
+    void *unit;
+    kh_cu_place place;
+    kh_params params;
+    unsigned inst_depth; /* published in CU_CAPS (control.md §5.1) */
+    uint8_t version;
+
+    kh_fifo inst_q, recv_q, sig_q; /* instruction, receive, completion FIFOs */
+    unsigned inst_occupancy;       /* +1 per accepted CU_INST, -1 per pop (16-bit) */
+    kh_cycle pop_at;               /* the instruction FIFO pops one cycle after accept */
+
+    /* the instruction in flight (control.md §5.3) */
+    int in_flight;
+    uint8_t lat_src_x, lat_src_y, lat_txn, lat_last;
+    kh_cycle accept_cycle, first_accept, done_cycle;
+
+    /* CU_CTRL block (§5.6): one reply pending at most */
+    int ctrl_pending;
+    kh_flit ctrl_reply;
+    kh_cycle ctrl_ready;
+
+    /* output register (§5.5) */
+    kh_flit out;
+    int out_valid;
+    kh_cycle out_placed;
+    kh_link *out_link;
+    int send_ready, unit_send_blocked;
+
+    /* the unit's wake requests */
+    kh_cycle *uw;
+    unsigned nuw, capuw;
+
+    int in_step;
+    kh_cycle step_now, recv_refused;
+
+    /* counters (CU_COUNTERS, stats) */
+    uint32_t retired, busy_cycles;
+    kh_cycle busy_mark;
+    uint64_t accepted, completions, unit_flits, ctrl_discarded;
+};
+
+/* The value of CU_CTRL register `index` now (control.md §5.6). */
+uint64_t kh_cu_ctrl_reg(kh_cu *cu, unsigned index, kh_cycle now);
+
+#endif

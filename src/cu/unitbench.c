@@ -1,0 +1,431 @@
+/* The unit-level bench (include/kohaku/unitbench.h): a shell + unit wired to
+ * one endpoint that sends instructions, answers memory requests after a
+ * fixed latency and records what the unit sends. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "kohaku/gen/flit.h"
+#include "kohaku/unitbench.h"
+
+/* ---- a small sparse memory: 32-byte words in an open-addressing table ---- */
+
+typedef struct mem_word {
+    uint64_t key; /* word address + 1; 0 = empty slot */
+    uint8_t b[32];
+} mem_word;
+
+typedef struct mem_map {
+    mem_word *slot;
+    size_t cap, used;
+} mem_map;
+
+static size_t mem_hash(uint64_t k, size_t cap)
+{
+    k ^= k >> 33;
+    k *= 0xff51afd7ed558ccdull;
+    k ^= k >> 33;
+    return (size_t)k & (cap - 1);
+}
+
+static mem_word *mem_find(mem_map *m, uint64_t word, int create)
+{
+    if (create && (m->used + 1) * 2 > m->cap) {
+        size_t ncap = m->cap ? 2 * m->cap : 256;
+        mem_word *ns = calloc(ncap, sizeof *ns);
+        if (!ns) abort();
+        for (size_t i = 0; i < m->cap; i++) {
+            if (!m->slot[i].key) continue;
+            size_t j = mem_hash(m->slot[i].key, ncap);
+            while (ns[j].key) j = (j + 1) & (ncap - 1);
+            ns[j] = m->slot[i];
+        }
+        free(m->slot);
+        m->slot = ns;
+        m->cap = ncap;
+    }
+    if (!m->cap) return NULL;
+    size_t j = mem_hash(word + 1, m->cap);
+    while (m->slot[j].key) {
+        if (m->slot[j].key == word + 1) return &m->slot[j];
+        j = (j + 1) & (m->cap - 1);
+    }
+    if (!create) return NULL;
+    m->slot[j].key = word + 1;
+    memset(m->slot[j].b, 0, 32);
+    m->used++;
+    return &m->slot[j];
+}
+
+/* ---- growable arrays ---- */
+
+#define VEC(T)          \
+    struct {            \
+        T *v;           \
+        size_t n, cap;  \
+    }
+
+#define VEC_PUSH(vec, item)                                                   \
+    do {                                                                      \
+        if ((vec).n == (vec).cap) {                                           \
+            size_t c_ = (vec).cap ? 2 * (vec).cap : 16;                       \
+            void *p_ = realloc((vec).v, c_ * sizeof *(vec).v);                \
+            if (!p_) abort();                                                 \
+            (vec).v = p_;                                                     \
+            (vec).cap = c_;                                                   \
+        }                                                                     \
+        (vec).v[(vec).n++] = (item);                                          \
+    } while (0)
+
+typedef struct timed_flit {
+    kh_flit f;
+    kh_cycle at;
+} timed_flit;
+
+typedef struct open_write {
+    uint8_t src_x, src_y;
+    uint8_t txn;
+    uint64_t addr;
+    unsigned beats, got;
+    uint8_t data[8][32];
+} open_write;
+
+typedef struct bench_ep {
+    kh_comp base;
+    kh_ubench *b;
+} bench_ep;
+
+struct kh_ubench {
+    kh_ubench_cfg cfg;
+    kh_sim *sim;
+    kh_cu *cu;
+    bench_ep *ep;
+    kh_link *to_cu, *from_cu;
+    mem_map mem;
+    VEC(timed_flit) resp;   /* memory responses, in order, with earliest send cycle */
+    size_t resp_head;
+    kh_cycle resp_free;     /* the model emits one stream after another */
+    VEC(timed_flit) inj;    /* injected flits, in queue order */
+    size_t inj_head;
+    VEC(kh_flit) insts;
+    size_t inst_head;
+    VEC(kh_ubench_rec) out;
+    VEC(kh_ubench_rec) reqs;
+    VEC(kh_ubench_write) writes;
+    VEC(open_write) wopen;
+    size_t completions;
+};
+
+static void ep_wake_next(kh_ubench *b, kh_cycle now)
+{
+    kh_cycle t = KH_NEVER;
+    if (b->resp_head < b->resp.n) t = b->resp.v[b->resp_head].at;
+    if (b->inj_head < b->inj.n && b->inj.v[b->inj_head].at < t) t = b->inj.v[b->inj_head].at;
+    if (b->inst_head < b->insts.n) t = now + 1 < t ? now + 1 : t;
+    if (t == KH_NEVER) return;
+    kh_comp_wake(&b->ep->base, t > now ? t : now + 1);
+}
+
+static void ep_step(kh_comp *c, kh_cycle now)
+{
+    kh_ubench *b = ((bench_ep *)c)->b;
+    const kh_flit *f = NULL;
+    int which = 0;
+    if (b->resp_head < b->resp.n && b->resp.v[b->resp_head].at <= now) {
+        f = &b->resp.v[b->resp_head].f;
+        which = 1;
+    } else if (b->inj_head < b->inj.n && b->inj.v[b->inj_head].at <= now) {
+        f = &b->inj.v[b->inj_head].f;
+        which = 2;
+    } else if (b->inst_head < b->insts.n) {
+        f = &b->insts.v[b->inst_head];
+        which = 3;
+    }
+    if (f && kh_link_send(b->to_cu, f, now)) {
+        if (which == 1) b->resp_head++;
+        if (which == 2) b->inj_head++;
+        if (which == 3) b->inst_head++;
+    } else if (f) {
+        return; /* refused: kh_link_space wakes us */
+    }
+    ep_wake_next(b, now);
+}
+
+static void respond(kh_ubench *b, const kh_flit *req, unsigned dst_x, unsigned dst_y, uint64_t addr,
+                    unsigned nwords, uint8_t txn, int streaming, unsigned ew)
+{
+    for (unsigned i = 0; i < nwords; i++) {
+        timed_flit t;
+        uint64_t a = (addr + 32ull * i) & ((1ull << 40) - 1);
+        kh_flit_clear(&t.f);
+        kh_hdr_set_dst_x(t.f.w, dst_x);
+        kh_hdr_set_dst_y(t.f.w, dst_y);
+        kh_hdr_set_src_x(t.f.w, b->cfg.mem_x);
+        kh_hdr_set_src_y(t.f.w, b->cfg.mem_y);
+        kh_hdr_set_type(t.f.w, KH_T_MEM_RD_RESP);
+        if (streaming) {
+            unsigned entry = i / ew, word = i % ew;
+            kh_hdr_set_txn(t.f.w, (txn + entry) & 0xFF);
+            kh_hdr_set_rsvd(t.f.w, word);
+            kh_hdr_set_last(t.f.w, word == ew - 1);
+        } else {
+            kh_hdr_set_txn(t.f.w, txn);
+            kh_hdr_set_last(t.f.w, i == nwords - 1);
+        }
+        uint8_t bytes[32];
+        kh_ubench_mem_read(b, a, bytes, 32);
+        kh_flit_payload_from_bytes(&t.f, bytes);
+        t.at = b->resp_free;
+        b->resp_free++;
+        VEC_PUSH(b->resp, t);
+    }
+    (void)req;
+}
+
+static void read_request(kh_ubench *b, const kh_flit *f, kh_cycle now)
+{
+    uint64_t addr = kh_mem_rd_req_addr(f->w) & ~31ull;
+    unsigned src_x = (unsigned)kh_hdr_src_x(f->w), src_y = (unsigned)kh_hdr_src_y(f->w);
+    uint8_t txn = (uint8_t)kh_hdr_txn(f->w);
+    kh_cycle start = now + b->cfg.rd_lat;
+    if (b->resp_free < start) b->resp_free = start;
+    if (kh_mem_rd_req_flag_stream(f->w)) {
+        /* memory.md §3.2: 0 or >4 entry words mean 4; count 0 means 1 */
+        unsigned ew = (unsigned)kh_mem_rd_req_entry_words(f->w);
+        unsigned n = (unsigned)kh_mem_rd_req_count(f->w);
+        if (ew == 0 || ew > 4) ew = 4;
+        if (n == 0) n = 1;
+        for (unsigned e = 0; e < n; e++)
+            respond(b, f, src_x, src_y, addr + 32ull * ew * e, ew, (uint8_t)(txn + e), 1, ew);
+        /* peers get their own copies only in a real agent: record them */
+    } else {
+        respond(b, f, src_x, src_y, addr, (unsigned)kh_mem_rd_req_len(f->w) + 1, txn, 0, 1);
+    }
+    kh_comp_wake(&b->ep->base, b->resp.v[b->resp_head].at > now ? b->resp.v[b->resp_head].at : now + 1);
+}
+
+static open_write *find_write(kh_ubench *b, unsigned x, unsigned y)
+{
+    for (size_t i = 0; i < b->wopen.n; i++)
+        if (b->wopen.v[i].src_x == x && b->wopen.v[i].src_y == y) return &b->wopen.v[i];
+    return NULL;
+}
+
+static void write_flit(kh_ubench *b, const kh_flit *f, kh_cycle now)
+{
+    unsigned x = (unsigned)kh_hdr_src_x(f->w), y = (unsigned)kh_hdr_src_y(f->w);
+    if (kh_hdr_type(f->w) == KH_T_MEM_WR_REQ) {
+        open_write w;
+        memset(&w, 0, sizeof w);
+        w.src_x = (uint8_t)x;
+        w.src_y = (uint8_t)y;
+        w.txn = (uint8_t)kh_hdr_txn(f->w);
+        w.addr = kh_mem_wr_req_addr(f->w) & ~31ull;
+        w.beats = ((unsigned)kh_mem_wr_req_len(f->w) & 7) + 1; /* memory.md §4: len <= 7 */
+        if (find_write(b, x, y))
+            kh_sim_log(b->sim, KH_LOG_WARN,
+                       "unit bench: second MEM_WR_REQ from (%u,%u) before the first completed", x, y);
+        VEC_PUSH(b->wopen, w);
+        return;
+    }
+    open_write *w = find_write(b, x, y);
+    if (!w) {
+        kh_sim_log(b->sim, KH_LOG_WARN, "unit bench: MEM_WR_DATA from (%u,%u) with no open write dropped",
+                   x, y);
+        return;
+    }
+    kh_flit_payload_to_bytes(f, w->data[w->got++]);
+    if (w->got < w->beats) return;
+    for (unsigned i = 0; i < w->beats; i++) {
+        kh_ubench_write rec;
+        rec.addr = (w->addr + 32ull * i) & ((1ull << 40) - 1);
+        memcpy(rec.bytes, w->data[i], 32);
+        rec.cycle = now;
+        kh_ubench_mem_write(b, rec.addr, rec.bytes, 32);
+        VEC_PUSH(b->writes, rec);
+    }
+    if (b->cfg.send_acks) {
+        timed_flit t;
+        kh_flit_clear(&t.f);
+        kh_hdr_set_dst_x(t.f.w, x);
+        kh_hdr_set_dst_y(t.f.w, y);
+        kh_hdr_set_src_x(t.f.w, b->cfg.mem_x);
+        kh_hdr_set_src_y(t.f.w, b->cfg.mem_y);
+        kh_hdr_set_type(t.f.w, KH_T_MEM_WR_ACK);
+        kh_hdr_set_txn(t.f.w, w->txn);
+        kh_hdr_set_last(t.f.w, 1);
+        t.at = now + b->cfg.rd_lat;
+        if (b->resp_free > t.at) t.at = b->resp_free;
+        b->resp_free = t.at + 1;
+        VEC_PUSH(b->resp, t);
+        kh_comp_wake(&b->ep->base, t.at);
+    }
+    *w = b->wopen.v[--b->wopen.n]; /* close the slot */
+}
+
+static int ep_accept(kh_comp *dst, unsigned port, const kh_flit *f, kh_cycle now)
+{
+    kh_ubench *b = ((bench_ep *)dst)->b;
+    kh_ubench_rec rec = {*f, now};
+    (void)port;
+    switch (kh_hdr_type(f->w)) {
+    case KH_T_MEM_RD_REQ:
+        VEC_PUSH(b->reqs, rec);
+        read_request(b, f, now);
+        break;
+    case KH_T_MEM_WR_REQ:
+        VEC_PUSH(b->reqs, rec);
+        write_flit(b, f, now);
+        break;
+    case KH_T_MEM_WR_DATA:
+        write_flit(b, f, now);
+        break;
+    case KH_T_CU_SIGNAL: {
+        unsigned code = (unsigned)kh_cu_signal_code(f->w);
+        if (code == KH_SIG_INST_COMPLETE || code == KH_SIG_BATCH_COMPLETE || code == KH_SIG_FAULT)
+            b->completions++;
+        VEC_PUSH(b->out, rec);
+        break;
+    }
+    default:
+        VEC_PUSH(b->out, rec);
+        break;
+    }
+    return 1; /* never back-pressured */
+}
+
+static int ep_stuck(kh_comp *c, char *buf, size_t len)
+{
+    kh_ubench *b = ((bench_ep *)c)->b;
+    if (b->wopen.n) {
+        snprintf(buf, len, "memory model: write from (%u,%u) waits for %u more data flits",
+                 b->wopen.v[0].src_x, b->wopen.v[0].src_y, b->wopen.v[0].beats - b->wopen.v[0].got);
+        return 1;
+    }
+    return 0;
+}
+
+static void ep_destroy(kh_comp *c) { free(c); }
+
+static const kh_comp_ops ep_ops = {"bench", ep_step, ep_stuck, NULL, ep_destroy};
+
+kh_ubench *kh_ubench_new(const kh_ubench_cfg *cfg, char *err, size_t errlen)
+{
+    kh_ubench *b = calloc(1, sizeof *b);
+    if (!b) {
+        snprintf(err, errlen, "out of memory");
+        return NULL;
+    }
+    b->cfg = *cfg;
+    b->sim = kh_sim_new(&cfg->params);
+    b->ep = calloc(1, sizeof *b->ep);
+    if (!b->sim || !b->ep) {
+        snprintf(err, errlen, "out of memory");
+        kh_sim_destroy(b->sim);
+        free(b->ep);
+        free(b);
+        return NULL;
+    }
+    b->ep->b = b;
+    kh_sim_add(b->sim, &b->ep->base, &ep_ops, "bench");
+    kh_cu_place place = {cfg->cu_x, cfg->cu_y, cfg->mem_x, cfg->mem_y, 0};
+    b->cu = kh_cu_new(b->sim, cfg->kind, &place, err, errlen);
+    if (!b->cu) {
+        kh_ubench_free(b);
+        return NULL;
+    }
+    b->to_cu = kh_link_new(b->sim, &b->ep->base, kh_cu_comp(b->cu), 0, kh_cu_accept, "bench->unit");
+    b->from_cu = kh_link_new(b->sim, kh_cu_comp(b->cu), &b->ep->base, 0, ep_accept, "unit->bench");
+    kh_cu_set_out(b->cu, b->from_cu);
+    return b;
+}
+
+void kh_ubench_free(kh_ubench *b)
+{
+    if (!b) return;
+    kh_sim_destroy(b->sim);
+    free(b->mem.slot);
+    free(b->resp.v);
+    free(b->inj.v);
+    free(b->insts.v);
+    free(b->out.v);
+    free(b->reqs.v);
+    free(b->writes.v);
+    free(b->wopen.v);
+    free(b);
+}
+
+kh_sim *kh_ubench_sim(kh_ubench *b) { return b->sim; }
+kh_cu *kh_ubench_cu(kh_ubench *b) { return b->cu; }
+
+void kh_ubench_mem_write(kh_ubench *b, uint64_t addr, const uint8_t *bytes, size_t n)
+{
+    for (size_t i = 0; i < n; i++) {
+        uint64_t a = addr + i;
+        mem_word *w = mem_find(&b->mem, a >> 5, 1);
+        w->b[a & 31] = bytes[i];
+    }
+}
+
+void kh_ubench_mem_read(kh_ubench *b, uint64_t addr, uint8_t *bytes, size_t n)
+{
+    for (size_t i = 0; i < n; i++) {
+        uint64_t a = addr + i;
+        mem_word *w = mem_find(&b->mem, a >> 5, 0);
+        bytes[i] = w ? w->b[a & 31] : 0;
+    }
+}
+
+void kh_ubench_inst(kh_ubench *b, const kh_flit *payload, uint8_t txn, int last)
+{
+    kh_flit f = *payload;
+    f.w[4] = 0;
+    kh_hdr_set_dst_x(f.w, b->cfg.cu_x);
+    kh_hdr_set_dst_y(f.w, b->cfg.cu_y);
+    kh_hdr_set_src_x(f.w, b->cfg.src_x);
+    kh_hdr_set_src_y(f.w, b->cfg.src_y);
+    kh_hdr_set_type(f.w, KH_T_CU_INST);
+    kh_hdr_set_txn(f.w, txn);
+    kh_hdr_set_last(f.w, last ? 1 : 0);
+    VEC_PUSH(b->insts, f);
+    kh_comp_wake(&b->ep->base, kh_sim_now(b->sim));
+}
+
+void kh_ubench_inject(kh_ubench *b, const kh_flit *f, kh_cycle at)
+{
+    timed_flit t = {*f, at};
+    VEC_PUSH(b->inj, t);
+    kh_comp_wake(&b->ep->base, at > kh_sim_now(b->sim) ? at : kh_sim_now(b->sim));
+}
+
+int kh_ubench_run(kh_ubench *b, kh_cycle limit, char *err, size_t errlen)
+{
+    kh_cycle end = kh_sim_now(b->sim) + limit;
+    for (;;) {
+        kh_cycle now = kh_sim_now(b->sim);
+        if (now >= end) {
+            snprintf(err, errlen, "cycle limit %llu reached with %zu of %zu instructions completed",
+                     (unsigned long long)limit, b->completions, b->insts.n);
+            return 0;
+        }
+        int idle = kh_sim_run_until_idle(b->sim, end - now);
+        if (!idle) continue;
+        if (b->completions >= b->insts.n) return 1;
+        char diag[2048];
+        if (!kh_sim_describe_stuck(b->sim, diag, sizeof diag))
+            snprintf(diag, sizeof diag, "nothing reports outstanding work\n");
+        snprintf(err, errlen, "stuck at cycle %llu with %zu of %zu instructions completed:\n%s",
+                 (unsigned long long)kh_sim_now(b->sim), b->completions, b->insts.n, diag);
+        return -1;
+    }
+}
+
+size_t kh_ubench_nout(const kh_ubench *b) { return b->out.n; }
+const kh_ubench_rec *kh_ubench_out(const kh_ubench *b, size_t i) { return i < b->out.n ? &b->out.v[i] : NULL; }
+size_t kh_ubench_nreq(const kh_ubench *b) { return b->reqs.n; }
+const kh_ubench_rec *kh_ubench_req(const kh_ubench *b, size_t i) { return i < b->reqs.n ? &b->reqs.v[i] : NULL; }
+size_t kh_ubench_nwrites(const kh_ubench *b) { return b->writes.n; }
+const kh_ubench_write *kh_ubench_writes(const kh_ubench *b, size_t i)
+{
+    return i < b->writes.n ? &b->writes.v[i] : NULL;
+}

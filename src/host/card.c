@@ -1,0 +1,296 @@
+/* The host window (control.md §9): address decode, word and block accesses,
+ * the host-link cost, and the control-program engine's master path. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "kohaku/card.h"
+
+typedef struct card_mesh {
+    kh_orch *orch;
+    kh_card_mem mem;
+    int present;
+} card_mesh;
+
+struct kh_card {
+    kh_sim *sim;
+    kh_engine *engine;
+    card_mesh mesh[KH_HOST_MESHES];
+    /* The engine's transaction in flight: host beats to the same node
+     * control window are placed after it (control.md §9.3, Open point 15). */
+    kh_orch *eng_target;
+    kh_cycle eng_until;
+};
+
+/* What an address decodes to. */
+typedef enum card_win { WIN_NONE, WIN_CMD, WIN_CTRL, WIN_MEM } card_win;
+
+uint64_t kh_host_ctrl(unsigned mesh, uint32_t off)
+{
+    return KH_HOST_CTRL_BASE + mesh * KH_HOST_CTRL_STRIDE + (off & 0xFFFF);
+}
+
+/* The canonical inside addresses of memory.md §1.2: the mesh id is written
+ * twice, once as the window and once in bits [37:36]; bit 39 selects the
+ * staging aperture. */
+uint64_t kh_host_dram(unsigned mesh, uint64_t offset)
+{
+    return ((uint64_t)(mesh + 1) << KH_HOST_MEM_SHIFT) + ((uint64_t)mesh << 36) + offset;
+}
+
+uint64_t kh_host_staging(unsigned mesh, uint64_t offset)
+{
+    return ((uint64_t)(mesh + 1) << KH_HOST_MEM_SHIFT) + ((uint64_t)1 << 39) + ((uint64_t)mesh << 36) + offset;
+}
+
+static card_win decode(const kh_card *c, uint64_t addr, unsigned *mesh, uint64_t *off)
+{
+    if (addr < KH_HOST_WINDOW_SIZE) {
+        *off = addr;
+        return WIN_CMD;
+    }
+    if (addr >= KH_HOST_CTRL_ALIAS && addr < KH_HOST_CTRL_ALIAS + KH_HOST_WINDOW_SIZE && c->mesh[0].present) {
+        *mesh = 0;
+        *off = addr - KH_HOST_CTRL_ALIAS;
+        return WIN_CTRL;
+    }
+    if (addr >= KH_HOST_CTRL_BASE && addr < KH_HOST_CTRL_BASE + KH_HOST_MESHES * KH_HOST_CTRL_STRIDE) {
+        unsigned n = (unsigned)((addr - KH_HOST_CTRL_BASE) / KH_HOST_CTRL_STRIDE);
+        if (!c->mesh[n].present) return WIN_NONE;
+        *mesh = n;
+        *off = (addr - KH_HOST_CTRL_BASE) % KH_HOST_CTRL_STRIDE;
+        return WIN_CTRL;
+    }
+    uint64_t w = addr >> KH_HOST_MEM_SHIFT;
+    if (w >= 1 && w <= KH_HOST_MESHES && c->mesh[w - 1].present && c->mesh[w - 1].mem.read) {
+        *mesh = (unsigned)(w - 1);
+        *off = addr & (((uint64_t)1 << KH_HOST_MEM_SHIFT) - 1);
+        return WIN_MEM;
+    }
+    return WIN_NONE;
+}
+
+static int unmapped(const kh_card *c, uint64_t addr, char *err, size_t errlen)
+{
+    unsigned n = 0;
+    for (unsigned i = 0; i < KH_HOST_MESHES; i++) n += c->mesh[i].present;
+    snprintf(err, errlen,
+             "host address 0x%llx is unmapped: this machine decodes the command window 0x0-0xffff, "
+             "node control windows 0x%llx + N*0x10000 and memory windows (N+1) << 40 for meshes 0..%u, "
+             "and mesh 0's alias at 0x10000000 (control.md §9.2)",
+             (unsigned long long)addr, (unsigned long long)KH_HOST_CTRL_BASE, n ? n - 1 : 0);
+    return -1;
+}
+
+static int check_aligned(uint64_t addr, char *err, size_t errlen)
+{
+    if (addr & 7) {
+        snprintf(err, errlen, "host address 0x%llx is not 8-byte aligned: the host API moves 64-bit words "
+                 "(control.md §9.3)", (unsigned long long)addr);
+        return -1;
+    }
+    return 0;
+}
+
+/* The host-link cost of one access (parameters.md row 118). */
+static void advance(kh_card *c)
+{
+    uint64_t k = kh_sim_params(c->sim)->host_access_cycles;
+    if (k) kh_sim_run(c->sim, k);
+}
+
+static kh_cycle host_beat(const kh_card *c, kh_orch *target)
+{
+    kh_cycle now = kh_sim_now(c->sim);
+    if (target == c->eng_target && c->eng_until > now) return c->eng_until;
+    return now;
+}
+
+/* One word, no clock advance. */
+static int write_word(kh_card *c, uint64_t addr, uint64_t value, char *err, size_t errlen)
+{
+    unsigned mesh = 0;
+    uint64_t off = 0;
+    if (check_aligned(addr, err, errlen)) return -1;
+    switch (decode(c, addr, &mesh, &off)) {
+    case WIN_CMD: kh_engine_write(c->engine, (uint32_t)off, value, kh_sim_now(c->sim)); return 0;
+    case WIN_CTRL: {
+        kh_orch *o = c->mesh[mesh].orch;
+        kh_orch_write(o, (uint32_t)off, value, 0xFF, host_beat(c, o));
+        return 0;
+    }
+    case WIN_MEM: {
+        uint8_t b[8];
+        for (int i = 0; i < 8; i++) b[i] = (uint8_t)(value >> (8 * i));
+        return c->mesh[mesh].mem.write(c->mesh[mesh].mem.ctx, off, b, 8, err, errlen);
+    }
+    default: return unmapped(c, addr, err, errlen);
+    }
+}
+
+static int read_word(kh_card *c, uint64_t addr, uint64_t *value, char *err, size_t errlen)
+{
+    unsigned mesh = 0;
+    uint64_t off = 0;
+    if (check_aligned(addr, err, errlen)) return -1;
+    kh_cycle now = kh_sim_now(c->sim);
+    switch (decode(c, addr, &mesh, &off)) {
+    case WIN_CMD: *value = kh_engine_read(c->engine, (uint32_t)off, now); return 0;
+    case WIN_CTRL: *value = kh_orch_read(c->mesh[mesh].orch, (uint32_t)off, now); return 0;
+    case WIN_MEM: {
+        uint8_t b[8];
+        if (c->mesh[mesh].mem.read(c->mesh[mesh].mem.ctx, off, b, 8, err, errlen)) return -1;
+        uint64_t v = 0;
+        for (int i = 7; i >= 0; i--) v = (v << 8) | b[i];
+        *value = v;
+        return 0;
+    }
+    default: return unmapped(c, addr, err, errlen);
+    }
+}
+
+int kh_card_write64(kh_card *c, uint64_t addr, uint64_t value, char *err, size_t errlen)
+{
+    if (write_word(c, addr, value, err, errlen)) return -1;
+    advance(c);
+    return 0;
+}
+
+int kh_card_read64(kh_card *c, uint64_t addr, uint64_t *value, char *err, size_t errlen)
+{
+    if (read_word(c, addr, value, err, errlen)) return -1;
+    advance(c);
+    return 0;
+}
+
+/* A block inside one memory window with no host-link cost is one node call
+ * (the same bytes as the run of word accesses). */
+static int whole_mem_block(kh_card *c, uint64_t addr, size_t n, unsigned *mesh, uint64_t *off)
+{
+    if (kh_sim_params(c->sim)->host_access_cycles) return 0;
+    unsigned m2 = 0;
+    uint64_t o2 = 0;
+    if (decode(c, addr, mesh, off) != WIN_MEM) return 0;
+    if (decode(c, addr + n - 8, &m2, &o2) != WIN_MEM || m2 != *mesh) return 0;
+    return 1;
+}
+
+static int check_block(uint64_t addr, size_t n, char *err, size_t errlen)
+{
+    if (check_aligned(addr, err, errlen)) return -1;
+    if (n % 8) {
+        snprintf(err, errlen, "block of %zu bytes at 0x%llx: a block is a run of whole 64-bit words "
+                 "(control.md §9.3)", n, (unsigned long long)addr);
+        return -1;
+    }
+    return 0;
+}
+
+int kh_card_write_block(kh_card *c, uint64_t addr, const void *bytes, size_t n, char *err, size_t errlen)
+{
+    const uint8_t *b = bytes;
+    if (check_block(addr, n, err, errlen)) return -1;
+    if (n == 0) return 0;
+    unsigned mesh;
+    uint64_t off;
+    if (whole_mem_block(c, addr, n, &mesh, &off))
+        return c->mesh[mesh].mem.write(c->mesh[mesh].mem.ctx, off, b, n, err, errlen);
+    /* Refuse the whole block before any word reaches the machine. */
+    for (size_t k = 0; k < n; k += 8)
+        if (decode(c, addr + k, &mesh, &off) == WIN_NONE) return unmapped(c, addr + k, err, errlen);
+    for (size_t k = 0; k < n; k += 8) {
+        uint64_t v = 0;
+        for (int i = 7; i >= 0; i--) v = (v << 8) | b[k + (size_t)i];
+        if (kh_card_write64(c, addr + k, v, err, errlen)) return -1;
+    }
+    return 0;
+}
+
+int kh_card_read_block(kh_card *c, uint64_t addr, void *bytes, size_t n, char *err, size_t errlen)
+{
+    uint8_t *b = bytes;
+    if (check_block(addr, n, err, errlen)) return -1;
+    if (n == 0) return 0;
+    unsigned mesh;
+    uint64_t off;
+    if (whole_mem_block(c, addr, n, &mesh, &off))
+        return c->mesh[mesh].mem.read(c->mesh[mesh].mem.ctx, off, b, n, err, errlen);
+    for (size_t k = 0; k < n; k += 8)
+        if (decode(c, addr + k, &mesh, &off) == WIN_NONE) return unmapped(c, addr + k, err, errlen);
+    for (size_t k = 0; k < n; k += 8) {
+        uint64_t v;
+        if (kh_card_read64(c, addr + k, &v, err, errlen)) return -1;
+        for (int i = 0; i < 8; i++) b[k + (size_t)i] = (uint8_t)(v >> (8 * i));
+    }
+    return 0;
+}
+
+/* ---- the engine's master: control space only (32-bit addresses) ---- */
+
+static int eng_bus_write(void *ctx, uint32_t addr, uint64_t data, kh_cycle beat)
+{
+    kh_card *c = ctx;
+    unsigned mesh = 0;
+    uint64_t off = 0;
+    switch (decode(c, addr, &mesh, &off)) {
+    case WIN_CMD: kh_engine_write(c->engine, (uint32_t)off, data, beat); return 0;
+    case WIN_CTRL:
+        c->eng_target = c->mesh[mesh].orch;
+        c->eng_until = beat + 1;
+        kh_orch_write(c->eng_target, (uint32_t)off, data, 0xFF, beat);
+        return 0;
+    default: return -1; /* never a memory window: ADDR_W is 32 (§3) */
+    }
+}
+
+static int eng_bus_read(void *ctx, uint32_t addr, uint64_t *data, kh_cycle at)
+{
+    kh_card *c = ctx;
+    unsigned mesh = 0;
+    uint64_t off = 0;
+    switch (decode(c, addr, &mesh, &off)) {
+    case WIN_CMD: *data = kh_engine_read(c->engine, (uint32_t)off, at); return 0;
+    case WIN_CTRL:
+        c->eng_target = c->mesh[mesh].orch;
+        c->eng_until = at + 1;
+        *data = kh_orch_read(c->eng_target, (uint32_t)off, at);
+        return 0;
+    default: return -1;
+    }
+}
+
+kh_card *kh_card_new(kh_sim *sim, char *err, size_t errlen)
+{
+    kh_card *c = calloc(1, sizeof *c);
+    if (!c) {
+        snprintf(err, errlen, "out of memory creating the card");
+        return NULL;
+    }
+    c->sim = sim;
+    kh_engine_bus bus = {.ctx = c, .write = eng_bus_write, .read = eng_bus_read};
+    c->engine = kh_engine_new(sim, &bus, err, errlen);
+    if (!c->engine) {
+        free(c);
+        return NULL;
+    }
+    return c;
+}
+
+void kh_card_free(kh_card *c) { free(c); }
+
+int kh_card_attach_mesh(kh_card *c, unsigned mesh, kh_orch *orch, const kh_card_mem *mem, char *err,
+                        size_t errlen)
+{
+    if (mesh >= KH_HOST_MESHES || c->mesh[mesh].present) {
+        snprintf(err, errlen, "mesh %u cannot be attached: meshes are 0..%u, each once (control.md §9.2)", mesh,
+                 KH_HOST_MESHES - 1);
+        return -1;
+    }
+    c->mesh[mesh].orch = orch;
+    if (mem) c->mesh[mesh].mem = *mem;
+    c->mesh[mesh].present = 1;
+    return 0;
+}
+
+kh_sim *kh_card_sim(const kh_card *c) { return c->sim; }
+kh_engine *kh_card_engine(const kh_card *c) { return c->engine; }

@@ -1,0 +1,639 @@
+/* Parsing host sessions (docs/session.md): lines, symbolic addresses and
+ * values, data operands. Running them is session_run.c. */
+#include <ctype.h>
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "host/session_int.h"
+#include "kohaku/card.h"
+#include "kohaku/gen/flit.h"
+#include "kohaku/hex.h"
+#include "kohaku/orch.h"
+
+#define MAX_TOKENS 64
+
+/* Parsing state of one session text. */
+typedef struct sess_parse {
+    kh_session *s;
+    const char *base_dir;
+    unsigned line;
+    unsigned mesh; /* `mesh N`: the mesh symbolic names refer to */
+    char *err;
+    size_t errlen;
+} sess_parse;
+
+static int fail(sess_parse *p, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static int fail(sess_parse *p, const char *fmt, ...)
+{
+    int n = snprintf(p->err, p->errlen, "%s:%u: ", p->s->name, p->line);
+    if (n < 0 || (size_t)n >= p->errlen) return -1;
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(p->err + n, p->errlen - (size_t)n, fmt, ap);
+    va_end(ap);
+    return -1;
+}
+
+/* ---- symbolic names --------------------------------------------------- */
+
+/* Orchestrator registers of the current mesh's node control window
+ * (control.md §2.2). */
+static const struct {
+    const char *name;
+    uint32_t off;
+} orch_names[] = {
+    {"CTRL", KH_ORCH_CTRL},           {"STATUS", KH_ORCH_STATUS},       {"CAPS", KH_ORCH_CAPS},
+    {"IRQ_STAT", KH_ORCH_IRQ_STAT},   {"IRQ_EN", KH_ORCH_IRQ_EN},       {"PROG_DST", KH_ORCH_PROG_DST},
+    {"PROG_LEN", KH_ORCH_PROG_LEN},   {"PROG_KICK", KH_ORCH_PROG_KICK}, {"PROG_STAT", KH_ORCH_PROG_STAT},
+    {"PROG_CRED", KH_ORCH_PROG_CRED}, {"PROG_BASE", KH_ORCH_PROG_BASE}, {"SIG_DONE", KH_ORCH_SIG_DONE},
+    {"AUX_STAT", KH_ORCH_AUX_STAT},   {"TX_KICK", KH_ORCH_TX_KICK},     {"TX_STATUS", KH_ORCH_TX_STATUS},
+    {"RX_POP", KH_ORCH_RX_POP},       {"RX_STATUS", KH_ORCH_RX_STATUS},
+};
+
+/* Registers of the control-program engine's command window (control.md §3). */
+static const struct {
+    const char *name;
+    uint32_t off;
+} eng_names[] = {
+    {"ENG_CTRL", KH_ENG_CTRL},
+    {"ENG_PC", KH_ENG_PC},
+    {"ENG_CODE", KH_ENG_CODE},
+    {"ENG_POLLS", KH_ENG_POLLS},
+};
+
+/* Functions: NAME(args). Each computes a host address (or a value). */
+typedef int (*sess_fn)(sess_parse *p, const uint64_t *a, uint64_t *out);
+
+static int fn_range(sess_parse *p, const char *name, uint64_t v, uint64_t max)
+{
+    if (v > max) return fail(p, "%s: argument %llu is out of range 0..%llu", name, (unsigned long long)v,
+                             (unsigned long long)max);
+    return 0;
+}
+
+static int f_node_status(sess_parse *p, const uint64_t *a, uint64_t *out)
+{
+    if (fn_range(p, "NODE_STATUS", a[0], 15) || fn_range(p, "NODE_STATUS", a[1], 15)) return -1;
+    *out = kh_host_ctrl(p->mesh, KH_ORCH_NODE_STATUS + 8 * kh_orch_node_index((unsigned)a[0], (unsigned)a[1]));
+    return 0;
+}
+static int f_xy(sess_parse *p, const uint64_t *a, uint64_t *out)
+{
+    if (fn_range(p, "XY", a[0], 15) || fn_range(p, "XY", a[1], 15)) return -1;
+    *out = kh_orch_node_index((unsigned)a[0], (unsigned)a[1]);
+    return 0;
+}
+static int f_stage(sess_parse *p, const uint64_t *a, uint64_t *out)
+{
+    if (fn_range(p, "STAGE", a[0], 1637)) return -1;
+    *out = kh_host_ctrl(p->mesh, (uint32_t)(KH_ORCH_STAGE + 40 * a[0]));
+    return 0;
+}
+static int f_tx_flit(sess_parse *p, const uint64_t *a, uint64_t *out)
+{
+    if (fn_range(p, "TX_FLIT", a[0], 4)) return -1;
+    *out = kh_host_ctrl(p->mesh, (uint32_t)(KH_ORCH_TX_FLIT + 8 * a[0]));
+    return 0;
+}
+static int f_rx_flit(sess_parse *p, const uint64_t *a, uint64_t *out)
+{
+    if (fn_range(p, "RX_FLIT", a[0], 4)) return -1;
+    *out = kh_host_ctrl(p->mesh, (uint32_t)(KH_ORCH_RX_FLIT + 8 * a[0]));
+    return 0;
+}
+static int f_aux_statw(sess_parse *p, const uint64_t *a, uint64_t *out)
+{
+    if (fn_range(p, "AUX_STATW", a[0], 15)) return -1;
+    *out = kh_host_ctrl(p->mesh, (uint32_t)(KH_ORCH_AUX_STATW + 8 * a[0]));
+    return 0;
+}
+static int f_aux_cfg(sess_parse *p, const uint64_t *a, uint64_t *out)
+{
+    if (fn_range(p, "AUX_CFG", a[0], 0xF8)) return -1;
+    *out = kh_host_ctrl(p->mesh, (uint32_t)(KH_ORCH_AUX_CFG + a[0]));
+    return 0;
+}
+static int f_cmd(sess_parse *p, const uint64_t *a, uint64_t *out)
+{
+    if (fn_range(p, "CMD", a[0], 127) || fn_range(p, "CMD", a[1], 3)) return -1;
+    *out = KH_HOST_CMD_BASE + KH_ENG_CMD + 32 * a[0] + 8 * a[1];
+    return 0;
+}
+static int f_ctrl_win(sess_parse *p, const uint64_t *a, uint64_t *out)
+{
+    if (fn_range(p, "CTRL_WIN", a[0], KH_HOST_MESHES - 1)) return -1;
+    *out = kh_host_ctrl((unsigned)a[0], 0);
+    return 0;
+}
+static int f_dram(sess_parse *p, const uint64_t *a, uint64_t *out)
+{
+    if (fn_range(p, "DRAM", a[0], (UINT64_C(1) << 36) - 1)) return -1;
+    *out = kh_host_dram(p->mesh, a[0]);
+    return 0;
+}
+static int f_staging(sess_parse *p, const uint64_t *a, uint64_t *out)
+{
+    if (fn_range(p, "STAGING", a[0], (UINT64_C(1) << 32) - 1)) return -1;
+    *out = kh_host_staging(p->mesh, a[0]);
+    return 0;
+}
+static int f_mem_win(sess_parse *p, const uint64_t *a, uint64_t *out)
+{
+    if (fn_range(p, "MEM_WIN", a[0], KH_HOST_MESHES - 1)) return -1;
+    *out = (a[0] + 1) << KH_HOST_MEM_SHIFT;
+    return 0;
+}
+
+static const struct {
+    const char *name;
+    unsigned nargs;
+    sess_fn fn;
+} functions[] = {
+    {"NODE_STATUS", 2, f_node_status}, {"XY", 2, f_xy},           {"STAGE", 1, f_stage},
+    {"TX_FLIT", 1, f_tx_flit},         {"RX_FLIT", 1, f_rx_flit}, {"AUX_STATW", 1, f_aux_statw},
+    {"AUX_CFG", 1, f_aux_cfg},         {"CMD", 2, f_cmd},         {"CTRL_WIN", 1, f_ctrl_win},
+    {"DRAM", 1, f_dram},               {"STAGING", 1, f_staging}, {"MEM_WIN", 1, f_mem_win},
+};
+
+/* ---- expressions: TERM {(+|-|*) TERM}, no blanks inside --------------- */
+
+typedef struct expr {
+    sess_parse *p;
+    const char *s, *at, *whole;
+} expr;
+
+static int expr_sum(expr *e, uint64_t *out);
+
+static int expr_fail(expr *e, const char *what)
+{
+    return fail(e->p, "bad expression '%s': %s at '%s'", e->whole, what, *e->at ? e->at : "(end)");
+}
+
+static int expr_number(expr *e, uint64_t *out)
+{
+    const char *s = e->at;
+    int base = 10;
+    if (s[0] == '0' && (s[1] == 'x' || s[1] == 'X')) {
+        base = 16;
+        s += 2;
+    }
+    uint64_t v = 0;
+    int digits = 0;
+    for (;; s++) {
+        int d;
+        if (*s == '_') continue;
+        if (*s >= '0' && *s <= '9')
+            d = *s - '0';
+        else if (base == 16 && isxdigit((unsigned char)*s))
+            d = tolower((unsigned char)*s) - 'a' + 10;
+        else
+            break;
+        if (v > (UINT64_MAX - (uint64_t)d) / (uint64_t)base) return expr_fail(e, "number does not fit 64 bits");
+        v = v * (uint64_t)base + (uint64_t)d;
+        digits++;
+    }
+    if (!digits) return expr_fail(e, "expected a number");
+    if (isalnum((unsigned char)*s)) return expr_fail(e, "bad digit");
+    e->at = s;
+    *out = v;
+    return 0;
+}
+
+static int expr_term(expr *e, uint64_t *out)
+{
+    if (*e->at == '(') {
+        e->at++;
+        if (expr_sum(e, out)) return -1;
+        if (*e->at != ')') return expr_fail(e, "expected ')'");
+        e->at++;
+        return 0;
+    }
+    if (isdigit((unsigned char)*e->at)) return expr_number(e, out);
+    if (!isalpha((unsigned char)*e->at)) return expr_fail(e, "expected a number, a name or '('");
+    char name[32];
+    size_t n = 0;
+    while (isalnum((unsigned char)e->at[n]) || e->at[n] == '_') n++;
+    if (n >= sizeof name) return expr_fail(e, "name too long");
+    memcpy(name, e->at, n);
+    name[n] = 0;
+    e->at += n;
+    if (*e->at != '(') {
+        for (size_t i = 0; i < sizeof orch_names / sizeof orch_names[0]; i++)
+            if (!strcmp(name, orch_names[i].name)) {
+                *out = kh_host_ctrl(e->p->mesh, orch_names[i].off);
+                return 0;
+            }
+        for (size_t i = 0; i < sizeof eng_names / sizeof eng_names[0]; i++)
+            if (!strcmp(name, eng_names[i].name)) {
+                *out = KH_HOST_CMD_BASE + eng_names[i].off;
+                return 0;
+            }
+        return fail(e->p, "bad expression '%s': unknown name '%s' (docs/session.md lists the names)", e->whole,
+                    name);
+    }
+    for (size_t i = 0; i < sizeof functions / sizeof functions[0]; i++) {
+        if (strcmp(name, functions[i].name)) continue;
+        uint64_t a[4] = {0};
+        e->at++; /* '(' */
+        for (unsigned k = 0; k < functions[i].nargs; k++) {
+            if (k && *e->at != ',') {
+                char what[96];
+                snprintf(what, sizeof what, "%.32s takes %u argument(s); expected ','", name, functions[i].nargs);
+                return expr_fail(e, what);
+            }
+            if (k) e->at++;
+            if (expr_sum(e, &a[k])) return -1;
+        }
+        if (*e->at != ')') {
+            char what[96];
+            snprintf(what, sizeof what, "%.32s takes %u argument(s); expected ')'", name, functions[i].nargs);
+            return expr_fail(e, what);
+        }
+        e->at++;
+        return functions[i].fn(e->p, a, out);
+    }
+    return fail(e->p, "bad expression '%s': unknown function '%s' (docs/session.md lists the names)", e->whole,
+                name);
+}
+
+static int expr_product(expr *e, uint64_t *out)
+{
+    if (expr_term(e, out)) return -1;
+    while (*e->at == '*') {
+        uint64_t r;
+        e->at++;
+        if (expr_term(e, &r)) return -1;
+        *out *= r;
+    }
+    return 0;
+}
+
+static int expr_sum(expr *e, uint64_t *out)
+{
+    if (expr_product(e, out)) return -1;
+    while (*e->at == '+' || *e->at == '-') {
+        char op = *e->at++;
+        uint64_t r;
+        if (expr_product(e, &r)) return -1;
+        *out = op == '+' ? *out + r : *out - r;
+    }
+    return 0;
+}
+
+static int eval(sess_parse *p, const char *tok, uint64_t *out)
+{
+    expr e = {.p = p, .s = tok, .at = tok, .whole = tok};
+    if (expr_sum(&e, out)) return -1;
+    if (*e.at) return expr_fail(&e, "unexpected character");
+    return 0;
+}
+
+/* ---- data operands: `hex HEX...` or `file PATH` ----------------------- */
+
+static int read_file(sess_parse *p, const char *path, uint8_t **out, size_t *n)
+{
+    char full[1024];
+    if (path[0] != '/' && p->base_dir && p->base_dir[0])
+        snprintf(full, sizeof full, "%s/%s", p->base_dir, path);
+    else
+        snprintf(full, sizeof full, "%s", path);
+    FILE *f = fopen(full, "rb");
+    if (!f) return fail(p, "cannot open '%s': %s", full, strerror(errno));
+    size_t cap = 4096, len = 0;
+    uint8_t *b = malloc(cap);
+    while (b) {
+        size_t got = fread(b + len, 1, cap - len, f);
+        len += got;
+        if (len < cap) break;
+        uint8_t *nb = realloc(b, cap *= 2);
+        if (!nb) {
+            free(b);
+            b = NULL;
+        } else {
+            b = nb;
+        }
+    }
+    fclose(f);
+    if (!b) return fail(p, "out of memory reading '%s'", full);
+    *out = b;
+    *n = len;
+    return 0;
+}
+
+static int data_operand(sess_parse *p, char **tok, int ntok, uint8_t **out, size_t *n)
+{
+    if (ntok < 2) return fail(p, "expected 'hex HEX...' or 'file PATH' after the address");
+    if (!strcmp(tok[0], "file")) {
+        if (ntok != 2) return fail(p, "'file' takes exactly one path");
+        if (read_file(p, tok[1], out, n)) return -1;
+    } else if (!strcmp(tok[0], "hex")) {
+        size_t digits = 0;
+        for (int i = 1; i < ntok; i++) digits += strlen(tok[i]);
+        char *all = malloc(digits + 1), *q = all;
+        if (!all) return fail(p, "out of memory");
+        for (int i = 1; i < ntok; i++)
+            for (const char *c = tok[i]; *c; c++)
+                if (*c != '_') *q++ = *c;
+        *q = 0;
+        size_t len = (size_t)(q - all);
+        if (len % 2) {
+            free(all);
+            return fail(p, "hex data has %zu digits: two digits per byte, bytes in address order", len);
+        }
+        *n = len / 2;
+        *out = malloc(*n ? *n : 1);
+        char e2[160] = "out of memory";
+        if (!*out || kh_hex_bytes_parse(all, *out, *n, e2, sizeof e2)) {
+            free(all);
+            free(*out);
+            *out = NULL;
+            return fail(p, "bad hex data: %s", e2);
+        }
+        free(all);
+    } else {
+        return fail(p, "expected 'hex' or 'file', got '%s'", tok[0]);
+    }
+    if (*n == 0 || *n % 8) {
+        free(*out);
+        *out = NULL;
+        return fail(p, "block of %zu bytes: a block is a run of whole 64-bit words (control.md §9.3)", *n);
+    }
+    return 0;
+}
+
+/* ---- commands ---------------------------------------------------------- */
+
+static sess_cmd *add_cmd(sess_parse *p, sess_op op)
+{
+    kh_session *s = p->s;
+    if (s->ncmd == s->cap) {
+        unsigned cap = s->cap ? 2 * s->cap : 32;
+        sess_cmd *nc = realloc(s->cmd, cap * sizeof *nc);
+        if (!nc) {
+            fail(p, "out of memory");
+            return NULL;
+        }
+        s->cmd = nc;
+        s->cap = cap;
+    }
+    sess_cmd *c = &s->cmd[s->ncmd++];
+    memset(c, 0, sizeof *c);
+    c->op = op;
+    c->line = p->line;
+    c->mask = ~UINT64_C(0);
+    return c;
+}
+
+static int add_write(sess_parse *p, uint64_t addr, uint64_t value)
+{
+    sess_cmd *c = add_cmd(p, SESS_WRITE);
+    if (!c) return -1;
+    c->addr = addr;
+    c->value = value;
+    return 0;
+}
+
+/* Options after the fixed operands: `mask M`, `limit N`. */
+static int options(sess_parse *p, sess_cmd *c, char **tok, int ntok, int allow_mask, int allow_limit)
+{
+    for (int i = 0; i < ntok; i += 2) {
+        int is_mask = !strcmp(tok[i], "mask"), is_limit = !strcmp(tok[i], "limit");
+        if (!(is_mask && allow_mask) && !(is_limit && allow_limit))
+            return fail(p, "unexpected '%s'%s", tok[i],
+                        allow_mask || allow_limit ? " (options here: mask M, limit CYCLES)" : "");
+        if (i + 1 >= ntok) return fail(p, "'%s' needs a value", tok[i]);
+        if (eval(p, tok[i + 1], is_mask ? &c->mask : &c->limit)) return -1;
+        if (is_limit && c->limit == 0) return fail(p, "limit 0: a poll needs at least one cycle");
+    }
+    return 0;
+}
+
+/* `stage SLOT [txn=V] [last=V] payload=HEX`: a CU_INST into a staging slot,
+ * five words in the order of flits.md §8 (dst/src are stamped at dispatch). */
+static int cmd_stage(sess_parse *p, char **tok, int ntok)
+{
+    uint64_t slot;
+    if (ntok < 2) return fail(p, "usage: stage SLOT [txn=V] [last=0|1] payload=HEX64");
+    if (eval(p, tok[1], &slot)) return -1;
+    uint64_t base;
+    uint64_t a[1] = {slot};
+    if (f_stage(p, a, &base)) return -1;
+    kh_flit f;
+    kh_flit_clear(&f);
+    kh_hdr_set_type(f.w, KH_T_CU_INST);
+    int have_payload = 0;
+    for (int i = 2; i < ntok; i++) {
+        char *eq = strchr(tok[i], '=');
+        if (!eq) return fail(p, "stage: expected field=value, got '%s'", tok[i]);
+        *eq = 0;
+        const char *v = eq + 1;
+        uint64_t x;
+        if (!strcmp(tok[i], "payload")) {
+            uint64_t w[4];
+            char e2[160];
+            if (kh_hex_parse(v, w, 256, 1, e2, sizeof e2)) return fail(p, "stage payload: %s (64 hex digits)", e2);
+            memcpy(f.w, w, sizeof w);
+            have_payload = 1;
+        } else if (!strcmp(tok[i], "txn")) {
+            if (eval(p, v, &x)) return -1;
+            if (x > 0xFF) return fail(p, "stage: txn=%llu does not fit 8 bits (flits.md §2)", (unsigned long long)x);
+            kh_hdr_set_txn(f.w, x);
+        } else if (!strcmp(tok[i], "last")) {
+            if (eval(p, v, &x)) return -1;
+            if (x > 1) return fail(p, "stage: last=%llu is not 0 or 1 (flits.md §2)", (unsigned long long)x);
+            kh_hdr_set_last(f.w, x);
+        } else {
+            return fail(p, "stage: unknown field '%s' (txn, last, payload)", tok[i]);
+        }
+    }
+    if (!have_payload) return fail(p, "stage: payload=HEX64 is required");
+    for (unsigned k = 0; k < KH_FLIT_WORDS; k++)
+        if (add_write(p, base + 8 * k, f.w[k])) return -1;
+    return 0;
+}
+
+/* `flit ADDR HEX72`: a whole flit (header first in the hex) as five words. */
+static int cmd_flit(sess_parse *p, char **tok, int ntok)
+{
+    uint64_t addr;
+    if (ntok != 3) return fail(p, "usage: flit ADDR HEX72");
+    if (eval(p, tok[1], &addr)) return -1;
+    kh_flit f;
+    char e2[160];
+    if (kh_hex_parse(tok[2], f.w, KH_FLIT_BITS, 1, e2, sizeof e2)) return fail(p, "flit: %s (72 hex digits)", e2);
+    for (unsigned k = 0; k < KH_FLIT_WORDS; k++)
+        if (add_write(p, addr + 8 * k, f.w[k])) return -1;
+    return 0;
+}
+
+static int parse_line(sess_parse *p, char **tok, int ntok)
+{
+    const char *op = tok[0];
+    sess_cmd *c;
+    if (!strcmp(op, "mesh")) {
+        uint64_t n;
+        if (ntok != 2) return fail(p, "usage: mesh N");
+        if (eval(p, tok[1], &n)) return -1;
+        if (n >= KH_HOST_MESHES) return fail(p, "mesh %llu: meshes are 0..%u (control.md §7.1)",
+                                            (unsigned long long)n, KH_HOST_MESHES - 1);
+        p->mesh = (unsigned)n;
+        return 0;
+    }
+    if (!strcmp(op, "write")) {
+        uint64_t a, v;
+        if (ntok != 3) return fail(p, "usage: write ADDR VALUE");
+        if (eval(p, tok[1], &a) || eval(p, tok[2], &v)) return -1;
+        return add_write(p, a, v);
+    }
+    if (!strcmp(op, "read")) {
+        if (ntok < 2) return fail(p, "usage: read ADDR [VALUE [mask M]]");
+        if (!(c = add_cmd(p, SESS_READ))) return -1;
+        if (eval(p, tok[1], &c->addr)) return -1;
+        if (ntok >= 3) {
+            c->has_value = 1;
+            if (eval(p, tok[2], &c->value)) return -1;
+        }
+        return options(p, c, tok + 3, ntok - 3 > 0 ? ntok - 3 : 0, 1, 0);
+    }
+    if (!strcmp(op, "poll")) {
+        if (ntok < 3) return fail(p, "usage: poll ADDR VALUE [mask M] [limit CYCLES]");
+        if (!(c = add_cmd(p, SESS_POLL))) return -1;
+        c->limit = SESS_POLL_LIMIT;
+        if (eval(p, tok[1], &c->addr) || eval(p, tok[2], &c->value)) return -1;
+        return options(p, c, tok + 3, ntok - 3, 1, 1);
+    }
+    if (!strcmp(op, "upload") || !strcmp(op, "compare")) {
+        if (ntok < 2) return fail(p, "usage: %s ADDR hex HEX... | %s ADDR file PATH", op, op);
+        if (!(c = add_cmd(p, op[0] == 'u' ? SESS_UPLOAD : SESS_COMPARE))) return -1;
+        if (eval(p, tok[1], &c->addr)) return -1;
+        return data_operand(p, tok + 2, ntok - 2, &c->bytes, &c->n);
+    }
+    if (!strcmp(op, "dump")) {
+        uint64_t n;
+        if (ntok != 3) return fail(p, "usage: dump ADDR BYTES");
+        if (!(c = add_cmd(p, SESS_DUMP))) return -1;
+        if (eval(p, tok[1], &c->addr) || eval(p, tok[2], &n)) return -1;
+        if (n == 0 || n % 8 || n > (UINT64_C(1) << 24))
+            return fail(p, "dump of %llu bytes: a whole number of 64-bit words, at most 16 MiB",
+                        (unsigned long long)n);
+        c->n = (size_t)n;
+        return 0;
+    }
+    if (!strcmp(op, "run")) {
+        if (ntok != 2) return fail(p, "usage: run CYCLES");
+        if (!(c = add_cmd(p, SESS_RUN))) return -1;
+        return eval(p, tok[1], &c->value);
+    }
+    if (!strcmp(op, "idle")) {
+        if (!(c = add_cmd(p, SESS_IDLE))) return -1;
+        c->limit = SESS_IDLE_LIMIT;
+        return options(p, c, tok + 1, ntok - 1, 0, 1);
+    }
+    if (!strcmp(op, "stage")) return cmd_stage(p, tok, ntok);
+    if (!strcmp(op, "flit")) return cmd_flit(p, tok, ntok);
+    return fail(p, "unknown command '%s' (write, read, poll, upload, compare, dump, run, idle, stage, flit, mesh)",
+                op);
+}
+
+static void free_cmds(kh_session *s)
+{
+    for (unsigned i = 0; i < s->ncmd; i++) free(s->cmd[i].bytes);
+    free(s->cmd);
+}
+
+kh_session *kh_session_parse(const char *text, const char *name, const char *base_dir, char *err, size_t errlen)
+{
+    kh_session *s = calloc(1, sizeof *s);
+    if (!s) {
+        snprintf(err, errlen, "out of memory");
+        return NULL;
+    }
+    snprintf(s->name, sizeof s->name, "%s", name ? name : "session");
+    sess_parse p = {.s = s, .base_dir = base_dir, .err = err, .errlen = errlen};
+    const char *at = text;
+    while (*at) {
+        const char *end = strchr(at, '\n');
+        size_t len = end ? (size_t)(end - at) : strlen(at);
+        p.line++;
+        char *buf = malloc(len + 1);
+        if (!buf) {
+            fail(&p, "out of memory");
+            goto bad;
+        }
+        memcpy(buf, at, len);
+        buf[len] = 0;
+        char *hash = strchr(buf, '#');
+        if (hash) *hash = 0;
+        char *tok[MAX_TOKENS];
+        int ntok = 0;
+        for (char *t = strtok(buf, " \t\r\f\v"); t; t = strtok(NULL, " \t\r\f\v")) {
+            if (ntok == MAX_TOKENS) {
+                fail(&p, "more than %d words on one line", MAX_TOKENS);
+                free(buf);
+                goto bad;
+            }
+            tok[ntok++] = t;
+        }
+        int rc = ntok ? parse_line(&p, tok, ntok) : 0;
+        free(buf);
+        if (rc) goto bad;
+        at += len;
+        if (*at == '\n') at++;
+    }
+    return s;
+bad:
+    free_cmds(s);
+    free(s);
+    return NULL;
+}
+
+kh_session *kh_session_load(const char *path, char *err, size_t errlen)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f) {
+        snprintf(err, errlen, "cannot open session '%s': %s", path, strerror(errno));
+        return NULL;
+    }
+    size_t cap = 4096, len = 0;
+    char *text = malloc(cap);
+    while (text) {
+        len += fread(text + len, 1, cap - len - 1, f);
+        if (len < cap - 1) break;
+        char *nt = realloc(text, cap *= 2);
+        if (!nt) free(text);
+        text = nt;
+    }
+    fclose(f);
+    if (!text) {
+        snprintf(err, errlen, "out of memory reading '%s'", path);
+        return NULL;
+    }
+    text[len] = 0;
+    if (memchr(text, 0, len)) {
+        free(text);
+        snprintf(err, errlen, "session '%s' is not a text file (it holds a NUL byte)", path);
+        return NULL;
+    }
+    char dir[1024];
+    snprintf(dir, sizeof dir, "%s", path);
+    char *slash = strrchr(dir, '/');
+    if (slash)
+        *slash = 0;
+    else
+        dir[0] = 0;
+    kh_session *s = kh_session_parse(text, path, dir[0] ? dir : NULL, err, errlen);
+    free(text);
+    return s;
+}
+
+void kh_session_free(kh_session *s)
+{
+    if (!s) return;
+    free_cmds(s);
+    free(s);
+}
+
+unsigned kh_session_ncommands(const kh_session *s) { return s->ncmd; }

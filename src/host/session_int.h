@@ -1,0 +1,38 @@
+/* A parsed host session (docs/session.md). */
+#ifndef KOHAKU_SESSION_INT_H
+#define KOHAKU_SESSION_INT_H
+
+#include <stdint.h>
+
+#include "kohaku/session.h"
+
+typedef enum sess_op {
+    SESS_WRITE,   /* write ADDR VALUE */
+    SESS_READ,    /* read ADDR [VALUE [mask M]] */
+    SESS_POLL,    /* poll ADDR VALUE [mask M] [limit N] */
+    SESS_UPLOAD,  /* upload ADDR hex ... | file PATH */
+    SESS_COMPARE, /* compare ADDR hex ... | file PATH */
+    SESS_DUMP,    /* dump ADDR BYTES */
+    SESS_RUN,     /* run N */
+    SESS_IDLE,    /* idle [limit N] */
+} sess_op;
+
+typedef struct sess_cmd {
+    sess_op op;
+    unsigned line;
+    uint64_t addr, value, mask, limit;
+    int has_value;  /* read with an expectation */
+    uint8_t *bytes; /* upload / compare data */
+    size_t n;       /* bytes (dump: length) */
+} sess_cmd;
+
+struct kh_session {
+    char name[256];
+    sess_cmd *cmd;
+    unsigned ncmd, cap;
+};
+
+#define SESS_POLL_LIMIT UINT64_C(10000000) /* cycles a poll waits by default */
+#define SESS_IDLE_LIMIT UINT64_C(10000000) /* cycles `idle` waits by default */
+
+#endif

@@ -1,0 +1,207 @@
+/* Running a parsed host session against a machine (docs/session.md). */
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "host/session_int.h"
+#include "kohaku/card.h"
+#include "kohaku/hex.h"
+
+#define DIAG_LEN 8192
+
+/* A failed check (returns 1) and a refused access (returns -1), both
+ * prefixed with the session name and the line. */
+static int say(char *err, size_t errlen, const kh_session *s, const sess_cmd *c, const char *fmt, ...)
+    __attribute__((format(printf, 5, 6)));
+static int say(char *err, size_t errlen, const kh_session *s, const sess_cmd *c, const char *fmt, ...)
+{
+    int n = snprintf(err, errlen, "%s:%u: ", s->name, c->line);
+    if (n < 0 || (size_t)n >= errlen) return 1;
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(err + n, errlen - (size_t)n, fmt, ap);
+    va_end(ap);
+    return 1;
+}
+
+static int refused(char *err, size_t errlen, const kh_session *s, const sess_cmd *c, const char *msg)
+{
+    say(err, errlen, s, c, "%s", msg);
+    return -1;
+}
+
+/* Append the machine's own account of why it is not progressing. */
+static void append_diagnosis(kh_machine *m, char *err, size_t errlen)
+{
+    size_t used = strlen(err);
+    char *diag = malloc(DIAG_LEN);
+    if (!diag) return;
+    if (kh_machine_diagnose(m, diag, DIAG_LEN) == 0)
+        snprintf(diag, DIAG_LEN, "nothing in the machine has work outstanding: the value will not change without "
+                                 "another host access\n");
+    snprintf(err + used, errlen - used, "\n%s", diag);
+    used = strlen(err);
+    if (used && err[used - 1] == '\n') err[used - 1] = 0;
+    free(diag);
+}
+
+static int masked_eq(uint64_t v, uint64_t want, uint64_t mask) { return (v & mask) == (want & mask); }
+
+static void fmt_mask(char *buf, size_t len, uint64_t mask)
+{
+    if (mask == ~UINT64_C(0))
+        buf[0] = 0;
+    else
+        snprintf(buf, len, " under mask 0x%016llx", (unsigned long long)mask);
+}
+
+static int do_poll(const kh_session *s, const sess_cmd *c, kh_machine *m, char *err, size_t errlen)
+{
+    kh_card *card = kh_machine_card(m);
+    kh_sim *sim = kh_machine_sim(m);
+    kh_cycle start = kh_sim_now(sim);
+    char m1[64];
+    fmt_mask(m1, sizeof m1, c->mask);
+    for (;;) {
+        uint64_t v;
+        char e2[512];
+        if (kh_card_read64(card, c->addr, &v, e2, sizeof e2)) return refused(err, errlen, s, c, e2);
+        if (masked_eq(v, c->value, c->mask)) return 0;
+        kh_cycle now = kh_sim_now(sim);
+        if (kh_sim_idle(sim)) {
+            say(err, errlen, s, c,
+                "poll 0x%llx: expected 0x%016llx%s, got 0x%016llx; the machine stopped making progress at "
+                "cycle %llu (waited %llu cycles):",
+                (unsigned long long)c->addr, (unsigned long long)c->value, m1, (unsigned long long)v,
+                (unsigned long long)now, (unsigned long long)(now - start));
+            append_diagnosis(m, err, errlen);
+            return 1;
+        }
+        if (now - start >= c->limit) {
+            say(err, errlen, s, c,
+                "poll 0x%llx: expected 0x%016llx%s, got 0x%016llx after the limit of %llu cycles (cycle %llu); "
+                "work still outstanding:",
+                (unsigned long long)c->addr, (unsigned long long)c->value, m1, (unsigned long long)v,
+                (unsigned long long)c->limit, (unsigned long long)now);
+            append_diagnosis(m, err, errlen);
+            return 1;
+        }
+        /* With no host-link cost the read took no time: run up to and
+         * including the next cycle in which anything happens. */
+        if (kh_sim_params(sim)->host_access_cycles == 0) {
+            kh_cycle next = kh_sim_next_wake(sim);
+            if (next < now) next = now;
+            kh_cycle until = next + 1;
+            if (until - start > c->limit) until = start + c->limit;
+            if (until <= now) until = now + 1;
+            kh_sim_run(sim, until - now);
+        }
+    }
+}
+
+static int do_compare(const kh_session *s, const sess_cmd *c, kh_machine *m, char *err, size_t errlen)
+{
+    uint8_t *got = malloc(c->n);
+    char e2[512];
+    if (!got) return refused(err, errlen, s, c, "out of memory");
+    if (kh_card_read_block(kh_machine_card(m), c->addr, got, c->n, e2, sizeof e2)) {
+        free(got);
+        return refused(err, errlen, s, c, e2);
+    }
+    for (size_t k = 0; k < c->n; k += 8) {
+        if (memcmp(got + k, c->bytes + k, 8)) {
+            uint64_t want = 0, have = 0;
+            for (int i = 7; i >= 0; i--) {
+                want = (want << 8) | c->bytes[k + (size_t)i];
+                have = (have << 8) | got[k + (size_t)i];
+            }
+            free(got);
+            return say(err, errlen, s, c,
+                       "compare 0x%llx: word %zu at 0x%llx: expected 0x%016llx, got 0x%016llx",
+                       (unsigned long long)c->addr, k / 8, (unsigned long long)(c->addr + k),
+                       (unsigned long long)want, (unsigned long long)have);
+        }
+    }
+    free(got);
+    return 0;
+}
+
+static int do_dump(const kh_session *s, const sess_cmd *c, kh_machine *m, FILE *out, char *err, size_t errlen)
+{
+    uint8_t *b = malloc(c->n);
+    char e2[512];
+    if (!b) return refused(err, errlen, s, c, "out of memory");
+    if (kh_card_read_block(kh_machine_card(m), c->addr, b, c->n, e2, sizeof e2)) {
+        free(b);
+        return refused(err, errlen, s, c, e2);
+    }
+    /* 32 bytes a line, in address order, as the vector files' "bytes". */
+    for (size_t k = 0; k < c->n; k += 32) {
+        size_t len = c->n - k < 32 ? c->n - k : 32;
+        char hex[65];
+        kh_hex_bytes_format(b + k, len, hex);
+        fprintf(out, "0x%llx: %s\n", (unsigned long long)(c->addr + k), hex);
+    }
+    free(b);
+    return 0;
+}
+
+static int run_one(const kh_session *s, const sess_cmd *c, kh_machine *m, FILE *out, char *err, size_t errlen)
+{
+    kh_card *card = kh_machine_card(m);
+    kh_sim *sim = kh_machine_sim(m);
+    char e2[512];
+    uint64_t v;
+    switch (c->op) {
+    case SESS_WRITE:
+        if (kh_card_write64(card, c->addr, c->value, e2, sizeof e2)) return refused(err, errlen, s, c, e2);
+        return 0;
+    case SESS_READ:
+        if (kh_card_read64(card, c->addr, &v, e2, sizeof e2)) return refused(err, errlen, s, c, e2);
+        if (!c->has_value) {
+            fprintf(out, "0x%llx = 0x%016llx\n", (unsigned long long)c->addr, (unsigned long long)v);
+            return 0;
+        }
+        if (!masked_eq(v, c->value, c->mask)) {
+            char m1[64];
+            fmt_mask(m1, sizeof m1, c->mask);
+            return say(err, errlen, s, c, "read 0x%llx: expected 0x%016llx%s, got 0x%016llx (cycle %llu)",
+                       (unsigned long long)c->addr, (unsigned long long)c->value, m1, (unsigned long long)v,
+                       (unsigned long long)kh_sim_now(sim));
+        }
+        return 0;
+    case SESS_POLL: return do_poll(s, c, m, err, errlen);
+    case SESS_UPLOAD:
+        if (kh_card_write_block(card, c->addr, c->bytes, c->n, e2, sizeof e2))
+            return refused(err, errlen, s, c, e2);
+        return 0;
+    case SESS_COMPARE: return do_compare(s, c, m, err, errlen);
+    case SESS_DUMP: return do_dump(s, c, m, out, err, errlen);
+    case SESS_RUN: kh_sim_run(sim, c->value); return 0;
+    case SESS_IDLE:
+        if (!kh_sim_run_until_idle(sim, c->limit)) {
+            say(err, errlen, s, c, "idle: the machine was still busy after %llu cycles (cycle %llu):",
+                (unsigned long long)c->limit, (unsigned long long)kh_sim_now(sim));
+            append_diagnosis(m, err, errlen);
+            return 1;
+        }
+        return 0;
+    }
+    return 0;
+}
+
+int kh_session_run(kh_session *s, kh_machine *m, FILE *out, char *err, size_t errlen)
+{
+    for (unsigned i = 0; i < s->ncmd; i++) {
+        const sess_cmd *c = &s->cmd[i];
+        int rc = run_one(s, c, m, out, err, errlen);
+        if (rc) return rc;
+        const char *merr = kh_machine_error(m);
+        if (merr) {
+            say(err, errlen, s, c, "the machine refused an operation: %s", merr);
+            return 1;
+        }
+    }
+    return 0;
+}

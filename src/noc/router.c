@@ -1,0 +1,294 @@
+/* One XY router (mesh.md §3-§5), stepped as docs/design.md "Router timing":
+ *
+ *   phase 1  every output register holding a flit placed before this cycle
+ *            offers it downstream (kh_link_send);
+ *   phase 2  every output whose register is free (or was freed in phase 1)
+ *            grants the first requesting input slot in the order p, p+1, ...
+ *            with p = now mod 5 (the pointer advances every cycle);
+ *   phase 3  every empty (or just emptied) input slot loads its FIFO head if
+ *            it is visible, computing its output direction.
+ *
+ * The router is stepped only when it has work: a visible FIFO head, a slot
+ * that can be granted or a register that can be offered. A register refused
+ * downstream sleeps until the receiver's kh_link_space() wakes the router. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "kohaku/gen/flit.h"
+#include "kohaku/mesh.h"
+
+struct kh_router {
+    kh_comp comp; /* first member */
+    uint8_t x, y, nx, ny;
+    uint8_t slot_full;          /* bit i: input i's holding slot has a flit */
+    uint8_t out_full;           /* bit o: output o's register has a flit */
+    uint8_t out_blocked;        /* bit o: refused downstream, waits for kh_link_space */
+    uint8_t nonempty;           /* bit i: input i's FIFO holds a flit */
+    uint8_t drop_logged;        /* bit o: a drop into output o's tie-off was logged */
+    uint8_t tied;               /* bit o: output o drives a tie-off (nothing attached) */
+    uint8_t slot_dir[KH_NDIRS]; /* output the slot's flit requests */
+    uint8_t allow[KH_NDIRS];    /* per input: outputs it may request (turn masks, mesh.md §3) */
+    uint8_t route[256];         /* output for dst {y[3:0], x[3:0]}: kh_noc_route, tabulated */
+    uint64_t hops;              /* grants = flits that crossed this router */
+    kh_flit slot[KH_NDIRS];
+    kh_flit out[KH_NDIRS];
+    kh_link *out_link[KH_NDIRS];
+    kh_link *in_link[KH_NDIRS];
+    kh_fifo in[KH_NDIRS];
+};
+
+static unsigned lowest(unsigned bits) { return (unsigned)__builtin_ctz(bits); }
+
+/* Legal XY routing never requests a masked turn (mesh.md §3); the RTL would
+ * hang the input forever. This is a simulator bug, not bad input. */
+static void masked_turn(kh_router *r, unsigned in, unsigned out, const kh_flit *f)
+{
+    kh_comp_log(&r->comp, KH_LOG_ERROR,
+                "input %s requests masked output %s for dst (%u,%u): routing invariant broken "
+                "(mesh.md §3 turn masks)",
+                kh_dir_name(in), kh_dir_name(out), (unsigned)kh_hdr_dst_x(f->w),
+                (unsigned)kh_hdr_dst_y(f->w));
+    abort();
+}
+
+static void log_first_drop(kh_router *r, unsigned o)
+{
+    kh_link *l = r->out_link[o];
+    r->drop_logged |= (uint8_t)(1u << o);
+    kh_comp_log(&r->comp, KH_LOG_INFO,
+                "flit for dst (%u,%u) sent out %s into a tied-off port (%s): accepted and "
+                "dropped (mesh.md §2); further drops on this link are only counted",
+                (unsigned)kh_hdr_dst_x(r->out[o].w), (unsigned)kh_hdr_dst_y(r->out[o].w),
+                kh_dir_name(o), l->name);
+}
+
+static void router_step(kh_comp *c, kh_cycle now)
+{
+    kh_router *r = (kh_router *)c;
+    unsigned out_full = r->out_full, blocked = 0;
+
+    /* phase 1: offer every register placed before now */
+    for (unsigned outs = out_full; outs; outs &= outs - 1) {
+        unsigned o = lowest(outs);
+        kh_link *l = r->out_link[o];
+        if ((r->tied & ~r->drop_logged) >> o & 1) log_first_drop(r, o);
+        if (kh_link_send(l, &r->out[o], now))
+            out_full &= ~(1u << o);
+        else
+            blocked |= 1u << o;
+    }
+
+    /* phase 2: each free output grants the first requesting input in the
+     * order p, p+1, ... (p = now mod 5): walking the inputs in that order and
+     * granting each its output if still free is the same thing */
+    unsigned slot_full = r->slot_full;
+    if (slot_full) {
+        unsigned p = (unsigned)(now % KH_NDIRS);
+        unsigned rot = ((slot_full >> p) | (slot_full << (KH_NDIRS - p))) & 0x1f;
+        for (; rot; rot &= rot - 1) {
+            unsigned i = lowest(rot) + p;
+            if (i >= KH_NDIRS) i -= KH_NDIRS;
+            unsigned o = r->slot_dir[i];
+            if (out_full >> o & 1) continue;
+            r->out[o] = r->slot[i];
+            out_full |= 1u << o;
+            slot_full &= ~(1u << i);
+            r->hops++;
+        }
+    }
+
+    /* phase 3: empty slots load their visible FIFO heads */
+    kh_cycle next = KH_NEVER;
+    for (unsigned load = r->nonempty & ~slot_full; load; load &= load - 1) {
+        unsigned i = lowest(load);
+        kh_fifo *q = &r->in[i];
+        const kh_flit *h = kh_fifo_head(q, now);
+        if (!h) {
+            kh_cycle t = kh_fifo_head_ready(q);
+            if (t < next) next = t;
+            continue;
+        }
+        unsigned dir = r->route[(kh_hdr_dst_y(h->w) << 4) | kh_hdr_dst_x(h->w)];
+        if (!(r->allow[i] >> dir & 1)) masked_turn(r, i, dir, h);
+        r->slot[i] = *h;
+        r->slot_dir[i] = (uint8_t)dir;
+        slot_full |= 1u << i;
+        kh_fifo_pop(q, now);
+        if (kh_fifo_empty(q)) r->nonempty &= (uint8_t)~(1u << i);
+        kh_link *in = r->in_link[i];
+        if (in && in->blocked_since != KH_NEVER) kh_link_space(in, now);
+    }
+    r->slot_full = (uint8_t)slot_full;
+    r->out_full = (uint8_t)out_full;
+    r->out_blocked = (uint8_t)blocked;
+
+    /* next step: a register not refused is offered next cycle; a slot is
+     * granted next cycle unless its output was refused (the receiver's
+     * kh_link_space wakes us then); an empty slot waits for its FIFO head
+     * (the FIFO behind a full slot matters once the slot drains) */
+    int live = (out_full & ~blocked) != 0;
+    for (unsigned s = slot_full; s && !live; s &= s - 1)
+        live = !(blocked >> r->slot_dir[lowest(s)] & 1);
+    if (live) next = now + 1;
+    if (next != KH_NEVER) kh_comp_wake(c, next);
+}
+
+int kh_router_accept(kh_comp *dst, unsigned port, const kh_flit *f, kh_cycle now)
+{
+    kh_router *r = (kh_router *)dst;
+    kh_fifo *q = &r->in[port];
+    if (kh_fifo_full(q, now)) return 0; /* busy = full at the start of now (mesh.md §4) */
+    unsigned bit = 1u << port;
+    kh_fifo_push(q, f, now);
+    /* an empty slot over an empty FIFO sleeps: wake it when this flit is
+     * visible; otherwise the flit ahead of it keeps the router going */
+    if (!((r->nonempty | r->slot_full) & bit)) kh_comp_wake(dst, now + q->latency);
+    r->nonempty |= (uint8_t)bit;
+    return 1;
+}
+
+static int router_stuck(kh_comp *c, char *buf, size_t len)
+{
+    kh_router *r = (kh_router *)c;
+    size_t o = 0;
+    int any = 0;
+    for (unsigned d = 0; d < KH_NDIRS; d++) {
+        if (r->out_full >> d & 1) {
+            any = 1;
+            o += (size_t)snprintf(buf + o, o < len ? len - o : 0,
+                                  "%s: output %s holds a flit for dst (%u,%u); %s is busy "
+                                  "(mesh.md §4: the sender holds until !busy)\n",
+                                  c->name, kh_dir_name(d), (unsigned)kh_hdr_dst_x(r->out[d].w),
+                                  (unsigned)kh_hdr_dst_y(r->out[d].w), r->out_link[d]->name);
+        }
+        if (r->slot_full >> d & 1) {
+            any = 1;
+            o += (size_t)snprintf(buf + o, o < len ? len - o : 0,
+                                  "%s: input %s slot waits for output %s (mesh.md §5 head-of-line)\n",
+                                  c->name, kh_dir_name(d), kh_dir_name(r->slot_dir[d]));
+        }
+        if (!kh_fifo_empty(&r->in[d])) {
+            any = 1;
+            o += (size_t)snprintf(buf + o, o < len ? len - o : 0,
+                                  "%s: input %s FIFO holds %u flits behind its slot (mesh.md §5)\n",
+                                  c->name, kh_dir_name(d), r->in[d].count);
+        }
+    }
+    return any;
+}
+
+static void router_stats(kh_comp *c, char *buf, size_t len)
+{
+    kh_router *r = (kh_router *)c;
+    size_t o = strlen(buf);
+    o += (size_t)snprintf(buf + o, o < len ? len - o : 0,
+                          "\"x\":%u,\"y\":%u,\"hops\":%llu,\"fifo_depth\":%u,\"fifo_high_water\":{",
+                          r->x, r->y, (unsigned long long)r->hops, r->in[0].cap);
+    for (unsigned d = 0; d < KH_NDIRS; d++)
+        o += (size_t)snprintf(buf + o, o < len ? len - o : 0, "%s\"%s\":%u", d ? "," : "",
+                              kh_dir_name(d), r->in[d].high_water);
+    if (o < len) snprintf(buf + o, len - o, "}");
+}
+
+static void router_destroy(kh_comp *c)
+{
+    kh_router *r = (kh_router *)c;
+    for (unsigned d = 0; d < KH_NDIRS; d++) kh_fifo_free(&r->in[d]);
+    free(r);
+}
+
+static const kh_comp_ops router_ops = {
+    .kind = "router",
+    .step = router_step,
+    .describe_stuck = router_stuck,
+    .stats_json = router_stats,
+    .destroy = router_destroy,
+};
+
+/* Turn masks (mesh.md §3): a flit that arrived from a router neighbour may
+ * not U-turn; one that arrived from the north or south router may not turn
+ * east or west where that side is a router. Edge hops are never masked. */
+static void compute_masks(kh_router *r)
+{
+    int is_router[KH_NDIRS] = {
+        [KH_DIR_N] = r->y > 1,
+        [KH_DIR_E] = r->x < r->nx,
+        [KH_DIR_S] = r->y < r->ny,
+        [KH_DIR_W] = r->x > 1,
+        [KH_DIR_L] = 0,
+    };
+    for (unsigned i = 0; i < KH_NDIRS; i++) {
+        unsigned allow = 0x1f;
+        if (i != KH_DIR_L && is_router[i]) {
+            allow &= ~(1u << i); /* U-turn */
+            if (i == KH_DIR_N || i == KH_DIR_S) {
+                if (is_router[KH_DIR_E]) allow &= ~(1u << KH_DIR_E);
+                if (is_router[KH_DIR_W]) allow &= ~(1u << KH_DIR_W);
+            }
+        }
+        r->allow[i] = (uint8_t)allow;
+    }
+}
+
+kh_router *kh_router_new(kh_sim *sim, unsigned x, unsigned y, unsigned nx, unsigned ny,
+                         char *err, size_t errlen)
+{
+    if (nx < 1 || ny < 1 || nx > KH_MAP_MAX_N || ny > KH_MAP_MAX_N || x < 1 || x > nx || y < 1 ||
+        y > ny) {
+        snprintf(err, errlen, "router (%u,%u) outside a %ux%u grid of at most %u per axis (mesh.md §1)",
+                 x, y, nx, ny, KH_MAP_MAX_N);
+        return NULL;
+    }
+    const kh_params *p = kh_sim_params(sim);
+    uint64_t depth = p->router_fifo_depth + p->fifo_extra_cap;
+    if (depth < 1 || depth > (1u << 20) || p->fifo_latency < 1 || p->fifo_latency > 1000) {
+        snprintf(err, errlen,
+                 "router_fifo_depth + fifo_extra_cap = %llu, fifo_latency = %llu: need depth "
+                 "1..1048576 and latency 1..1000 (parameters.md rows 15, 21)",
+                 (unsigned long long)depth, (unsigned long long)p->fifo_latency);
+        return NULL;
+    }
+    kh_router *r = calloc(1, sizeof *r);
+    if (!r) {
+        snprintf(err, errlen, "router (%u,%u): out of memory", x, y);
+        return NULL;
+    }
+    r->x = (uint8_t)x;
+    r->y = (uint8_t)y;
+    r->nx = (uint8_t)nx;
+    r->ny = (uint8_t)ny;
+    for (unsigned d = 0; d < KH_NDIRS; d++) {
+        if (kh_fifo_init(&r->in[d], (unsigned)depth, (unsigned)p->fifo_latency)) {
+            for (unsigned k = 0; k < d; k++) kh_fifo_free(&r->in[k]);
+            free(r);
+            snprintf(err, errlen, "router (%u,%u): out of memory for FIFOs", x, y);
+            return NULL;
+        }
+    }
+    for (unsigned py = 0; py < 16; py++)
+        for (unsigned px = 0; px < 16; px++)
+            r->route[py << 4 | px] = (uint8_t)kh_noc_route(x, y, nx, ny, px, py);
+    compute_masks(r);
+    char name[48];
+    snprintf(name, sizeof name, "router(%u,%u)", x, y);
+    kh_sim_add(sim, &r->comp, &router_ops, name);
+    return r;
+}
+
+kh_comp *kh_router_comp(kh_router *r) { return &r->comp; }
+void kh_router_set_out(kh_router *r, unsigned dir, kh_link *l)
+{
+    r->out_link[dir] = l;
+    if (l->dst)
+        r->tied &= (uint8_t)~(1u << dir);
+    else
+        r->tied |= (uint8_t)(1u << dir);
+}
+void kh_router_set_in(kh_router *r, unsigned dir, kh_link *l) { r->in_link[dir] = l; }
+kh_link *kh_router_out(const kh_router *r, unsigned dir) { return dir < KH_NDIRS ? r->out_link[dir] : NULL; }
+kh_link *kh_router_in(const kh_router *r, unsigned dir) { return dir < KH_NDIRS ? r->in_link[dir] : NULL; }
+const kh_fifo *kh_router_fifo(const kh_router *r, unsigned dir) { return dir < KH_NDIRS ? &r->in[dir] : NULL; }
+unsigned kh_router_x(const kh_router *r) { return r->x; }
+unsigned kh_router_y(const kh_router *r) { return r->y; }
+uint64_t kh_router_hops(const kh_router *r) { return r->hops; }

@@ -1,0 +1,355 @@
+/* Synthetic traffic generators and sinks (traffic.h). A generator is a
+ * component stepped only when it has a flit to offer or an arrival is due;
+ * arrivals while it waits for space are generated lazily when it wakes. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "kohaku/gen/flit.h"
+#include "kohaku/traffic.h"
+
+typedef struct tgen tgen;
+
+struct kh_traffic {
+    kh_traffic_cfg cfg;
+    unsigned n;
+    tgen **ep;
+    uint32_t *tx_seq;    /* [src * n + dst]: next sequence number to send */
+    uint32_t *rx_seq;    /* [src * n + dst]: next sequence number expected */
+    uint64_t *hdr;       /* [src * n + dst]: header word */
+    int hotspot;         /* endpoint index of memory port 0 (or 0) */
+    uint64_t refused, errors;
+    char first_error[256];
+};
+
+struct tgen {
+    kh_comp comp; /* first member */
+    kh_traffic *t;
+    unsigned idx;
+    uint8_t x, y;
+    int transpose_dst;   /* endpoint index, -1 if this source is silent */
+    kh_link *out;        /* into the router */
+    kh_link *in;         /* from the router (woken with kh_link_space) */
+    uint64_t rng;
+    uint64_t threshold;  /* arrival iff rng < threshold; 0 = every cycle */
+    kh_cycle next_arrival;
+    uint64_t generated;
+    unsigned pending;    /* arrivals queued, not yet built */
+    int has_cur;
+    kh_flit cur;
+    /* statistics */
+    uint64_t sent, delivered, latency_sum, latency_max;
+};
+
+/* Test-flit payload words: the endpoint's own data, not a protocol field. */
+enum { PW_SEQ = 0, PW_OFFERED = 1, PW_SRC = 2, PW_DST = 3 };
+
+static uint64_t splitmix(uint64_t *s)
+{
+    uint64_t z = (*s += UINT64_C(0x9e3779b97f4a7c15));
+    z = (z ^ (z >> 30)) * UINT64_C(0xbf58476d1ce4e5b9);
+    z = (z ^ (z >> 27)) * UINT64_C(0x94d049bb133111eb);
+    return z ^ (z >> 31);
+}
+
+static kh_cycle gap(tgen *g)
+{
+    if (!g->threshold) return 1;
+    kh_cycle k = 1;
+    while (splitmix(&g->rng) >= g->threshold) k++;
+    return k;
+}
+
+static int pick_dst(tgen *g)
+{
+    kh_traffic *t = g->t;
+    switch (t->cfg.pattern) {
+    case KH_TRAFFIC_TRANSPOSE: return g->transpose_dst;
+    case KH_TRAFFIC_HOTSPOT:
+        if ((int)g->idx != t->hotspot && (splitmix(&g->rng) & 3) == 0) return t->hotspot;
+        /* fall through */
+    default: {
+        if (t->n < 2) return -1;
+        /* multiply-shift instead of a 64-bit modulo: uniform enough here */
+        unsigned d = (unsigned)(((splitmix(&g->rng) & 0xffffffffu) * (t->n - 1)) >> 32);
+        return (int)(d >= g->idx ? d + 1 : d);
+    }
+    }
+}
+
+/* Header word of a flit from endpoint src to endpoint dst, built once
+ * through the accessors (flits.md §2). */
+static uint64_t header_word(const tgen *src, const tgen *dst)
+{
+    kh_flit f;
+    kh_flit_clear(&f);
+    kh_hdr_set_dst_x(f.w, dst->x);
+    kh_hdr_set_dst_y(f.w, dst->y);
+    kh_hdr_set_src_x(f.w, src->x);
+    kh_hdr_set_src_y(f.w, src->y);
+    kh_hdr_set_type(f.w, KH_T_CU_DATA);
+    kh_hdr_set_last(f.w, 1);
+    return f.w[KH_FLIT_WORDS - 1];
+}
+
+static void build(tgen *g, unsigned dst, kh_cycle now)
+{
+    kh_traffic *t = g->t;
+    uint64_t *w = g->cur.w;
+    size_t k = (size_t)g->idx * t->n + dst;
+    w[PW_SEQ] = t->tx_seq[k]++;
+    w[PW_OFFERED] = now;
+    w[PW_SRC] = g->idx;
+    w[PW_DST] = dst;
+    w[KH_FLIT_WORDS - 1] = t->hdr[k];
+}
+
+static int generating(const tgen *g)
+{
+    const kh_traffic_cfg *cfg = &g->t->cfg;
+    return g->next_arrival < cfg->stop && (!cfg->max_flits || g->generated < cfg->max_flits);
+}
+
+/* Count the arrivals up to now into the bounded source queue. Arrivals are
+ * counted lazily (when the generator next looks), which gives the same
+ * counts since nothing leaves the queue in between. */
+static void arrivals(tgen *g, kh_cycle now)
+{
+    kh_traffic *t = g->t;
+    unsigned cap = t->cfg.src_queue ? t->cfg.src_queue : 64;
+    if (!g->threshold && g->next_arrival + cap < now) {
+        /* one arrival every cycle: count the ones that only overflow a full
+         * queue in bulk instead of cycle by cycle */
+        kh_cycle skip = now - cap - g->next_arrival;
+        if (t->cfg.stop != KH_NEVER && g->next_arrival + skip > t->cfg.stop)
+            skip = t->cfg.stop > g->next_arrival ? t->cfg.stop - g->next_arrival : 0;
+        if (t->cfg.max_flits && g->generated + skip > t->cfg.max_flits)
+            skip = t->cfg.max_flits - g->generated;
+        uint64_t room = cap - g->pending, fill = skip < room ? skip : room;
+        g->pending += (unsigned)fill;
+        t->refused += skip - fill;
+        g->generated += skip;
+        g->next_arrival += skip;
+    }
+    while (g->next_arrival <= now && generating(g)) {
+        g->generated++;
+        if (g->pending < cap)
+            g->pending++;
+        else
+            t->refused++;
+        g->next_arrival += gap(g);
+    }
+}
+
+static void tgen_step(kh_comp *c, kh_cycle now)
+{
+    tgen *g = (tgen *)c;
+
+    /* a sink that refused a flit announces its next ready cycle */
+    if (g->t->cfg.sink_period > 1) kh_link_space(g->in, now);
+
+    if (!g->has_cur) {
+        arrivals(g, now);
+        if (g->pending) {
+            int dst = pick_dst(g);
+            g->pending--;
+            if (dst >= 0) {
+                build(g, (unsigned)dst, now);
+                g->has_cur = 1;
+            }
+        }
+    }
+    if (g->has_cur) {
+        if (kh_link_send(g->out, &g->cur, now)) {
+            g->has_cur = 0;
+            g->sent++;
+        } else {
+            return; /* held (mesh.md §4); the router's kh_link_space wakes us */
+        }
+    }
+    if (g->pending || (g->threshold == 0 && generating(g)))
+        kh_comp_wake(c, now + 1);
+    else if (generating(g))
+        kh_comp_wake(c, g->next_arrival > now ? g->next_arrival : now + 1);
+}
+
+static void record_error(kh_traffic *t, const char *fmt, unsigned a, unsigned b, unsigned long long v,
+                         unsigned long long want)
+{
+    if (!t->errors++) snprintf(t->first_error, sizeof t->first_error, fmt, a, b, v, want);
+}
+
+static int tgen_accept(kh_comp *dst, unsigned port, const kh_flit *f, kh_cycle now)
+{
+    tgen *g = (tgen *)dst;
+    kh_traffic *t = g->t;
+    (void)port;
+    unsigned period = t->cfg.sink_period;
+    if (period > 1 && now % period) {
+        /* busy from own state only (mesh.md §4); announce the next ready cycle */
+        kh_cycle ready = now + (period - now % period);
+        kh_comp_wake(dst, ready - 1 > now ? ready - 1 : now + 1);
+        return 0;
+    }
+    const uint64_t *w = f->w;
+    unsigned src = (unsigned)w[PW_SRC], want_dst = (unsigned)w[PW_DST];
+    if (src >= t->n || want_dst != g->idx) {
+        record_error(t, "flit from endpoint %u for endpoint %u delivered to (%llu,%llu)", src,
+                     want_dst, g->x, g->y);
+    } else {
+        uint32_t *rx = &t->rx_seq[src * t->n + g->idx];
+        if (w[PW_SEQ] != *rx)
+            record_error(t, "flit %u->%u out of order or duplicated: seq %llu, expected %llu", src,
+                         g->idx, (unsigned long long)w[PW_SEQ], *rx);
+        else
+            ++*rx;
+    }
+    uint64_t lat = now - w[PW_OFFERED];
+    g->delivered++;
+    g->latency_sum += lat;
+    if (lat > g->latency_max) g->latency_max = lat;
+    return 1;
+}
+
+static int tgen_stuck(kh_comp *c, char *buf, size_t len)
+{
+    tgen *g = (tgen *)c;
+    if (!g->has_cur) return 0;
+    snprintf(buf, len, "%s: holds a flit for dst (%u,%u) that %s refuses (mesh.md §4)", c->name,
+             (unsigned)kh_hdr_dst_x(g->cur.w), (unsigned)kh_hdr_dst_y(g->cur.w), g->out->name);
+    return 1;
+}
+
+static void tgen_stats(kh_comp *c, char *buf, size_t len)
+{
+    tgen *g = (tgen *)c;
+    size_t o = strlen(buf);
+    snprintf(buf + o, o < len ? len - o : 0,
+             "\"x\":%u,\"y\":%u,\"sent\":%llu,\"delivered\":%llu,\"latency_sum\":%llu,"
+             "\"latency_max\":%llu",
+             g->x, g->y, (unsigned long long)g->sent, (unsigned long long)g->delivered,
+             (unsigned long long)g->latency_sum, (unsigned long long)g->latency_max);
+}
+
+static void tgen_destroy(kh_comp *c) { free(c); }
+
+static const kh_comp_ops tgen_ops = {
+    .kind = "tgen",
+    .step = tgen_step,
+    .describe_stuck = tgen_stuck,
+    .stats_json = tgen_stats,
+    .destroy = tgen_destroy,
+};
+
+int kh_traffic_pattern_parse(const char *s, kh_traffic_pattern *p)
+{
+    if (!strcmp(s, "uniform")) *p = KH_TRAFFIC_UNIFORM;
+    else if (!strcmp(s, "hotspot")) *p = KH_TRAFFIC_HOTSPOT;
+    else if (!strcmp(s, "transpose")) *p = KH_TRAFFIC_TRANSPOSE;
+    else return -1;
+    return 0;
+}
+
+kh_traffic *kh_traffic_new(kh_mesh *m, const kh_map *map, const kh_traffic_cfg *cfg, char *err,
+                           size_t errlen)
+{
+    if (!(cfg->rate > 0) || cfg->rate > 1e9) {
+        snprintf(err, errlen, "traffic rate %g: must be > 0 flits/cycle/endpoint", cfg->rate);
+        return NULL;
+    }
+    kh_traffic *t = calloc(1, sizeof *t);
+    if (!t) goto oom;
+    t->cfg = *cfg;
+    unsigned nep = kh_map_nendpoints(map);
+    t->ep = calloc(nep ? nep : 1, sizeof *t->ep);
+    if (!t->ep) goto oom;
+    for (unsigned i = 0; i < nep; i++) {
+        const kh_map_ep *e = kh_map_endpoint(map, i);
+        if (e->kind == KH_EP_NONE && !cfg->every_position) continue;
+        tgen *g = calloc(1, sizeof *g);
+        if (!g) goto oom;
+        g->t = t;
+        g->idx = t->n;
+        g->x = e->x;
+        g->y = e->y;
+        g->rng = cfg->seed ^ (UINT64_C(0xd1b54a32d192ed03) * (t->n + 1));
+        g->threshold = cfg->rate >= 1 ? 0 : (uint64_t)(cfg->rate * 18446744073709551616.0);
+        g->transpose_dst = -1;
+        char name[48];
+        snprintf(name, sizeof name, "tgen(%u,%u)", e->x, e->y);
+        kh_sim_add(kh_mesh_sim(m), &g->comp, &tgen_ops, name);
+        t->ep[t->n++] = g;
+        if (e->kind == KH_EP_MEM && e->port == 0) t->hotspot = (int)g->idx;
+        if (!(g->out = kh_mesh_attach(m, e->x, e->y, &g->comp, tgen_accept, 0, err, errlen))) {
+            kh_traffic_free(t);
+            return NULL;
+        }
+        g->in = kh_mesh_link_to(m, e->x, e->y);
+    }
+    size_t pairs = (size_t)t->n * t->n;
+    t->tx_seq = calloc(pairs ? pairs : 1, sizeof *t->tx_seq);
+    t->rx_seq = calloc(pairs ? pairs : 1, sizeof *t->rx_seq);
+    t->hdr = calloc(pairs ? pairs : 1, sizeof *t->hdr);
+    if (!t->tx_seq || !t->rx_seq || !t->hdr) goto oom;
+    for (unsigned i = 0; i < t->n; i++)
+        for (unsigned k = 0; k < t->n; k++) t->hdr[(size_t)i * t->n + k] = header_word(t->ep[i], t->ep[k]);
+    kh_cycle now = kh_sim_now(kh_mesh_sim(m));
+    for (unsigned i = 0; i < t->n; i++) {
+        tgen *g = t->ep[i];
+        for (unsigned k = 0; k < t->n; k++)
+            if (k != i && t->ep[k]->x == g->y && t->ep[k]->y == g->x) g->transpose_dst = (int)k;
+        g->next_arrival = now + gap(g) - 1;
+        if (g->next_arrival < cfg->stop) kh_comp_wake(&g->comp, g->next_arrival);
+    }
+    return t;
+oom:
+    snprintf(err, errlen, "traffic: out of memory");
+    kh_traffic_free(t);
+    return NULL;
+}
+
+void kh_traffic_free(kh_traffic *t)
+{
+    if (!t) return;
+    free(t->ep);
+    free(t->tx_seq);
+    free(t->rx_seq);
+    free(t->hdr);
+    free(t);
+}
+
+void kh_traffic_stats_get(const kh_traffic *t, kh_traffic_stats *s)
+{
+    memset(s, 0, sizeof *s);
+    s->endpoints = t->n;
+    s->refused = t->refused;
+    s->errors = t->errors;
+    for (unsigned i = 0; i < t->n; i++) {
+        const tgen *g = t->ep[i];
+        s->offered += g->generated;
+        s->sent += g->sent;
+        s->delivered += g->delivered;
+        s->latency_sum += g->latency_sum;
+        if (g->latency_max > s->latency_max) s->latency_max = g->latency_max;
+    }
+}
+
+int kh_traffic_check(const kh_traffic *t, char *err, size_t errlen)
+{
+    if (t->errors) {
+        snprintf(err, errlen, "%llu delivery errors; first: %s", (unsigned long long)t->errors,
+                 t->first_error);
+        return -1;
+    }
+    for (unsigned s = 0; s < t->n; s++)
+        for (unsigned d = 0; d < t->n; d++) {
+            size_t k = (size_t)s * t->n + d;
+            if (t->tx_seq[k] != t->rx_seq[k]) {
+                snprintf(err, errlen, "(%u,%u) -> (%u,%u): %u flits sent, %u delivered",
+                         t->ep[s]->x, t->ep[s]->y, t->ep[d]->x, t->ep[d]->y, t->tx_seq[k],
+                         t->rx_seq[k]);
+                return -1;
+            }
+        }
+    return 0;
+}

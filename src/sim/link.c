@@ -1,0 +1,67 @@
+/* Links: one direction of valid/data forward, busy back (mesh.md §4). The
+ * receiver decides from start-of-cycle state; a refused sender keeps its
+ * flit and is woken by kh_link_space(). */
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "sim/sim_int.h"
+
+kh_link *kh_link_new(kh_sim *sim, kh_comp *src, kh_comp *dst, unsigned dst_port,
+                     kh_accept_fn accept, const char *name)
+{
+    if (sim->nlinks == sim->caplinks) {
+        unsigned cap = sim->caplinks ? 2 * sim->caplinks : 32;
+        kh_link **v = realloc(sim->links, cap * sizeof *v);
+        if (!v) return NULL;
+        sim->links = v;
+        sim->caplinks = cap;
+    }
+    kh_link *l = calloc(1, sizeof *l);
+    if (!l) return NULL;
+    l->src = src;
+    l->dst = dst;
+    l->dst_port = dst_port;
+    l->accept = accept;
+    l->blocked_since = KH_NEVER;
+    l->last_xfer = KH_NEVER;
+    l->trace_track = -1;
+    snprintf(l->name, sizeof l->name, "%s", name ? name : "link");
+    if (dst) {
+        l->next_in = dst->in_links;
+        dst->in_links = l;
+    }
+    sim->links[sim->nlinks++] = l;
+    return l;
+}
+
+int kh_link_send(kh_link *l, const kh_flit *f, kh_cycle now)
+{
+    if (l->last_xfer == now) return 0; /* one transfer per cycle: the sender must hold */
+    if (l->dst && !l->accept(l->dst, l->dst_port, f, now)) {
+        if (l->blocked_since == KH_NEVER) l->blocked_since = now;
+        return 0;
+    }
+    if (l->blocked_since != KH_NEVER) {
+        l->stall_cycles += now - l->blocked_since;
+        l->blocked_since = KH_NEVER;
+    }
+    l->flits++;
+    l->last_xfer = now;
+    if (!l->dst) l->dropped++;
+    if (l->src) {
+        kh_trace *t = l->src->sim->trace;
+        if (t && t->link) t->link(t->ctx, l, f, now);
+    }
+    return 1;
+}
+
+void kh_link_space(kh_link *l, kh_cycle now)
+{
+    if (l->blocked_since != KH_NEVER && l->src) kh_comp_wake(l->src, now + 1);
+}
+
+void kh_comp_space(kh_comp *c, unsigned port, kh_cycle now)
+{
+    for (kh_link *l = c->in_links; l; l = l->next_in)
+        if (port == KH_ALL_PORTS || l->dst_port == port) kh_link_space(l, now);
+}

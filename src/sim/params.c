@@ -1,0 +1,96 @@
+/* The machine-parameter table (include/kohaku/params.def) and profiles. */
+#include <stdio.h>
+#include <string.h>
+
+#include "kohaku/hex.h"
+#include "kohaku/params.h"
+
+static const kh_param_info table[] = {
+#define KH_PARAM(name, dflt, unit, source, doc) {#name, unit, source, doc, dflt, offsetof(kh_params, name)},
+#include "kohaku/params.def"
+#undef KH_PARAM
+};
+
+const kh_param_info *kh_params_table(size_t *n)
+{
+    *n = sizeof table / sizeof table[0];
+    return table;
+}
+
+void kh_params_default(kh_params *p)
+{
+#define KH_PARAM(name, dflt, unit, source, doc) p->name = dflt;
+#include "kohaku/params.def"
+#undef KH_PARAM
+}
+
+int kh_params_set(kh_params *p, const char *name, const char *value, char *err, size_t errlen)
+{
+    for (size_t i = 0; i < sizeof table / sizeof table[0]; i++) {
+        if (strcmp(table[i].name, name)) continue;
+        uint64_t v;
+        if (kh_parse_u64(value, &v)) {
+            snprintf(err, errlen, "parameter %s: '%s' is not a decimal or 0x number", name, value);
+            return -1;
+        }
+        memcpy((char *)p + table[i].offset, &v, sizeof v);
+        return 0;
+    }
+    snprintf(err, errlen, "unknown parameter '%s' (kohaku params lists them)", name);
+    return -1;
+}
+
+int kh_params_set_assign(kh_params *p, const char *assign, char *err, size_t errlen)
+{
+    const char *eq = strchr(assign, '=');
+    char name[64];
+    if (!eq || (size_t)(eq - assign) >= sizeof name || eq == assign) {
+        snprintf(err, errlen, "parameter '%s': expected NAME=VALUE", assign);
+        return -1;
+    }
+    memcpy(name, assign, (size_t)(eq - assign));
+    name[eq - assign] = '\0';
+    return kh_params_set(p, name, eq + 1, err, errlen);
+}
+
+/* parameters.md §2.1: the recordings used behavioural stand-ins for vendor
+ * FIFOs: fall-through 1 cycle, capacity DEPTH + 2 (router hop 3). */
+static void stand_in_fifos(kh_params *p)
+{
+    p->fifo_latency = 1;
+    p->fifo_extra_cap = 2;
+}
+
+int kh_params_profile(kh_params *p, const char *profile, char *err, size_t errlen)
+{
+    if (!strcmp(profile, "machine")) {
+        kh_params_default(p);
+    } else if (!strcmp(profile, "rec")) {
+        stand_in_fifos(p);
+    } else if (!strcmp(profile, "rec-saxpy")) { /* parameters.md §2.5 */
+        stand_in_fifos(p);
+        p->inst_depth = 512;
+        p->recv_depth = 16;
+        p->stage_built = 0;
+        p->axi_ram_model = 1;
+        p->dram_words_log2 = 12; /* 2048 x 512-bit words = 128 KiB, wraps */
+    } else if (!strcmp(profile, "rec-cluster")) { /* parameters.md §2.3 */
+        stand_in_fifos(p);
+        p->inst_depth = 32;
+        p->recv_depth = 64;
+        p->cluster_tiles = 256;
+        p->cluster_ga = 512;
+        p->cluster_gb = 512;
+        p->cluster_acc_mw = 14;
+    } else if (!strcmp(profile, "rec-vector")) { /* parameters.md §2.4 */
+        stand_in_fifos(p);
+        p->inst_depth = 32;
+        p->recv_depth = 64;
+        p->vec_l1_depth = 512;
+    } else {
+        snprintf(err, errlen,
+                 "unknown profile '%s' (machine, rec, rec-saxpy, rec-cluster, rec-vector)", profile);
+        return -1;
+    }
+    return 0;
+}

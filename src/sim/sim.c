@@ -1,0 +1,241 @@
+/* The kernel: components, wake requests and the clock (docs/design.md §2). */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "sim/sim_int.h"
+
+static int ent_less(kh_wake_ent a, kh_wake_ent b)
+{
+    return a.t < b.t || (a.t == b.t && a.id < b.id);
+}
+
+static int heap_push(kh_sim *sim, kh_wake_ent e)
+{
+    if (sim->nheap == sim->capheap) {
+        size_t cap = sim->capheap ? 2 * sim->capheap : 64;
+        kh_wake_ent *h = realloc(sim->heap, cap * sizeof *h);
+        if (!h) return -1;
+        sim->heap = h;
+        sim->capheap = cap;
+    }
+    size_t i = sim->nheap++;
+    while (i > 0) {
+        size_t parent = (i - 1) / 2;
+        if (!ent_less(e, sim->heap[parent])) break;
+        sim->heap[i] = sim->heap[parent];
+        i = parent;
+    }
+    sim->heap[i] = e;
+    return 0;
+}
+
+static kh_wake_ent heap_pop(kh_sim *sim)
+{
+    kh_wake_ent top = sim->heap[0], last = sim->heap[--sim->nheap];
+    size_t i = 0, n = sim->nheap;
+    for (;;) {
+        size_t c = 2 * i + 1;
+        if (c >= n) break;
+        if (c + 1 < n && ent_less(sim->heap[c + 1], sim->heap[c])) c++;
+        if (!ent_less(sim->heap[c], last)) break;
+        sim->heap[i] = sim->heap[c];
+        i = c;
+    }
+    if (n) sim->heap[i] = last;
+    return top;
+}
+
+static void default_log(void *ctx, kh_log_level lvl, const char *msg)
+{
+    static const char *const names[] = {"debug", "info", "warning", "error"};
+    (void)ctx;
+    fprintf(stderr, "kohaku: %s: %s\n", names[lvl], msg);
+}
+
+kh_sim *kh_sim_new(const kh_params *p)
+{
+    kh_sim *sim = calloc(1, sizeof *sim);
+    if (!sim) return NULL;
+    if (p) {
+        sim->params = *p;
+    } else {
+        kh_params_default(&sim->params);
+    }
+    sim->log_fn = default_log;
+    sim->log_min = KH_LOG_WARN;
+    return sim;
+}
+
+void kh_sim_destroy(kh_sim *sim)
+{
+    if (!sim) return;
+    for (unsigned i = sim->ncomps; i-- > 0;)
+        if (sim->comps[i]->ops && sim->comps[i]->ops->destroy) sim->comps[i]->ops->destroy(sim->comps[i]);
+    for (unsigned i = 0; i < sim->nlinks; i++) free(sim->links[i]);
+    free(sim->comps);
+    free(sim->links);
+    free(sim->heap);
+    free(sim);
+}
+
+const kh_params *kh_sim_params(const kh_sim *sim) { return &sim->params; }
+kh_cycle kh_sim_now(const kh_sim *sim) { return sim->now; }
+
+void kh_sim_add(kh_sim *sim, kh_comp *c, const kh_comp_ops *ops, const char *name)
+{
+    if (sim->ncomps == sim->capcomps) {
+        unsigned cap = sim->capcomps ? 2 * sim->capcomps : 16;
+        kh_comp **v = realloc(sim->comps, cap * sizeof *v);
+        if (!v) abort(); /* out of memory while building a machine: nothing sane to do */
+        sim->comps = v;
+        sim->capcomps = cap;
+    }
+    c->ops = ops;
+    c->sim = sim;
+    c->id = sim->ncomps;
+    c->wake = KH_NEVER;
+    c->last_step = KH_NEVER;
+    c->in_links = NULL;
+    snprintf(c->name, sizeof c->name, "%s", name ? name : ops->kind);
+    sim->comps[sim->ncomps++] = c;
+}
+
+void kh_comp_wake(kh_comp *c, kh_cycle at)
+{
+    kh_sim *sim = c->sim;
+    if (sim->in_step) {
+        if (at <= sim->now) {
+            kh_sim_log(sim, KH_LOG_ERROR, "%s asked to be stepped in cycle %llu during cycle %llu",
+                       c->name, (unsigned long long)at, (unsigned long long)sim->now);
+            at = sim->now + 1;
+        }
+    } else if (at < sim->now) {
+        at = sim->now;
+    }
+    if (at == c->wake) return; /* already pending: coalesce */
+    if (at < c->wake) c->wake = at;
+    if (heap_push(sim, (kh_wake_ent){at, c->id})) abort();
+}
+
+/* Execute every step due in cycle t (the heap minimum). */
+static void run_cycle(kh_sim *sim, kh_cycle t)
+{
+    sim->now = t;
+    sim->in_step = 1;
+    while (sim->nheap && sim->heap[0].t == t) {
+        kh_wake_ent e = heap_pop(sim);
+        kh_comp *c = sim->comps[e.id];
+        if (c->last_step == t) continue; /* already stepped this cycle */
+        c->last_step = t;
+        if (c->wake <= t) c->wake = KH_NEVER; /* the step re-requests what it still needs */
+        sim->steps++;
+        c->ops->step(c, t);
+    }
+    sim->in_step = 0;
+    sim->now = t + 1;
+}
+
+uint64_t kh_sim_run(kh_sim *sim, kh_cycle n)
+{
+    uint64_t before = sim->steps;
+    kh_cycle end = sim->now + n;
+    while (sim->nheap && sim->heap[0].t < end) run_cycle(sim, sim->heap[0].t);
+    sim->now = end;
+    return sim->steps - before;
+}
+
+int kh_sim_run_until_idle(kh_sim *sim, kh_cycle limit)
+{
+    kh_cycle end = sim->now + limit;
+    while (sim->nheap) {
+        if (sim->heap[0].t >= end) {
+            sim->now = end;
+            return 0;
+        }
+        run_cycle(sim, sim->heap[0].t);
+    }
+    return 1;
+}
+
+int kh_sim_idle(const kh_sim *sim) { return sim->nheap == 0; }
+
+kh_cycle kh_sim_next_wake(const kh_sim *sim) { return sim->nheap ? sim->heap[0].t : KH_NEVER; }
+
+int kh_sim_describe_stuck(kh_sim *sim, char *buf, size_t len)
+{
+    int n = 0;
+    size_t used = 0;
+    if (len) buf[0] = '\0';
+    for (unsigned i = 0; i < sim->ncomps; i++) {
+        kh_comp *c = sim->comps[i];
+        char line[1024];
+        if (!c->ops->describe_stuck || !c->ops->describe_stuck(c, line, sizeof line)) continue;
+        n++;
+        if (used < len) {
+            int w = snprintf(buf + used, len - used, "%s: %s\n", c->name, line);
+            if (w > 0) used += (size_t)w;
+        }
+    }
+    return n;
+}
+
+void kh_sim_set_log(kh_sim *sim, kh_log_fn fn, void *ctx, kh_log_level min)
+{
+    sim->log_fn = fn ? fn : default_log;
+    sim->log_ctx = ctx;
+    sim->log_min = min;
+}
+
+static void vlog(kh_sim *sim, kh_log_level lvl, const char *prefix, const char *fmt, va_list ap)
+{
+    sim->log_counts[lvl]++;
+    if (lvl < sim->log_min) return;
+    char msg[1024];
+    int off = snprintf(msg, sizeof msg, "%s", prefix);
+    if (off >= 0 && (size_t)off < sizeof msg) vsnprintf(msg + off, sizeof msg - (size_t)off, fmt, ap);
+    sim->log_fn(sim->log_ctx, lvl, msg);
+}
+
+void kh_sim_log(kh_sim *sim, kh_log_level lvl, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vlog(sim, lvl, "", fmt, ap);
+    va_end(ap);
+}
+
+void kh_comp_log(kh_comp *c, kh_log_level lvl, const char *fmt, ...)
+{
+    char prefix[96];
+    va_list ap;
+    snprintf(prefix, sizeof prefix, "[%llu] %s: ", (unsigned long long)c->sim->now, c->name);
+    va_start(ap, fmt);
+    vlog(c->sim, lvl, prefix, fmt, ap);
+    va_end(ap);
+}
+
+unsigned kh_sim_log_count(const kh_sim *sim, kh_log_level lvl) { return sim->log_counts[lvl]; }
+
+unsigned kh_sim_ncomps(const kh_sim *sim) { return sim->ncomps; }
+kh_comp *kh_sim_comp(const kh_sim *sim, unsigned i) { return i < sim->ncomps ? sim->comps[i] : NULL; }
+unsigned kh_sim_nlinks(const kh_sim *sim) { return sim->nlinks; }
+kh_link *kh_sim_link(const kh_sim *sim, unsigned i) { return i < sim->nlinks ? sim->links[i] : NULL; }
+
+void kh_sim_set_trace(kh_sim *sim, kh_trace *t) { sim->trace = t; }
+kh_trace *kh_sim_trace(const kh_sim *sim) { return sim->trace; }
+
+void kh_trace_span(kh_comp *c, const char *name, kh_cycle begin, kh_cycle end, const char *args)
+{
+    kh_trace *t = c->sim->trace;
+    if (t && t->span) t->span(t->ctx, c, name, begin, end, args);
+}
+
+void kh_trace_instant(kh_comp *c, const char *name, kh_cycle at, const char *args)
+{
+    kh_trace *t = c->sim->trace;
+    if (t && t->instant) t->instant(t->ctx, c, name, at, args);
+}
+
+void kh_sim_set_user(kh_sim *sim, void *user) { sim->user = user; }
+void *kh_sim_user(const kh_sim *sim) { return sim->user; }

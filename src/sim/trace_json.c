@@ -1,0 +1,189 @@
+/* The Chrome / Perfetto trace-event JSON sink (trace.h). Events are
+ * streamed to the file as they come; each track is named (metadata event)
+ * the first time it is used, so the output depends only on the simulation. */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "kohaku/gen/flit.h"
+#include "kohaku/trace.h"
+
+enum { PID_LINKS = 1, PID_COMPS = 2 };
+
+typedef struct json_trace {
+    kh_trace t; /* first member: t.ctx points back here */
+    kh_sim *sim;
+    FILE *f;
+    char *path;
+    int next_track;        /* for links made after the file was opened */
+    unsigned char *named;  /* component tracks already named, by id */
+    unsigned nnamed;
+} json_trace;
+
+void kh_json_escape(char *out, size_t outlen, const char *s)
+{
+    size_t o = 0;
+    if (!outlen) return;
+    for (; *s && o + 7 < outlen; s++) {
+        unsigned char c = (unsigned char)*s;
+        if (c == '"' || c == '\\') {
+            out[o++] = '\\';
+            out[o++] = (char)c;
+        } else if (c < 0x20) {
+            o += (size_t)snprintf(out + o, outlen - o, "\\u%04x", c);
+        } else {
+            out[o++] = (char)c;
+        }
+    }
+    out[o] = 0;
+}
+
+static void event_sep(json_trace *j) { fputs(",\n", j->f); }
+
+static void name_track(json_trace *j, int pid, unsigned tid, const char *name)
+{
+    char esc[160];
+    kh_json_escape(esc, sizeof esc, name);
+    event_sep(j);
+    fprintf(j->f,
+            "{\"ph\":\"M\",\"pid\":%d,\"tid\":%u,\"name\":\"thread_name\",\"args\":{\"name\":\"%s\"}},\n"
+            "{\"ph\":\"M\",\"pid\":%d,\"tid\":%u,\"name\":\"thread_sort_index\",\"args\":{\"sort_index\":%u}}",
+            pid, tid, esc, pid, tid, tid);
+}
+
+static const char *type_name(unsigned type)
+{
+    switch (type) { /* flits.md §3 */
+    case KH_T_MEM_RD_REQ: return "MEM_RD_REQ";
+    case KH_T_MEM_WR_REQ: return "MEM_WR_REQ";
+    case KH_T_MEM_RD_RESP: return "MEM_RD_RESP";
+    case KH_T_MEM_WR_ACK: return "MEM_WR_ACK";
+    case KH_T_MEM_WR_DATA: return "MEM_WR_DATA";
+    case KH_T_CU_INST: return "CU_INST";
+    case KH_T_CU_SIGNAL: return "CU_SIGNAL";
+    case KH_T_CU_CTRL: return "CU_CTRL";
+    case KH_T_CU_DATA: return "CU_DATA";
+    case KH_T_ERROR: return "ERROR";
+    default: return "type?";
+    }
+}
+
+static void on_link(void *ctx, const kh_link *l, const kh_flit *f, kh_cycle now)
+{
+    json_trace *j = ctx;
+    if (l->trace_track < 0) {
+        /* a link made after the file was opened: number it now (the field
+         * exists for the sink; the kernel hands it over const) */
+        ((kh_link *)l)->trace_track = j->next_track++;
+        name_track(j, PID_LINKS, (unsigned)l->trace_track + 1, l->name);
+    }
+    const uint64_t *w = f->w;
+    event_sep(j);
+    fprintf(j->f,
+            "{\"name\":\"%s\",\"cat\":\"flit\",\"ph\":\"X\",\"ts\":%llu,\"dur\":1,\"pid\":%d,"
+            "\"tid\":%d,\"args\":{\"dst\":\"(%u,%u)\",\"src\":\"(%u,%u)\",\"type\":%u,\"txn\":%u,"
+            "\"last\":%u,\"rsvd\":%u,\"payload\":\"%016llx%016llx%016llx%016llx\"%s}}",
+            type_name((unsigned)kh_hdr_type(w)), (unsigned long long)now, PID_LINKS,
+            l->trace_track + 1, (unsigned)kh_hdr_dst_x(w), (unsigned)kh_hdr_dst_y(w),
+            (unsigned)kh_hdr_src_x(w), (unsigned)kh_hdr_src_y(w), (unsigned)kh_hdr_type(w),
+            (unsigned)kh_hdr_txn(w), (unsigned)kh_hdr_last(w), (unsigned)kh_hdr_rsvd(w),
+            (unsigned long long)w[3], (unsigned long long)w[2], (unsigned long long)w[1],
+            (unsigned long long)w[0], l->dst ? "" : ",\"dropped\":1");
+}
+
+static void comp_track(json_trace *j, const kh_comp *c)
+{
+    if (c->id >= j->nnamed) {
+        unsigned n = c->id + 64;
+        unsigned char *v = realloc(j->named, n);
+        if (!v) return; /* the event still goes out, on an unnamed track */
+        memset(v + j->nnamed, 0, n - j->nnamed);
+        j->named = v;
+        j->nnamed = n;
+    }
+    if (j->named[c->id]) return;
+    j->named[c->id] = 1;
+    name_track(j, PID_COMPS, c->id + 1, c->name);
+}
+
+static void on_span(void *ctx, const kh_comp *c, const char *name, kh_cycle begin, kh_cycle end,
+                    const char *args)
+{
+    json_trace *j = ctx;
+    char esc[128];
+    comp_track(j, c);
+    kh_json_escape(esc, sizeof esc, name);
+    event_sep(j);
+    fprintf(j->f,
+            "{\"name\":\"%s\",\"cat\":\"%s\",\"ph\":\"X\",\"ts\":%llu,\"dur\":%llu,\"pid\":%d,"
+            "\"tid\":%u,\"args\":{%s}}",
+            esc, c->ops->kind, (unsigned long long)begin,
+            (unsigned long long)(end > begin ? end - begin : 0), PID_COMPS, c->id + 1,
+            args ? args : "");
+}
+
+static void on_instant(void *ctx, const kh_comp *c, const char *name, kh_cycle at, const char *args)
+{
+    json_trace *j = ctx;
+    char esc[128];
+    comp_track(j, c);
+    kh_json_escape(esc, sizeof esc, name);
+    event_sep(j);
+    fprintf(j->f,
+            "{\"name\":\"%s\",\"cat\":\"%s\",\"ph\":\"i\",\"s\":\"t\",\"ts\":%llu,\"pid\":%d,"
+            "\"tid\":%u,\"args\":{%s}}",
+            esc, c->ops->kind, (unsigned long long)at, PID_COMPS, c->id + 1, args ? args : "");
+}
+
+kh_trace *kh_trace_json_open(kh_sim *sim, const char *path, char *err, size_t errlen)
+{
+    json_trace *j = calloc(1, sizeof *j);
+    if (!j || !(j->path = strdup(path))) {
+        free(j);
+        snprintf(err, errlen, "trace %s: out of memory", path);
+        return NULL;
+    }
+    if (!(j->f = fopen(path, "w"))) {
+        snprintf(err, errlen, "trace %s: cannot create: %s", path, strerror(errno));
+        free(j->path);
+        free(j);
+        return NULL;
+    }
+    setvbuf(j->f, NULL, _IOFBF, 1 << 16);
+    j->sim = sim;
+    j->t.ctx = j;
+    j->t.link = on_link;
+    j->t.span = on_span;
+    j->t.instant = on_instant;
+    fputs("{\"displayTimeUnit\":\"ns\",\"otherData\":{\"time_unit\":\"1 us = 1 clock cycle\"},\n"
+          "\"traceEvents\":[\n"
+          "{\"ph\":\"M\",\"pid\":1,\"name\":\"process_name\",\"args\":{\"name\":\"links\"}}",
+          j->f);
+    event_sep(j);
+    fputs("{\"ph\":\"M\",\"pid\":2,\"name\":\"process_name\",\"args\":{\"name\":\"components\"}}",
+          j->f);
+    /* tracks of the links that exist now, in creation order */
+    unsigned n = kh_sim_nlinks(sim);
+    for (unsigned i = 0; i < n; i++) {
+        kh_link *l = kh_sim_link(sim, i);
+        l->trace_track = (int)i;
+        name_track(j, PID_LINKS, i + 1, l->name);
+    }
+    j->next_track = (int)n;
+    return &j->t;
+}
+
+int kh_trace_json_close(kh_trace *t, char *err, size_t errlen)
+{
+    if (!t) return 0;
+    json_trace *j = t->ctx;
+    if (kh_sim_trace(j->sim) == t) kh_sim_set_trace(j->sim, NULL);
+    fputs("\n]}\n", j->f);
+    int bad = ferror(j->f);
+    if (fclose(j->f)) bad = 1;
+    if (bad) snprintf(err, errlen, "trace %s: write error", j->path);
+    free(j->named);
+    free(j->path);
+    free(j);
+    return bad ? -1 : 0;
+}

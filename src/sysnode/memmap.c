@@ -1,0 +1,86 @@
+/* The 40-bit address map as the node decodes it (memory.md §1.1, §7, §8). */
+#include <stdio.h>
+
+#include "sysnode/fields.h"
+#include "sysnode/node_int.h"
+
+kh_target kh_node_target(const kh_node *n, uint64_t addr)
+{
+    if (!ka_aperture(addr)) return KH_TGT_DRAM;
+    /* The staging claim: a[39] = 1, a[38] = 0, own mesh, aperture index 0 (§8). */
+    if (n->p->stage_built && !ka_bit38(addr) && ka_mesh(addr) == n->cfg.mesh_id && ka_apidx(addr) == 0)
+        return KH_TGT_STAGE;
+    return KH_TGT_LOST;
+}
+
+int kh_node_port_drops(const kh_node *n, uint64_t addr)
+{
+    /* AP_DECODE = STAGE: only a node built with staging tests the aperture (§6). */
+    return n->p->stage_built && ka_aperture(addr) && !ka_bit38(addr) &&
+           (ka_mesh(addr) != n->cfg.mesh_id || ka_apidx(addr) != 0);
+}
+
+static void bytes_to_word(const uint8_t b[32], uint64_t w[4])
+{
+    for (int k = 0; k < 4; k++) {
+        uint64_t v = 0;
+        for (int j = 7; j >= 0; j--) v = (v << 8) | b[8 * k + j];
+        w[k] = v;
+    }
+}
+
+static void word_to_bytes(const uint64_t w[4], uint8_t b[32])
+{
+    for (int j = 0; j < 32; j++) b[j] = (uint8_t)(w[j >> 3] >> (8 * (j & 7)));
+}
+
+/* DRAM byte index: word = (a[35:0] >> 5) mod DRAM_WORDS (§7, Open point 3). */
+uint64_t kh_node_dram_index(kh_node *n, uint64_t addr)
+{
+    if (!n->warned_wide && (ka_mesh(addr) != n->cfg.mesh_id || ka_local(addr) > n->dram_bytes_mask)) {
+        n->warned_wide = 1;
+        kh_sim_log(n->sim, KH_LOG_WARN,
+                   "mesh %u DRAM: address 0x%010llx names mesh %u or lies beyond the populated "
+                   "%llu bytes; it aliases to offset 0x%llx (memory.md §7, Open point 3; warned once)",
+                   n->cfg.mesh_id, (unsigned long long)addr, ka_mesh(addr),
+                   (unsigned long long)n->dram_bytes_mask + 1,
+                   (unsigned long long)(ka_local(addr) & n->dram_bytes_mask));
+    }
+    return ka_local(addr) & n->dram_bytes_mask;
+}
+
+void kh_node_word_read(kh_node *n, kh_target t, uint64_t addr, uint64_t out[4])
+{
+    uint8_t b[32];
+    addr &= ~(uint64_t)31; /* the memory model ignores the low 5 bits (§7) */
+    if (t == KH_TGT_STAGE) kh_pages_read(&n->stage, addr & n->stage_bytes_mask, b, 32);
+    else kh_pages_read(&n->dram, kh_node_dram_index(n, addr), b, 32);
+    bytes_to_word(b, out);
+}
+
+void kh_node_word_write(kh_node *n, kh_target t, uint64_t addr, const uint64_t in[4])
+{
+    uint8_t b[32];
+    addr &= ~(uint64_t)31;
+    word_to_bytes(in, b);
+    int rc = t == KH_TGT_STAGE ? kh_pages_write(&n->stage, addr & n->stage_bytes_mask, b, 32)
+                               : kh_pages_write(&n->dram, kh_node_dram_index(n, addr), b, 32);
+    if (rc) kh_sim_log(n->sim, KH_LOG_ERROR, "mesh %u: out of memory storing the word at 0x%010llx",
+                       n->cfg.mesh_id, (unsigned long long)addr);
+}
+
+void kh_node_addr_str(const kh_node *n, uint64_t addr, char *buf, size_t len)
+{
+    if (!ka_aperture(addr))
+        snprintf(buf, len, "0x%010llx (DRAM, mesh field %u, offset 0x%llx)", (unsigned long long)addr,
+                 ka_mesh(addr), (unsigned long long)ka_local(addr));
+    else if (ka_bit38(addr))
+        snprintf(buf, len, "0x%010llx (aperture with reserved bit 38 set)", (unsigned long long)addr);
+    else
+        snprintf(buf, len, "0x%010llx (aperture %u of mesh %u%s)", (unsigned long long)addr,
+                 ka_apidx(addr), ka_mesh(addr),
+                 kh_node_target(n, addr) == KH_TGT_STAGE ? ": this staging store"
+                 : ka_apidx(addr) ? ": no such aperture"
+                 : ka_mesh(addr) != n->cfg.mesh_id ? ": another mesh's staging"
+                                                   : ": no staging store built");
+}

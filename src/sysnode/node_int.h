@@ -1,0 +1,85 @@
+/* The system node's private layout (src/sysnode only). */
+#ifndef KH_SYSNODE_NODE_INT_H
+#define KH_SYSNODE_NODE_INT_H
+
+#include "kohaku/node.h"
+#include "sysnode/conv.h"
+#include "sysnode/pages.h"
+
+typedef struct kh_port kh_port;
+typedef struct kh_mover kh_mover;
+
+/* Where an address lands on the converged path (memory.md §1.1, §7, §8). */
+typedef enum kh_target {
+    KH_TGT_DRAM,  /* bit 39 clear: DRAM, index rule of §7 */
+    KH_TGT_STAGE, /* own-mesh aperture 0: the staging store (§8) */
+    KH_TGT_LOST,  /* any other aperture address: reaches the DRAM master, never answered */
+} kh_target;
+
+#define KH_XFORM_IDS 16 /* XFORM_ID is 4 bits (memory.md §11.1) */
+
+struct kh_node {
+    kh_sim *sim;
+    kh_node_cfg cfg;
+    const kh_params *p;
+    kh_pages dram;              /* this mesh's DRAM, byte index = a[35:0] mod size */
+    kh_pages stage;             /* staging store, byte index = a[stage_bytes_log2-1:0] */
+    uint64_t dram_bytes_mask;   /* 2^dram_words_log2 * 32 - 1 */
+    uint64_t stage_bytes_mask;
+    kh_conv *conv;
+    kh_mover *mover;
+    kh_port *port[KH_NODE_MAX_PORTS];
+    kh_node_agent agent;
+    int have_agent;
+    kh_cycle agent_in_cycle;    /* cycle a port last delivered to the agent (rule-4 round-robin) */
+    kh_cycle agent_out_cycle;   /* cycle a port last took an agent flit */
+    kh_node_counts counts;
+    /* transform slot (memory.md §12) */
+    const kh_xform_occupant *occ[KH_XFORM_IDS];
+    unsigned bank_fault;        /* fault[3:0]; bit 0 = unknown id started */
+    int warned_wide;            /* Open point 3 warning given once */
+};
+
+/* Free the node object (called by its converged path's destroy). */
+void kh_node_free(kh_node *n);
+
+/* Append "; "-separated text to a describe_stuck report (node.c). */
+void kh_node_say(char *buf, size_t len, size_t *used, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
+
+/* ---- memory map (memmap.c) ---- */
+kh_target kh_node_target(const kh_node *n, uint64_t addr);
+/* Whether a NoC streaming read or write of addr is dropped at a port
+ * (memory.md §6: aperture bit set, bit 38 clear, other mesh or index != 0,
+ * node built with staging). */
+int kh_node_port_drops(const kh_node *n, uint64_t addr);
+/* DRAM byte index of addr (bit 39 clear): a[35:0] mod the populated size,
+ * warning once when the mesh field or the offset is beyond it (§7, Open point 3). */
+uint64_t kh_node_dram_index(kh_node *n, uint64_t addr);
+/* One 32-byte word at addr (low 5 bits ignored) of a DRAM or staging target. */
+void kh_node_word_read(kh_node *n, kh_target t, uint64_t addr, uint64_t out[4]);
+void kh_node_word_write(kh_node *n, kh_target t, uint64_t addr, const uint64_t in[4]);
+/* Describe an address for messages: "0x... (DRAM offset ...)" etc. */
+void kh_node_addr_str(const kh_node *n, uint64_t addr, char *buf, size_t len);
+
+/* ---- ports (port.c) ---- */
+kh_port *kh_port_new(kh_node *n, unsigned index, char *err, size_t errlen);
+kh_comp *kh_port_comp(kh_port *p);
+void kh_port_set_out(kh_port *p, kh_link *out);
+unsigned kh_port_rd_count(const kh_port *p); /* ARs issued (mem_rd_count) */
+unsigned kh_port_wr_count(const kh_port *p); /* write bursts issued (mem_wr_count) */
+/* The port whose row equals y (port 0 if none), for outbound agent flits. */
+unsigned kh_node_port_for_row(const kh_node *n, unsigned y);
+
+/* ---- mover (mover*.c) ---- */
+kh_mover *kh_mover_new(kh_node *n);
+int kh_mover_write(kh_mover *m, unsigned reg, uint64_t value, kh_cycle now);
+void kh_mover_status(kh_mover *m, kh_cycle now, unsigned *busy, unsigned *fault, uint32_t *done);
+
+/* ---- transform slot (xform.c) ---- */
+void kh_xform_slot_init(kh_node *n);
+/* The occupant that serves id: the registered one, or the bypass for id 0
+ * and for an id no occupant has (*unknown set then). */
+const kh_xform_occupant *kh_xform_pick(const kh_node *n, unsigned id, int *unknown);
+
+#endif

@@ -1,0 +1,291 @@
+/* A memory port (memory.md §2, §10): the hub's inbound classification, the
+ * output register with its priorities, and the per-cycle sequencing of the
+ * engine (writes in port_write.c, reads in port_read.c). */
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "sysnode/fields.h"
+#include "sysnode/port_int.h"
+
+kh_link *kh_port_in(kh_port *p)
+{
+    /* The link into this port is found once, by its receiver. */
+    if (!p->in_looked) {
+        kh_sim *sim = p->c.sim;
+        for (unsigned i = 0; i < kh_sim_nlinks(sim); i++) {
+            kh_link *l = kh_sim_link(sim, i);
+            if (l->dst == &p->c) {
+                p->in = l;
+                break;
+            }
+        }
+        p->in_looked = p->in != NULL;
+    }
+    return p->in;
+}
+
+static void wake_sender(kh_port *p, kh_cycle now)
+{
+    kh_link *in = kh_port_in(p);
+    if (in && in->src) kh_comp_wake(in->src, now + 1);
+}
+
+/* busy to the mesh: either intake FIFO at Q_DEPTH - Q_MARGIN or full (§10). */
+static int engine_busy(const kh_port *p, kh_cycle now)
+{
+    const kh_params *pp = p->n->p;
+    unsigned thr = pp->q_depth > pp->q_margin ? (unsigned)(pp->q_depth - pp->q_margin) : 1;
+    return kh_fifo_used(&p->rdq, now) >= thr || kh_fifo_used(&p->wrq, now) >= thr ||
+           kh_fifo_full(&p->rdq, now) || kh_fifo_full(&p->wrq, now);
+}
+
+static void check_remote(kh_port *p, const kh_flit *f)
+{
+    /* A request not marked remote naming another mesh raises bad_remote_req
+     * and is served locally (§2, §6). */
+    kh_node *n = p->n;
+    if (ka_mesh(kf_addr(f)) == n->cfg.mesh_id) return;
+    if (n->cfg.interlink && !n->counts.bad_remote_req)
+        kh_comp_log(&p->c, KH_LOG_WARN,
+                    "%s from (%u,%u) names mesh %u in 0x%010llx without the remote marker: "
+                    "bad_remote_req set, served locally (memory.md §2)",
+                    kf_type(f) ? "MEM_WR_REQ" : "MEM_RD_REQ", kf_src_x(f), kf_src_y(f),
+                    ka_mesh(kf_addr(f)), (unsigned long long)kf_addr(f));
+    if (n->cfg.interlink) n->counts.bad_remote_req = 1;
+}
+
+int kh_node_port_accept(kh_comp *dst, unsigned inport, const kh_flit *f, kh_cycle now)
+{
+    kh_port *p = (kh_port *)dst;
+    kh_node *n = p->n;
+    unsigned type = kf_type(f);
+    (void)inport;
+    /* Rule 1: the remote marker goes to the interlink, when one is built. */
+    if (n->cfg.interlink && kf_remote(f)) {
+        n->counts.ilink_drops++;
+        kh_comp_log(&p->c, KH_LOG_WARN,
+                    "remote flit (type 0x%x) from (%u,%u) for mesh %u: no interlink model, dropped "
+                    "(memory.md §2 rule 1)", type, kf_src_x(f), kf_src_y(f), kf_rsvd(f) & 3);
+        return 1;
+    }
+    /* Rule 2: dst (0,0) is the control processor; none is modelled, so the
+     * flit is accepted and dropped (control.md Open point 16). */
+    if (kf_dst_x(f) == 0 && kf_dst_y(f) == 0) {
+        n->counts.cpu_drops++;
+        kh_comp_log(&p->c, KH_LOG_WARN,
+                    "flit type 0x%x txn %u from (%u,%u) to (0,0): no control processor modelled, "
+                    "dropped (control.md Open point 16)", type, kf_txn(f), kf_src_x(f), kf_src_y(f));
+        return 1;
+    }
+    /* Rule 3: memory requests and write data go to this port's engine. */
+    if (type == KH_T_MEM_RD_REQ || type == KH_T_MEM_WR_REQ || type == KH_T_MEM_WR_DATA) {
+        if (engine_busy(p, now)) return 0;
+        if (type != KH_T_MEM_WR_DATA && !(n->cfg.interlink && kf_remote(f))) check_remote(p, f);
+        kh_fifo *q = type == KH_T_MEM_RD_REQ ? &p->rdq : &p->wrq;
+        kh_fifo_push(q, f, now);
+        kh_comp_wake(&p->c, now + q->latency);
+        return 1;
+    }
+    /* Rule 4: everything else to the control agent, which must never block
+     * memory traffic: if it cannot take the flit, the flit is dropped. The
+     * round-robin among ports lets one port deliver per cycle; a port
+     * waiting its turn holds busy for this cycle. */
+    if (n->agent_in_cycle == now) {
+        wake_sender(p, now);
+        return 0;
+    }
+    n->agent_in_cycle = now;
+    if (!n->have_agent || !n->agent.accept(n->agent.ctx, p->index, f, now)) {
+        n->counts.agent_drops++;
+        kh_comp_log(&p->c, KH_LOG_INFO,
+                    "flit type 0x%x from (%u,%u) for the control agent dropped: %s (memory.md §2 rule 4)",
+                    type, kf_src_x(f), kf_src_y(f), n->have_agent ? "agent cannot take it" : "no agent");
+    }
+    return 1;
+}
+
+/* ---- output register ---- */
+
+static void load_out(kh_port *p, const kh_flit *f, kh_cycle now)
+{
+    p->oreg = *f;
+    p->ovalid = 1;
+    p->oplaced = now;
+    p->progressed = 1;
+}
+
+static int agent_flit(kh_port *p, kh_cycle now)
+{
+    kh_node *n = p->n;
+    if (!n->have_agent || n->agent_out_cycle == now) return 0;
+    const kh_flit *f = n->agent.peek(n->agent.ctx, now);
+    if (!f || kh_node_port_for_row(n, kf_dst_y(f)) != p->index) return 0;
+    load_out(p, f, now);
+    n->agent.take(n->agent.ctx, now);
+    n->agent_out_cycle = now;
+    p->agent_out++;
+    if (n->agent.peek(n->agent.ctx, now)) kh_node_agent_ready(n, now + 1);
+    return 1;
+}
+
+static void fill_out(kh_port *p, kh_cycle now)
+{
+    kh_flit f;
+    if (p->ovalid) return;
+    /* Priority: control agent > processor (none) > interlink (none) > this
+     * port's engine; within the engine the emitter first (§2, §10). */
+    if (agent_flit(p, now)) return;
+    if (kh_port_stream_flit(p, &f, now) || kh_port_plain_flit(p, &f, now)) {
+        load_out(p, &f, now);
+        return;
+    }
+    if (p->st == ST_ACK) {
+        kh_port_ack_flit(p, &f);
+        p->st = ST_IDLE;
+        load_out(p, &f, now);
+    }
+}
+
+static void offer_out(kh_port *p, kh_cycle now)
+{
+    if (!p->ovalid || p->oplaced >= now) return;
+    if (!p->out) {
+        p->out_lost++;
+        p->ovalid = 0;
+        p->progressed = 1;
+        kh_comp_log(&p->c, KH_LOG_WARN, "no output link: flit for (%u,%u) discarded",
+                    kf_dst_x(&p->oreg), kf_dst_y(&p->oreg));
+        return;
+    }
+    if (kh_link_send(p->out, &p->oreg, now)) {
+        p->ovalid = 0;
+        p->flits_out++;
+        p->progressed = 1;
+    }
+}
+
+/* ---- the cycle ---- */
+
+static void port_step(kh_comp *c, kh_cycle now)
+{
+    kh_port *p = (kh_port *)c;
+    uint64_t tag;
+    p->progressed = p->rd_popped = p->wr_popped = 0;
+    if (p->st == ST_WRITE && kh_conv_b_pop(p->rq, now, &tag)) {
+        p->st = ST_ACK; /* acks follow the write response (§5) */
+        p->progressed = 1;
+    }
+    offer_out(p, now);
+    fill_out(p, now);
+    kh_port_stream_capture(p, now);
+    if (p->st == ST_IDLE && (kh_port_plain_start(p, now) || kh_port_write_issue(p, now)))
+        p->progressed = 1;
+    if (kh_port_stream_start(p, now)) p->progressed = 1;
+    kh_port_write_intake(p, now);
+    if (p->rd_popped || p->wr_popped) {
+        kh_link *in = kh_port_in(p);
+        if (in) kh_link_space(in, now);
+    }
+    if (p->progressed) kh_comp_wake(c, now + 1);
+    kh_cycle t = kh_conv_next_answer(p->rq);
+    kh_cycle h = kh_fifo_head_ready(&p->rdq);
+    if (h > now && h < t) t = h;
+    h = kh_fifo_head_ready(&p->wrq);
+    if (h > now && h < t) t = h;
+    if (t > now && t != KH_NEVER) kh_comp_wake(c, t);
+}
+
+static int port_stuck(kh_comp *c, char *buf, size_t len)
+{
+    kh_port *p = (kh_port *)c;
+    kh_cycle now = kh_sim_now(c->sim);
+    size_t used = 0;
+    int any = 0;
+    if (len) buf[0] = '\0';
+    any |= kh_port_read_stuck(p, buf, len, &used);
+    if (p->st == ST_WRITE) {
+        kh_wslot *w = &p->slot[p->cur_slot];
+        kh_node_say(buf, len, &used,
+                    "write from (%u,%u) txn %u to 0x%010llx waits for its write response (memory.md §5)",
+                    w->sx, w->sy, w->txn, (unsigned long long)w->addr);
+        any = 1;
+    }
+    any |= kh_port_write_stuck(p, buf, len, &used, now);
+    if (p->ovalid) {
+        kh_node_say(buf, len, &used,
+                    "output register holds a type 0x%x flit for (%u,%u) that the outgoing link "
+                    "refuses (mesh.md §4)", kf_type(&p->oreg), kf_dst_x(&p->oreg), kf_dst_y(&p->oreg));
+        any = 1;
+    }
+    const kh_flit *f = kh_fifo_head(&p->rdq, now);
+    if (f && !any) {
+        kh_node_say(buf, len, &used, "a MEM_RD_REQ from (%u,%u) waits in the read queue (memory.md §10)",
+                    kf_src_x(f), kf_src_y(f));
+        any = 1;
+    }
+    return any;
+}
+
+static void port_stats(kh_comp *c, char *buf, size_t len)
+{
+    kh_port *p = (kh_port *)c;
+    snprintf(buf, len,
+             "\"flits_out\": %llu, \"agent_flits_out\": %llu, \"plain_reads\": %llu, "
+             "\"streaming_reads\": %llu, \"write_bursts\": %llu, \"rdq_high_water\": %u, "
+             "\"wrq_high_water\": %u",
+             (unsigned long long)p->flits_out, (unsigned long long)p->agent_out,
+             (unsigned long long)p->reads, (unsigned long long)p->stream_reads,
+             (unsigned long long)p->writes, p->rdq.high_water, p->wrq.high_water);
+}
+
+static void port_destroy(kh_comp *c)
+{
+    kh_port *p = (kh_port *)c;
+    kh_fifo_free(&p->rdq);
+    kh_fifo_free(&p->wrq);
+    free(p->slot);
+    free(p->ready);
+    free(p);
+}
+
+static const kh_comp_ops port_ops = {
+    .kind = "mem_port",
+    .step = port_step,
+    .describe_stuck = port_stuck,
+    .stats_json = port_stats,
+    .destroy = port_destroy,
+};
+
+kh_port *kh_port_new(kh_node *n, unsigned index, char *err, size_t errlen)
+{
+    kh_port *p = calloc(1, sizeof *p);
+    const kh_params *pp = n->p;
+    unsigned cap = (unsigned)(pp->q_depth + pp->fifo_extra_cap);
+    if (p) p->n = n;
+    if (!p || kh_fifo_init(&p->rdq, cap, (unsigned)pp->fifo_latency) ||
+        kh_fifo_init(&p->wrq, cap, (unsigned)pp->fifo_latency) || kh_port_write_init(p)) {
+        if (p) {
+            kh_fifo_free(&p->rdq);
+            kh_fifo_free(&p->wrq);
+            free(p->slot);
+            free(p->ready);
+            free(p);
+        }
+        snprintf(err, errlen, "out of memory building memory port %u", index);
+        return NULL;
+    }
+    p->n = n;
+    p->index = index;
+    p->x = n->cfg.port[index].x;
+    p->y = n->cfg.port[index].y;
+    char name[48];
+    snprintf(name, sizeof name, "mem_port%u(%u,%u)", index, p->x, p->y);
+    kh_sim_add(n->sim, &p->c, &port_ops, name);
+    p->rq = kh_conv_requester(n->conv, index, &p->c, name);
+    return p;
+}
+
+kh_comp *kh_port_comp(kh_port *p) { return &p->c; }
+void kh_port_set_out(kh_port *p, kh_link *out) { p->out = out; }
+unsigned kh_port_rd_count(const kh_port *p) { return p->rd_count; }
+unsigned kh_port_wr_count(const kh_port *p) { return p->wr_count; }

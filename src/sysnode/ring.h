@@ -1,0 +1,23 @@
+/* A growable FIFO of fixed-size records (the node's internal queues:
+ * converged-path requests and responses, mover elements). Order is the
+ * order of pushes; nothing depends on addresses. */
+#ifndef KH_SYSNODE_RING_H
+#define KH_SYSNODE_RING_H
+
+#include <stddef.h>
+
+typedef struct kh_ring {
+    unsigned char *buf;
+    size_t esize, cap, head, count;
+} kh_ring;
+
+void kh_ring_init(kh_ring *r, size_t esize);
+void kh_ring_free(kh_ring *r);
+/* Append a copy of *e. 0 ok, -1 out of memory. */
+int kh_ring_push(kh_ring *r, const void *e);
+/* The i-th record from the head (i < count), or NULL. */
+void *kh_ring_at(const kh_ring *r, size_t i);
+void kh_ring_pop(kh_ring *r);
+static inline size_t kh_ring_count(const kh_ring *r) { return r->count; }
+
+#endif

@@ -1,0 +1,171 @@
+/* The exact block product (numerics.md §4) on every path this CPU runs,
+ * the pipeline helpers, and cluster.md §9.5 end to end: FP16 in, quantise,
+ * product, scale, LOAD, FP16 out. */
+#include <string.h>
+
+#include "kohaku/bits.h"
+#include "kohaku/hex.h"
+#include "kohaku/num.h"
+#include "support/test.h"
+
+static uint64_t rng_next(uint64_t *s)
+{
+    *s ^= *s << 13, *s ^= *s >> 7, *s ^= *s << 17;
+    return *s;
+}
+
+static void ref_block(const kh_mx_entry *a, const kh_mx_entry *b, int32_t c[4][4])
+{
+    for (int i = 0; i < 4; i++)
+        for (int j = 0; j < 4; j++) {
+            long s = 0;
+            for (int k = 0; k < 32; k++) s += (long)a->q[i][k] * (long)b->q[j][k];
+            c[i][j] = (int32_t)s;
+        }
+}
+
+static void fill(kh_mx_entry *e, uint64_t *s, int kind)
+{
+    for (int L = 0; L < 4; L++) {
+        for (int k = 0; k < 32; k++) {
+            int v = (int)(rng_next(s) % 128) - 64;
+            if (kind == 1) v = -64;                 /* the extreme: c = 131072 */
+            if (kind == 2) v = (k + L) % 2 ? 63 : -64; /* alternating extremes */
+            if (kind == 3 && rng_next(s) % 3) v = 0;
+            e->q[L][k] = (int8_t)v;
+        }
+        e->scale[L] = (uint8_t)rng_next(s);
+    }
+}
+
+/* Every available path equals the reference on random and extreme blocks. */
+static void mx_block_every_path_is_exact(void)
+{
+    int tested = 0;
+    for (int p = 0; p < KH_MX_NPATHS; p++) {
+        kh_mx_block_fn fn = kh_mx_path_fn((kh_mx_path)p);
+        if (!fn) {
+            printf("# note: path %s not available on this CPU, not tested\n", kh_mx_path_name((kh_mx_path)p));
+            continue;
+        }
+        tested++;
+        uint64_t s = 1234;
+        for (int r = 0; r < 20000; r++) {
+            kh_mx_entry a, b;
+            int32_t got[4][4], want[4][4];
+            fill(&a, &s, r < 4 ? r : 0);
+            fill(&b, &s, r < 4 ? r : (r % 4 == 3 ? 3 : 0));
+            ref_block(&a, &b, want);
+            fn(&a, &b, got);
+            if (memcmp(got, want, sizeof got)) {
+                kh_test_fail(__FILE__, __LINE__, "path %s round %d: c[0][0] %d want %d", kh_mx_path_name((kh_mx_path)p),
+                             r, got[0][0], want[0][0]);
+                break;
+            }
+        }
+    }
+    CHECK(tested >= 1);
+    /* the extreme block: every element -64 */
+    kh_mx_entry a;
+    int32_t c[4][4];
+    memset(a.q, 0xC0, sizeof a.q);
+    kh_mx_block(&a, &a, c);
+    CHECK_EQ(c[3][2], 131072);
+}
+
+/* kh_mx_block is the best path and the best path exists. */
+static void mx_block_dispatch_names_a_running_path(void)
+{
+    kh_mx_path best = kh_mx_path_best();
+    CHECK(kh_mx_path_fn(best) != NULL);
+    CHECK(kh_mx_path_fn(KH_MX_PORTABLE) == kh_mx_block_portable);
+    CHECK(kh_mx_path_fn(KH_MX_NPATHS) == NULL);
+    CHECK_STR(kh_mx_path_name(KH_MX_AVX2), "avx2");
+    CHECK_STR(kh_mx_path_name(KH_MX_NPATHS), "?");
+    printf("# note: kh_mx_block uses %s\n", kh_mx_path_name(best));
+}
+
+/* kh_mx_block_chain / _accumulate are §5 and §6.1 applied per lane. */
+static void mx_block_pipeline_is_product_scale_add(void)
+{
+    uint64_t s = 77;
+    for (int r = 0; r < 2000; r++) {
+        kh_mx_entry a, b;
+        fill(&a, &s, r % 4 == 3 ? 3 : 0);
+        fill(&b, &s, 0);
+        unsigned mw = r % 3 ? 14 : 16, anchor = r % 5 ? 40 : 37;
+        int32_t c[4][4];
+        uint32_t chain[16], tile[16], want[16];
+        ref_block(&a, &b, c);
+        for (int n = 0; n < 16; n++) tile[n] = want[n] = (uint32_t)rng_next(&s) & ((1u << (mw + 8)) - 1);
+        kh_mx_block_chain(&a, &b, anchor, mw, chain);
+        kh_mx_block_accumulate(&a, &b, anchor, mw, tile);
+        for (int n = 0; n < 16; n++) {
+            uint32_t ch = kh_acc_from_product(c[n / 4][n % 4], a.scale[n / 4], b.scale[n % 4], anchor, mw);
+            CHECK_EQ(chain[n], ch);
+            want[n] = kh_acc_add(want[n], 0, ch, 0, mw);
+        }
+        CHECK(!memcmp(tile, want, sizeof tile));
+    }
+}
+
+/* cluster.md §9.5, every intermediate the text gives. */
+static void cluster_end_to_end_worked_example(void)
+{
+    uint64_t a_src[32] = {0}, b_src[32] = {0}, a_img[16], b_img[16];
+    kh_bits_set(a_src, 16 * 0, 16, 0x4200);             /* A[0][0] = 3.0 */
+    kh_bits_set(a_src, 16 * 1, 16, 0x2E66);             /* A[0][1] = 0.1 */
+    kh_bits_set(b_src, 16 * 0, 16, 0x3C00);             /* Bt[0][0] = 1.0 */
+    kh_bits_set(b_src, 16 * 1, 16, 0x4100);             /* Bt[0][1] = 2.5 */
+    kh_bits_set(b_src, 16 * (32 * 1 + 0), 16, 0xB800);  /* Bt[1][0] = -0.5 */
+    kh_quant_entry(a_src, 0, a_img);
+    kh_quant_entry(b_src, 1, b_img);
+    char hex[65];
+    kh_hex_format(a_img, 256, hex);
+    CHECK_STR(hex, "760800000000000000000000000000000000000000000000000000007da0a0a0");
+    kh_hex_format(b_img, 256, hex);
+    CHECK_STR(hex, "2f1c00074000000000000000000000000000000000000000000000007b69a0a0");
+    for (unsigned w = 1; w < 4; w++) {
+        kh_hex_format(a_img + 4 * w, 256, hex);
+        CHECK_STR(hex, "000000000000000000000000000000000000000000000000000000007da0a0a0");
+        kh_hex_format(b_img + 4 * w, 256, hex);
+        CHECK_STR(hex, "000000000000000000000000000000000000000000000000000000007b69a0a0");
+    }
+    kh_mx_entry a, b;
+    kh_mx_unpack(a_img, 0, &a);
+    kh_mx_unpack(b_img, 1, &b);
+    CHECK_EQ(a.q[0][0], 59);
+    CHECK_EQ(a.q[0][1], 2);
+    CHECK_EQ(b.q[0][0], 23);
+    CHECK_EQ(b.q[0][1], 58);
+    CHECK_EQ(b.q[1][0], -57);
+    int32_t c[4][4];
+    kh_mx_block(&a, &b, c);
+    CHECK_EQ(c[0][0], 1473);
+    CHECK_EQ(c[0][1], -3363);
+    int nonzero = 0;
+    for (int n = 0; n < 16; n++) nonzero += c[n / 4][n % 4] != 0;
+    CHECK_EQ(nonzero, 2);
+    uint32_t chain[16], tile[16];
+    kh_mx_block_chain(&a, &b, 40, 14, chain);
+    CHECK_EQ(chain[0], 0x1026DA);
+    CHECK_EQ(chain[1], 0x2FE010);
+    uint64_t out[4] = {0};
+    for (int n = 0; n < 16; n++) {
+        tile[n] = kh_acc_add(0xABCDE, 1, chain[n], 0, 14); /* LOAD: acc = 0, first block */
+        kh_bits_set(out, 16 * (unsigned)n, 16, kh_acc_to_f16(tile[n], 14));
+    }
+    CHECK_EQ(tile[0], 0x1026DA);
+    CHECK_EQ(tile[1], 0x2FE010);
+    kh_hex_format(out, 256, hex);
+    CHECK_STR(hex, "00000000000000000000000000000000000000000000000000000000be01426e");
+}
+
+int main(void)
+{
+    KH_RUN(mx_block_every_path_is_exact);
+    KH_RUN(mx_block_dispatch_names_a_running_path);
+    KH_RUN(mx_block_pipeline_is_product_scale_add);
+    KH_RUN(cluster_end_to_end_worked_example);
+    return kh_test_end("t_num_block");
+}

@@ -1,0 +1,344 @@
+/* The kernel: wake scheduling, FIFO start-of-cycle semantics, links with
+ * backpressure, order independence, idle jumps, hang reports, parameters. */
+#include <stdlib.h>
+
+#include "kohaku/sim.h"
+#include "support/test.h"
+
+/* ---- a sender that pushes flits 0..n-1 as fast as the link allows ---- */
+typedef struct sender {
+    kh_comp base;
+    kh_link *out;
+    unsigned next, n;
+    kh_cycle sent_at[64];
+} sender;
+
+static void sender_step(kh_comp *c, kh_cycle now)
+{
+    sender *s = (sender *)c;
+    if (s->next >= s->n) return;
+    kh_flit f;
+    kh_flit_clear(&f);
+    f.w[0] = s->next;
+    if (kh_link_send(s->out, &f, now)) {
+        s->sent_at[s->next++] = now;
+        if (s->next < s->n) kh_comp_wake(c, now + 1);
+    }
+}
+
+
+/* ---- a receiver with a FIFO that pops one flit every `period` cycles ---- */
+typedef struct receiver {
+    kh_comp base;
+    kh_fifo q;
+    kh_link *in;
+    unsigned period, got;
+    kh_cycle next_pop;
+    kh_cycle got_at[64];
+    uint64_t got_val[64];
+} receiver;
+
+static int receiver_accept(kh_comp *dst, unsigned port, const kh_flit *f, kh_cycle now)
+{
+    receiver *r = (receiver *)dst;
+    (void)port;
+    if (kh_fifo_full(&r->q, now)) return 0;
+    kh_fifo_push(&r->q, f, now);
+    kh_comp_wake(dst, now + r->q.latency);
+    return 1;
+}
+
+static void receiver_step(kh_comp *c, kh_cycle now)
+{
+    receiver *r = (receiver *)c;
+    if (now < r->next_pop) {
+        kh_comp_wake(c, r->next_pop);
+        return;
+    }
+    const kh_flit *f = kh_fifo_head(&r->q, now);
+    if (f) {
+        r->got_at[r->got] = now;
+        r->got_val[r->got++] = f->w[0];
+        kh_fifo_pop(&r->q, now);
+        kh_link_space(r->in, now);
+        r->next_pop = now + r->period;
+    }
+    if (!kh_fifo_empty(&r->q)) {
+        kh_cycle t = kh_fifo_head_ready(&r->q);
+        if (t < r->next_pop) t = r->next_pop;
+        kh_comp_wake(c, t > now ? t : now + 1);
+    }
+}
+
+static int receiver_stuck(kh_comp *c, char *buf, size_t len)
+{
+    receiver *r = (receiver *)c;
+    if (kh_fifo_empty(&r->q)) return 0;
+    snprintf(buf, len, "%u flits queued", r->q.count);
+    return 1;
+}
+
+static void receiver_destroy(kh_comp *c)
+{
+    receiver *r = (receiver *)c;
+    kh_fifo_free(&r->q);
+    free(r);
+}
+
+static void sender_destroy(kh_comp *c) { free(c); }
+
+static const kh_comp_ops receiver_ops = {"receiver", receiver_step, receiver_stuck, NULL,
+                                         receiver_destroy};
+static const kh_comp_ops sender_ops_owned = {"sender", sender_step, NULL, NULL, sender_destroy};
+
+/* Build sender -> receiver; `receiver_first` registers the receiver first,
+ * so same-cycle steps run in the other order. */
+static void build(kh_sim *sim, int receiver_first, unsigned depth, unsigned latency, unsigned period,
+                  unsigned n, sender **ps, receiver **pr)
+{
+    sender *s = calloc(1, sizeof *s);
+    receiver *r = calloc(1, sizeof *r);
+    kh_fifo_init(&r->q, depth, latency);
+    r->period = period;
+    s->n = n;
+    if (receiver_first) {
+        kh_sim_add(sim, &r->base, &receiver_ops, "rx");
+        kh_sim_add(sim, &s->base, &sender_ops_owned, "tx");
+    } else {
+        kh_sim_add(sim, &s->base, &sender_ops_owned, "tx");
+        kh_sim_add(sim, &r->base, &receiver_ops, "rx");
+    }
+    s->out = kh_link_new(sim, &s->base, &r->base, 0, receiver_accept, "tx->rx");
+    r->in = s->out;
+    kh_comp_wake(&s->base, 0);
+    *ps = s;
+    *pr = r;
+}
+
+static void fifo_push_visible_after_latency(void)
+{
+    kh_fifo q;
+    kh_flit f;
+    kh_flit_clear(&f);
+    CHECK_EQ(kh_fifo_init(&q, 4, 2), 0);
+    kh_fifo_push(&q, &f, 10);
+    CHECK(kh_fifo_head(&q, 10) == NULL);
+    CHECK(kh_fifo_head(&q, 11) == NULL);
+    CHECK(kh_fifo_head(&q, 12) != NULL);
+    CHECK_EQ(kh_fifo_head_ready(&q), 12);
+    kh_fifo_free(&q);
+}
+
+static void fifo_pop_frees_space_next_cycle(void)
+{
+    kh_fifo q;
+    kh_flit f;
+    kh_flit_clear(&f);
+    kh_fifo_init(&q, 2, 1);
+    kh_fifo_push(&q, &f, 0);
+    kh_fifo_push(&q, &f, 1);
+    CHECK(kh_fifo_full(&q, 5));
+    kh_fifo_pop(&q, 5);
+    CHECK(kh_fifo_full(&q, 5));  /* start-of-cycle view: still full in cycle 5 */
+    CHECK(!kh_fifo_full(&q, 6)); /* the space shows from cycle 6 */
+    CHECK_EQ(kh_fifo_used(&q, 6), 1);
+    kh_fifo_free(&q);
+}
+
+static void link_transfers_one_flit_per_cycle(void)
+{
+    kh_sim *sim = kh_sim_new(NULL);
+    sender *s;
+    receiver *r;
+    build(sim, 0, 8, 2, 1, 5, &s, &r);
+    CHECK(kh_sim_run_until_idle(sim, 1000));
+    CHECK_EQ(r->got, 5);
+    for (unsigned i = 0; i < 5; i++) {
+        CHECK_EQ(s->sent_at[i], i);         /* one per cycle, no stall */
+        CHECK_EQ(r->got_at[i], i + 2);      /* visible after the fall-through */
+        CHECK_EQ(r->got_val[i], i);         /* in order */
+    }
+    CHECK_EQ(s->out->flits, 5);
+    CHECK_EQ(s->out->stall_cycles, 0);
+    kh_sim_destroy(sim);
+}
+
+/* A slow receiver with a 2-deep FIFO: the sender stalls, is woken by the
+ * freed space, and nothing is lost or duplicated. The transfer cycles must
+ * not depend on which component is stepped first in a cycle. */
+static void backpressure_is_order_independent(void)
+{
+    kh_cycle sent[2][16], got[2][16];
+    uint64_t stalls[2];
+    for (int order = 0; order < 2; order++) {
+        kh_sim *sim = kh_sim_new(NULL);
+        sender *s;
+        receiver *r;
+        build(sim, order, 2, 1, 3, 10, &s, &r);
+        CHECK(kh_sim_run_until_idle(sim, 1000));
+        CHECK_EQ(r->got, 10);
+        for (unsigned i = 0; i < 10; i++) {
+            CHECK_EQ(r->got_val[i], i);
+            sent[order][i] = s->sent_at[i];
+            got[order][i] = r->got_at[i];
+        }
+        stalls[order] = s->out->stall_cycles;
+        kh_sim_destroy(sim);
+    }
+    for (unsigned i = 0; i < 10; i++) {
+        CHECK_EQ(sent[0][i], sent[1][i]);
+        CHECK_EQ(got[0][i], got[1][i]);
+    }
+    CHECK_EQ(stalls[0], stalls[1]);
+    CHECK(stalls[0] > 0);
+    /* Receiver pops at 1, 4, 7, ...: a pop in cycle t frees space from t+1,
+     * so after the FIFO fills the sender transfers one cycle after each pop. */
+    CHECK_EQ(got[0][0], 1);
+    CHECK_EQ(got[0][1], 4);
+    CHECK_EQ(sent[0][2], 2);
+    CHECK_EQ(sent[0][3], 5); /* first pop at 1 frees the slot that is refilled at 2; next at 4 -> 5 */
+}
+
+static void tied_off_link_drops(void)
+{
+    kh_sim *sim = kh_sim_new(NULL);
+    sender *s = calloc(1, sizeof *s);
+    s->n = 3;
+    kh_sim_add(sim, &s->base, &sender_ops_owned, "tx");
+    s->out = kh_link_new(sim, &s->base, NULL, 0, NULL, "tie-off");
+    kh_comp_wake(&s->base, 0);
+    CHECK(kh_sim_run_until_idle(sim, 100));
+    CHECK_EQ(s->out->flits, 3);
+    CHECK_EQ(s->out->dropped, 3);
+    kh_sim_destroy(sim);
+}
+
+/* ---- idle jumps: a component that wakes once after 10^9 cycles ---- */
+typedef struct sleeper {
+    kh_comp base;
+    unsigned steps;
+    kh_cycle last;
+} sleeper;
+
+static void sleeper_step(kh_comp *c, kh_cycle now)
+{
+    sleeper *s = (sleeper *)c;
+    s->steps++;
+    s->last = now;
+}
+
+static const kh_comp_ops sleeper_ops = {"sleeper", sleeper_step, NULL, NULL, sender_destroy};
+
+static void idle_cycles_are_skipped(void)
+{
+    kh_sim *sim = kh_sim_new(NULL);
+    sleeper *s = calloc(1, sizeof *s);
+    kh_sim_add(sim, &s->base, &sleeper_ops, "sleeper");
+    kh_comp_wake(&s->base, 1000000000ull);
+    uint64_t steps = kh_sim_run(sim, 2000000000ull);
+    CHECK_EQ(steps, 1);
+    CHECK_EQ(s->steps, 1);
+    CHECK_EQ(s->last, 1000000000ull);
+    CHECK_EQ(kh_sim_now(sim), 2000000000ull);
+    CHECK(kh_sim_idle(sim));
+    kh_sim_destroy(sim);
+}
+
+static void wakes_coalesce_and_all_requests_are_kept(void)
+{
+    kh_sim *sim = kh_sim_new(NULL);
+    sleeper *s = calloc(1, sizeof *s);
+    kh_sim_add(sim, &s->base, &sleeper_ops, "sleeper");
+    kh_comp_wake(&s->base, 9);
+    kh_comp_wake(&s->base, 5);
+    kh_comp_wake(&s->base, 5);
+    kh_sim_run(sim, 100);
+    CHECK_EQ(s->steps, 2); /* stepped at 5 and 9, once each */
+    CHECK_EQ(s->last, 9);
+    kh_sim_destroy(sim);
+}
+
+static void run_until_idle_stops_at_limit(void)
+{
+    kh_sim *sim = kh_sim_new(NULL);
+    sleeper *s = calloc(1, sizeof *s);
+    kh_sim_add(sim, &s->base, &sleeper_ops, "sleeper");
+    kh_comp_wake(&s->base, 500);
+    CHECK_EQ(kh_sim_run_until_idle(sim, 100), 0);
+    CHECK_EQ(kh_sim_now(sim), 100);
+    CHECK_EQ(s->steps, 0);
+    CHECK_EQ(kh_sim_next_wake(sim), 500);
+    CHECK_EQ(kh_sim_run_until_idle(sim, 1000), 1);
+    CHECK_EQ(s->steps, 1);
+    kh_sim_destroy(sim);
+}
+
+/* A receiver that never pops: the simulation goes idle with work left, and
+ * the hang report names the component. */
+static void stuck_components_describe_themselves(void)
+{
+    kh_sim *sim = kh_sim_new(NULL);
+    sender *s;
+    receiver *r;
+    build(sim, 0, 4, 1, 1000000, 10, &s, &r);
+    r->next_pop = KH_NEVER; /* never pops: it wakes, sees it may not pop, sleeps */
+    kh_sim_run_until_idle(sim, 100000);
+    char buf[512];
+    CHECK(kh_sim_describe_stuck(sim, buf, sizeof buf) == 1);
+    CHECK(strstr(buf, "rx: 4 flits queued") != NULL);
+    kh_sim_destroy(sim);
+}
+
+static void two_simulations_do_not_interact(void)
+{
+    kh_sim *a = kh_sim_new(NULL), *b = kh_sim_new(NULL);
+    sender *sa, *sb;
+    receiver *ra, *rb;
+    build(a, 0, 8, 2, 1, 5, &sa, &ra);
+    build(b, 1, 8, 1, 1, 3, &sb, &rb);
+    kh_sim_run(a, 3);
+    kh_sim_run_until_idle(b, 100);
+    CHECK_EQ(rb->got, 3);
+    CHECK(ra->got < 5);
+    kh_sim_run_until_idle(a, 100);
+    CHECK_EQ(ra->got, 5);
+    kh_sim_destroy(a);
+    kh_sim_destroy(b);
+}
+
+static void params_default_set_and_profiles(void)
+{
+    kh_params p;
+    char err[200];
+    kh_params_default(&p);
+    CHECK_EQ(p.router_fifo_depth, 512); /* parameters.md row 15 */
+    CHECK_EQ(p.fifo_latency, 2);        /* row 21 */
+    CHECK_EQ(p.dram_lat, 51);           /* row 45 */
+    CHECK_EQ(kh_params_set(&p, "dram_lat", "0x10", err, sizeof err), 0);
+    CHECK_EQ(p.dram_lat, 16);
+    CHECK_EQ(kh_params_set(&p, "nope", "1", err, sizeof err), -1);
+    CHECK(strstr(err, "nope") != NULL);
+    CHECK_EQ(kh_params_set_assign(&p, "dram_lat=abc", err, sizeof err), -1);
+    CHECK(strstr(err, "abc") != NULL);
+    CHECK_EQ(p.dram_lat, 16); /* a refused set changes nothing */
+    CHECK_EQ(kh_params_profile(&p, "rec-saxpy", err, sizeof err), 0);
+    CHECK_EQ(p.fifo_latency, 1); /* parameters.md §2.1 stand-ins */
+    CHECK_EQ(p.recv_depth, 16);  /* §2.5 */
+    CHECK_EQ(kh_params_profile(&p, "bogus", err, sizeof err), -1);
+}
+
+int main(void)
+{
+    KH_RUN(fifo_push_visible_after_latency);
+    KH_RUN(fifo_pop_frees_space_next_cycle);
+    KH_RUN(link_transfers_one_flit_per_cycle);
+    KH_RUN(backpressure_is_order_independent);
+    KH_RUN(tied_off_link_drops);
+    KH_RUN(idle_cycles_are_skipped);
+    KH_RUN(wakes_coalesce_and_all_requests_are_kept);
+    KH_RUN(run_until_idle_stops_at_limit);
+    KH_RUN(stuck_components_describe_themselves);
+    KH_RUN(two_simulations_do_not_interact);
+    KH_RUN(params_default_set_and_profiles);
+    return kh_test_end("t_sim");
+}

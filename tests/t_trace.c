@@ -1,0 +1,196 @@
+/* The trace-event JSON writer and the --stats writer (trace.h): the files
+ * parse as JSON, hold one flit event per link transfer with the header
+ * fields as args, component spans and instants, and every link's counters. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "kohaku/json.h"
+#include "kohaku/mesh.h"
+#include "kohaku/trace.h"
+#include "kohaku/traffic.h"
+#include "support/test.h"
+
+static char *slurp(const char *path, size_t *len)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f) return NULL;
+    fseek(f, 0, SEEK_END);
+    long n = ftell(f);
+    fseek(f, 0, SEEK_SET);
+    char *buf = malloc((size_t)n + 1);
+    *len = fread(buf, 1, (size_t)n, f);
+    buf[*len] = 0;
+    fclose(f);
+    return buf;
+}
+
+static kh_json *parse_file(const char *path)
+{
+    size_t len = 0;
+    char *text = slurp(path, &len);
+    kh_json_error e;
+    kh_json *doc = text ? kh_json_parse(text, len, &e) : NULL;
+    if (!doc) kh_test_fail(__FILE__, __LINE__, "%s: %s", path, text ? e.msg : "unreadable");
+    free(text);
+    return doc;
+}
+
+/* A component that marks a span and an instant on its track. */
+static void marker_step(kh_comp *c, kh_cycle now)
+{
+    kh_trace_span(c, "busy", now, now + 6, "\"k\":1");
+    kh_trace_instant(c, "tick", now, NULL);
+}
+static void marker_destroy(kh_comp *c) { free(c); }
+static const kh_comp_ops marker_ops = {.kind = "marker", .step = marker_step, .destroy = marker_destroy};
+
+typedef struct fixture {
+    kh_map *map;
+    kh_sim *sim;
+    kh_mesh *mesh;
+    kh_traffic *t;
+} fixture;
+
+static void setup(fixture *fx)
+{
+    char err[256];
+    char path[512];
+    snprintf(path, sizeof path, "%s/maps/mesh_2x2.txt", kh_test_shared_dir());
+    fx->map = kh_map_load(path, err, sizeof err);
+    fx->sim = kh_sim_new(NULL);
+    fx->mesh = kh_mesh_new(fx->sim, fx->map, err, sizeof err);
+    kh_traffic_cfg cfg = {.pattern = KH_TRAFFIC_UNIFORM, .rate = 0.2, .seed = 1, .stop = 300};
+    fx->t = kh_traffic_new(fx->mesh, fx->map, &cfg, err, sizeof err);
+    kh_comp *mk = calloc(1, sizeof *mk);
+    kh_sim_add(fx->sim, mk, &marker_ops, "marker");
+    kh_comp_wake(mk, 10);
+}
+
+static void teardown(fixture *fx)
+{
+    kh_traffic_free(fx->t);
+    kh_mesh_free(fx->mesh);
+    kh_sim_destroy(fx->sim);
+    kh_map_free(fx->map);
+}
+
+static void trace_has_one_event_per_link_transfer(void)
+{
+    char path[] = "/tmp/kh_trace_XXXXXX";
+    int fd = mkstemp(path);
+    CHECK(fd >= 0);
+    close(fd);
+    fixture fx;
+    setup(&fx);
+    char err[256];
+    kh_trace *tr = kh_trace_json_open(fx.sim, path, err, sizeof err);
+    CHECK(tr != NULL);
+    kh_sim_set_trace(fx.sim, tr);
+    CHECK(kh_sim_run_until_idle(fx.sim, 100000));
+    CHECK_EQ(kh_trace_json_close(tr, err, sizeof err), 0);
+    CHECK(kh_sim_trace(fx.sim) == NULL); /* closing detaches */
+    uint64_t transfers = 0;
+    for (unsigned i = 0; i < kh_sim_nlinks(fx.sim); i++) transfers += kh_sim_link(fx.sim, i)->flits;
+    CHECK(transfers > 100);
+
+    kh_json *doc = parse_file(path);
+    const kh_json_val *ev = kh_json_get(kh_json_root(doc), "traceEvents");
+    CHECK(kh_json_type_of(ev) == KH_JSON_ARRAY);
+    uint64_t flits = 0, spans = 0, instants = 0, named = 0, with_args = 0;
+    for (size_t i = 0; i < kh_json_len(ev); i++) {
+        const kh_json_val *e = kh_json_at(ev, i);
+        const char *ph = kh_json_str(kh_json_get(e, "ph"), NULL);
+        const char *cat = kh_json_str(kh_json_get(e, "cat"), NULL);
+        const char *name = kh_json_str(kh_json_get(e, "name"), NULL);
+        if (!ph) continue;
+        if (!strcmp(ph, "X") && cat && !strcmp(cat, "flit")) {
+            flits++;
+            const kh_json_val *a = kh_json_get(e, "args");
+            uint64_t type;
+            if (kh_json_str(kh_json_get(a, "dst"), NULL) && kh_json_str(kh_json_get(a, "src"), NULL) &&
+                !kh_json_u64(kh_json_get(a, "type"), &type) && type == KH_T_CU_DATA &&
+                !strcmp(name, "CU_DATA"))
+                with_args++;
+        } else if (!strcmp(ph, "X") && cat && !strcmp(cat, "marker")) {
+            uint64_t dur, k;
+            CHECK(!kh_json_u64(kh_json_get(e, "dur"), &dur) && dur == 6);
+            CHECK(!kh_json_u64(kh_json_get(kh_json_get(e, "args"), "k"), &k) && k == 1);
+            spans++;
+        } else if (!strcmp(ph, "i")) {
+            instants++;
+        } else if (!strcmp(ph, "M") && name && !strcmp(name, "thread_name")) {
+            named++;
+        }
+    }
+    CHECK_EQ(flits, transfers);
+    CHECK_EQ(with_args, transfers);
+    CHECK_EQ(spans, 1);
+    CHECK_EQ(instants, 1);
+    CHECK(named >= kh_sim_nlinks(fx.sim) + 1);
+    kh_json_free(doc);
+    teardown(&fx);
+    remove(path);
+}
+
+static void stats_list_every_link_and_component(void)
+{
+    char path[] = "/tmp/kh_stats_XXXXXX";
+    int fd = mkstemp(path);
+    CHECK(fd >= 0);
+    close(fd);
+    fixture fx;
+    setup(&fx);
+    char err[256];
+    CHECK(kh_sim_run_until_idle(fx.sim, 100000));
+    CHECK_EQ(kh_stats_write_json(fx.sim, path, err, sizeof err), 0);
+    kh_json *doc = parse_file(path);
+    const kh_json_val *links = kh_json_get(kh_json_root(doc), "links");
+    CHECK_EQ(kh_json_len(links), kh_sim_nlinks(fx.sim));
+    uint64_t sum = 0, drops = 0;
+    for (size_t i = 0; i < kh_json_len(links); i++) {
+        uint64_t v, d, s;
+        const kh_json_val *l = kh_json_at(links, i);
+        CHECK(!kh_json_u64(kh_json_get(l, "flits"), &v));
+        CHECK(!kh_json_u64(kh_json_get(l, "dropped"), &d));
+        CHECK(!kh_json_u64(kh_json_get(l, "stall_cycles"), &s));
+        CHECK(kh_json_str(kh_json_get(l, "name"), NULL) != NULL);
+        CHECK_EQ(v, kh_sim_link(fx.sim, (unsigned)i)->flits);
+        sum += v;
+        drops += d;
+    }
+    CHECK(sum > 100);
+    CHECK_EQ(drops, 0); /* traffic goes only to attached endpoints */
+    const kh_json_val *comps = kh_json_get(kh_json_root(doc), "components");
+    CHECK_EQ(kh_json_len(comps), kh_sim_ncomps(fx.sim));
+    unsigned routers = 0;
+    for (size_t i = 0; i < kh_json_len(comps); i++) {
+        const kh_json_val *c = kh_json_at(comps, i);
+        const char *kind = kh_json_str(kh_json_get(c, "kind"), NULL);
+        if (kind && !strcmp(kind, "router")) {
+            const kh_json_val *hw = kh_json_get(kh_json_get(c, "stats"), "fifo_high_water");
+            CHECK_EQ(kh_json_len(hw), 5);
+            routers++;
+        }
+    }
+    CHECK_EQ(routers, 4);
+    kh_json_free(doc);
+    teardown(&fx);
+    remove(path);
+}
+
+static void json_escape_quotes_and_controls(void)
+{
+    char out[64];
+    kh_json_escape(out, sizeof out, "a\"b\\c\n");
+    CHECK_STR(out, "a\\\"b\\\\c\\u000a");
+}
+
+int main(void)
+{
+    KH_RUN(trace_has_one_event_per_link_transfer);
+    KH_RUN(stats_list_every_link_and_component);
+    KH_RUN(json_escape_quotes_and_controls);
+    return kh_test_end("t_trace");
+}
