@@ -14,7 +14,9 @@
 #include "kohaku/unitbench.h"
 
 #include "cu/units/units.h"
-#include "cu/units/vector/gen_shim.h"
+#include "kohaku/gen/flit.h"
+#include "kohaku/gen/vector.h"
+#include "kohaku/gen/vector_inner.h"
 #include "cu/units/vector/vec_unit.h"
 #include "support/test.h"
 
@@ -73,7 +75,7 @@ static inline uint32_t vk_vfill(unsigned ad, unsigned l1)
     uint64_t w = 0;
     kh_vinner_set_op(&w, KH_VINNER_OP_VFILL);
     kh_vinner_set_ad(&w, ad);
-    kh_vinner_set_l1(&w, l1);
+    kh_vinner_set_start(&w, l1);
     return (uint32_t)w;
 }
 static inline uint32_t vk_vdrain(unsigned ad, unsigned l1)
@@ -81,7 +83,7 @@ static inline uint32_t vk_vdrain(unsigned ad, unsigned l1)
     uint64_t w = 0;
     kh_vinner_set_op(&w, KH_VINNER_OP_VDRAIN);
     kh_vinner_set_ad(&w, ad);
-    kh_vinner_set_l1(&w, l1);
+    kh_vinner_set_start(&w, l1);
     return (uint32_t)w;
 }
 static inline uint32_t vk_vdrain_peer(unsigned ad, unsigned l1, unsigned dx, unsigned dy,
@@ -90,10 +92,10 @@ static inline uint32_t vk_vdrain_peer(unsigned ad, unsigned l1, unsigned dx, uns
     uint64_t w = 0;
     kh_vinner_set_op(&w, KH_VINNER_OP_VDRAIN);
     kh_vinner_set_ad(&w, ad);
-    kh_vinner_set_l1(&w, l1);
+    kh_vinner_set_start(&w, l1);
     kh_vinner_set_peer(&w, 1);
-    kh_vinner_set_dx(&w, dx);
-    kh_vinner_set_dy(&w, dy);
+    kh_vinner_set_dst_x(&w, dx);
+    kh_vinner_set_dst_y(&w, dy);
     kh_vinner_set_buf(&w, buf);
     kh_vinner_set_sig(&w, sig);
     return (uint32_t)w;
@@ -117,7 +119,7 @@ static inline uint32_t vk_vseti(unsigned sd, unsigned to_k3)
 static inline uint32_t vk_imm(uint32_t v)
 {
     uint64_t w = 0;
-    kh_vimm_set_imm(&w, v);
+    kh_vseti_imm_set_imm(&w, v);
     return (uint32_t)w;
 }
 static inline uint32_t vk_vsetvl(unsigned sa)
@@ -256,10 +258,14 @@ static inline void vk_desc_field(kh_ubench *b, unsigned ad, unsigned fld, uint64
 static inline void vk_desc_base(kh_ubench *b, unsigned ad, uint64_t base) { vk_desc_field(b, ad, 0, base); }
 static inline void vk_desc_dim(kh_ubench *b, unsigned ad, unsigned dim, int stride, unsigned bound)
 {
-    uint64_t v = 0;
-    kh_vdim_set_stride(&v, (uint64_t)(int64_t)stride);
-    kh_vdim_set_bound(&v, bound);
-    vk_desc_field(b, ad, 1 + dim, v);
+    kh_flit f;
+    kh_flit_clear(&f);
+    kh_vec_set_op(f.w, KH_VEC_OP_DESC);
+    kh_vec_set_ad(f.w, ad);
+    kh_vec_set_fld(f.w, 1 + dim);
+    kh_vec_set_stride(f.w, (uint64_t)(int64_t)stride);
+    kh_vec_set_bound(f.w, bound);
+    vk_outer(b, &f);
 }
 /* A one-dimensional descriptor: base, stride, bound. */
 static inline void vk_desc1(kh_ubench *b, unsigned ad, uint64_t base, int stride, unsigned bound)
@@ -293,11 +299,11 @@ static inline int vk_completion(kh_ubench *b, unsigned n, vk_comp *c)
     for (size_t i = 0; i < kh_ubench_nout(b); i++) {
         const kh_flit *f = &kh_ubench_out(b, i)->f;
         if (kh_hdr_type(f->w) != KH_T_CU_SIGNAL) continue;
-        unsigned code = (unsigned)kh_cusig_code(f->w);
+        unsigned code = (unsigned)kh_cu_signal_code(f->w);
         if (code != 0 && code != 1 && code != 4) continue;
         if (n--) continue;
         c->code = code;
-        c->arg = (uint32_t)kh_cusig_arg(f->w);
+        c->arg = (uint32_t)kh_cu_signal_arg(f->w);
         c->txn = (unsigned)kh_hdr_txn(f->w);
         c->last = (unsigned)kh_hdr_last(f->w);
         return 1;

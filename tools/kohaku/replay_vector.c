@@ -8,6 +8,7 @@
  * the data of `node_out` per destination in order, the completions' code,
  * txn and last in order, and their arg except for a RUN retiring without a
  * fault (its busy-cycle count is a timing figure, like `cycles`). */
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -19,9 +20,10 @@
 #include "kohaku/unitbench.h"
 
 #include "cu/units/units.h"
+#include "cu/units/vector/vec_unit.h"
 #include "replay.h"
 
-#define WHY 320
+#define WHY 400
 
 typedef struct vec_result {
     int ok;
@@ -72,50 +74,57 @@ static size_t collect_signals(kh_ubench *b, sig *out, size_t max)
     for (size_t i = 0; i < kh_ubench_nout(b) && n < max; i++) {
         const kh_ubench_rec *r = kh_ubench_out(b, i);
         if (kh_hdr_type(r->f.w) != KH_T_CU_SIGNAL) continue;
-        sig s = {(unsigned)kh_cusig_code(r->f.w), (unsigned)kh_hdr_txn(r->f.w),
+        sig s = {(unsigned)kh_cu_signal_code(r->f.w), (unsigned)kh_hdr_txn(r->f.w),
                  (unsigned)kh_hdr_last(r->f.w), (unsigned)kh_hdr_dst_x(r->f.w),
-                 (unsigned)kh_hdr_dst_y(r->f.w), (uint32_t)kh_cusig_arg(r->f.w), r->cycle};
+                 (unsigned)kh_hdr_dst_y(r->f.w), (uint32_t)kh_cu_signal_arg(r->f.w), r->cycle};
         out[n++] = s;
     }
     return n;
 }
 
-static int fail(vec_result *r, const char *fmt, const char *a, unsigned long long x,
-                unsigned long long y, unsigned long long z)
+static int fail(vec_result *r, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static int fail(vec_result *r, const char *fmt, ...)
 {
+    va_list ap;
+    va_start(ap, fmt);
     r->ok = 0;
-    snprintf(r->why, WHY, fmt, a, x, y, z);
+    vsnprintf(r->why, WHY, fmt, ap);
+    va_end(ap);
     return 0;
 }
 
-/* Feed the input stream: instructions queue in order; a non-instruction flit
- * (a CU_DATA burst) is injected once every instruction before it has
- * completed, which is where the recording's stream placed it. */
+/* Feed the input stream in its order: the bench sends one flit per cycle,
+ * so flit i of `flits_in` goes out at cycle i unless the shell holds it
+ * back. Instructions queue in order; any other flit (a CU_DATA burst) is
+ * injected at its stream position. */
 static int feed_and_run(kh_ubench *b, const kh_json_val *flits_in, char *err, size_t len)
 {
-    int queued = 0;
     for (size_t i = 0; i < kh_json_len(flits_in); i++) {
         const kh_json_val *e = kh_json_at(flits_in, i);
         const char *kind;
         kh_flit f;
         if (kh_json_get_str(e, "kind", &kind, err, len)) return -1;
         if (parse_flit(kh_json_get(e, "flit"), &f, err, len)) return -1;
-        if (is_inst_kind(kind)) {
+        if (is_inst_kind(kind))
             kh_ubench_inst(b, &f, (uint8_t)kh_hdr_txn(f.w), (int)kh_hdr_last(f.w));
-            queued = 1;
-            continue;
-        }
-        if (queued && kh_ubench_run(b, 1000000, err, len) != 1) return -1;
-        queued = 0;
-        kh_ubench_inject(b, &f, 0);
+        else
+            kh_ubench_inject(b, &f, (kh_cycle)i);
     }
     int r = kh_ubench_run(b, 10000000, err, len);
     if (r == 0) snprintf(err, len, "did not finish within 10^7 cycles");
     return r == 1 ? 0 : -1;
 }
 
+/* The recordings count from the edge the shell took the first CU_INST off
+ * its input link; the unit sees it one FIFO fall-through later. */
+static kh_cycle replay_origin(kh_ubench *b, const kh_params *p)
+{
+    kh_cycle first = kh_vec_unit_first_inst(kh_cu_unit(kh_ubench_cu(b)));
+    return first == KH_NEVER || first < p->fifo_latency ? first : first - p->fifo_latency;
+}
+
 /* Verbose: the memory requests ours vs recorded, as cycles. */
-static void print_requests(kh_ubench *b, const kh_json_val *c, const char *name)
+static void print_requests(kh_ubench *b, const kh_params *p, const kh_json_val *c, const char *name)
 {
     const char *keys[2] = {"rd_reqs", "wr_reqs"};
     for (int k = 0; k < 2; k++) {
@@ -127,10 +136,11 @@ static void print_requests(kh_ubench *b, const kh_json_val *c, const char *name)
             printf(" %llu", (unsigned long long)cy);
         }
         printf("\ncase %s: %s ours:    ", name, keys[k]);
+        kh_cycle origin = replay_origin(b, p);
         for (size_t i = 0; i < kh_ubench_nreq(b); i++) {
             const kh_ubench_rec *r = kh_ubench_req(b, i);
             if ((kh_hdr_type(r->f.w) == KH_T_MEM_RD_REQ) == (k == 0))
-                printf(" %llu", (unsigned long long)r->cycle);
+                printf(" %llu", (unsigned long long)(r->cycle - origin));
         }
         printf("\n");
     }
@@ -138,7 +148,7 @@ static void print_requests(kh_ubench *b, const kh_json_val *c, const char *name)
 
 static int replay_case(const kh_json_val *c, const char *name, int compat, int verbose, vec_result *r)
 {
-    char err[WHY];
+    char err[256];
     const kh_json_val *params, *flits_in, *mem_in, *mem_out, *node_out, *comps, *kinds;
     unsigned cu[2], mem[2], snd[2];
     uint64_t rd_lat, cycles;
@@ -154,7 +164,7 @@ static int replay_case(const kh_json_val *c, const char *name, int compat, int v
         kh_json_get_array(c, "node_out", &node_out, err, sizeof err) ||
         kh_json_get_array(c, "completions", &comps, err, sizeof err) ||
         kh_json_get_array(c, "inst_kinds", &kinds, err, sizeof err))
-        return fail(r, "refused: %s", err, 0, 0, 0);
+        return fail(r, "refused: %s", err);
     if (!kh_json_get_u64(c, "cycles", &cycles, err, sizeof err)) r->rec_cycles = (double)cycles;
 
     kh_ubench_cfg cfg;
@@ -169,10 +179,10 @@ static int replay_case(const kh_json_val *c, const char *name, int compat, int v
     cfg.rd_lat = (unsigned)rd_lat;
     kh_params_default(&cfg.params);
     if (kh_params_profile(&cfg.params, "rec-vector", err, sizeof err))
-        return fail(r, "refused: %s", err, 0, 0, 0);
+        return fail(r, "refused: %s", err);
     cfg.params.rtl_compat = (uint64_t)compat;
     kh_ubench *b = kh_ubench_new(&cfg, err, sizeof err);
-    if (!b) return fail(r, "bench: %s", err, 0, 0, 0);
+    if (!b) return fail(r, "bench: %s", err);
 
     for (size_t i = 0; i < kh_json_len(mem_in); i++) {
         const kh_json_val *m = kh_json_at(mem_in, i);
@@ -183,13 +193,13 @@ static int replay_case(const kh_json_val *c, const char *name, int compat, int v
             kh_json_get_str(m, "bytes", &hex, err, sizeof err) ||
             kh_hex_bytes_parse(hex, bytes, 32, err, sizeof err)) {
             kh_ubench_free(b);
-            return fail(r, "refused: mem_in: %s", err, 0, 0, 0);
+            return fail(r, "refused: mem_in: %s", err);
         }
         kh_ubench_mem_write(b, addr, bytes, 32);
     }
     if (feed_and_run(b, flits_in, err, sizeof err)) {
         kh_ubench_free(b);
-        return fail(r, "simulation: %s", err, 0, 0, 0);
+        return fail(r, "simulation: %s", err);
     }
 
     /* memory image */
@@ -201,14 +211,14 @@ static int replay_case(const kh_json_val *c, const char *name, int compat, int v
         if (kh_json_get_u64(m, "addr", &addr, err, sizeof err) ||
             kh_json_get_str(m, "bytes", &hex, err, sizeof err) ||
             kh_hex_bytes_parse(hex, want, 32, err, sizeof err)) {
-            fail(r, "refused: mem_out: %s", err, 0, 0, 0);
+            fail(r, "refused: mem_out: %s", err);
             break;
         }
         kh_ubench_mem_read(b, addr, got, 32);
         for (unsigned j = 0; j < 32; j++)
             if (got[j] != want[j]) {
-                fail(r, "%smemory at 0x%llx: byte %llu is 0x%02llx", "", (unsigned long long)addr, j, got[j]);
-                snprintf(r->why + strlen(r->why), WHY - strlen(r->why), ", want 0x%02x", want[j]);
+                fail(r, "memory at 0x%llx: byte %u is 0x%02x, want 0x%02x", (unsigned long long)addr, j,
+                     got[j], want[j]);
                 break;
             }
     }
@@ -221,19 +231,19 @@ static int replay_case(const kh_json_val *c, const char *name, int compat, int v
         kh_flit want;
         size_t k = nnode++;
         if (k >= kh_json_len(node_out)) {
-            fail(r, "%snode_out: flit %llu was not recorded", "", k, 0, 0);
+            fail(r, "node_out: flit %zu was not recorded", k);
             break;
         }
         if (parse_flit(kh_json_at(node_out, k), &want, err, sizeof err)) {
-            fail(r, "refused: node_out: %s", err, 0, 0, 0);
+            fail(r, "refused: node_out: %s", err);
             break;
         }
         if (kh_hdr_dst_x(f->w) != kh_hdr_dst_x(want.w) || kh_hdr_dst_y(f->w) != kh_hdr_dst_y(want.w) ||
             memcmp(f->w, want.w, 4 * sizeof f->w[0]))
-            fail(r, "%snode_out flit %llu differs (destination or data)", "", k, 0, 0);
+            fail(r, "node_out flit %zu differs (destination or data)", k);
     }
     if (r->ok && nnode < kh_json_len(node_out))
-        fail(r, "%snode_out: %llu flit(s) recorded, %llu sent", "", kh_json_len(node_out), nnode, 0);
+        fail(r, "node_out: %zu flit(s) recorded, %zu sent", kh_json_len(node_out), nnode);
 
     /* completions */
     sig got[1024];
@@ -246,11 +256,11 @@ static int replay_case(const kh_json_val *c, const char *name, int compat, int v
             kh_json_get_u64(w, "arg", &arg, err, sizeof err) ||
             kh_json_get_u64(w, "txn", &txn, err, sizeof err) ||
             kh_json_get_u64(w, "last", &last, err, sizeof err)) {
-            fail(r, "refused: completions: %s", err, 0, 0, 0);
+            fail(r, "refused: completions: %s", err);
             break;
         }
         if (i >= ngot) {
-            fail(r, "%scompletion %llu (code %llu) never came", "", i, code, 0);
+            fail(r, "completion %zu (code %llu) never came", i, (unsigned long long)code);
             break;
         }
         const sig *s = &got[i];
@@ -259,24 +269,33 @@ static int replay_case(const kh_json_val *c, const char *name, int compat, int v
         const char *kind = is_inst ? kh_json_str(kh_json_at(kinds, inst_no++), NULL) : NULL;
         int timing_arg = code == 0 && kind && !strcmp(kind, "run");
         if (s->code != code) {
-            fail(r, "%scompletion %llu: code %llu", "", i, s->code, 0);
-            snprintf(r->why + strlen(r->why), WHY - strlen(r->why), ", want %llu", (unsigned long long)code);
+            fail(r, "completion %zu: code %u, want %llu", i, s->code, (unsigned long long)code);
         } else if (s->txn != txn || s->last != last) {
-            fail(r, "%scompletion %llu: txn 0x%llx", "", i, s->txn, 0);
-            snprintf(r->why + strlen(r->why), WHY - strlen(r->why), " last %u, want txn 0x%llx last %llu",
-                     s->last, (unsigned long long)txn, (unsigned long long)last);
+            fail(r, "completion %zu: txn 0x%x last %u, want txn 0x%llx last %llu", i, s->txn, s->last,
+                 (unsigned long long)txn, (unsigned long long)last);
         } else if (timing_arg && verbose) {
             printf("case %s: RUN %zu busy cycles %u, recorded %llu\n", name, i, s->arg,
                    (unsigned long long)arg);
         } else if (!timing_arg && s->arg != arg) {
-            fail(r, "%scompletion %llu: arg 0x%llx", "", i, s->arg, 0);
-            snprintf(r->why + strlen(r->why), WHY - strlen(r->why), ", want 0x%llx", (unsigned long long)arg);
+            fail(r, "completion %zu: arg 0x%x, want 0x%llx", i, s->arg, (unsigned long long)arg);
         }
     }
     if (r->ok && ngot > kh_json_len(comps))
-        fail(r, "%s%llu completion(s) recorded, %llu sent", "", kh_json_len(comps), ngot, 0);
-    if (r->ok) r->our_cycles = (double)last_cycle;
-    if (verbose) print_requests(b, c, name);
+        fail(r, "%zu completion(s) recorded, %zu sent", kh_json_len(comps), ngot);
+    kh_cycle origin = replay_origin(b, &cfg.params);
+    if (r->ok && origin != KH_NEVER) r->our_cycles = (double)(last_cycle - origin);
+    if (verbose) {
+        printf("case %s: completion cycles ours:", name);
+        for (size_t i = 0; i < ngot; i++) printf(" %llu", (unsigned long long)(got[i].cycle - origin));
+        printf("\ncase %s: completion cycles recorded:", name);
+        for (size_t i = 0; i < kh_json_len(comps); i++) {
+            uint64_t cy = 0;
+            kh_json_u64(kh_json_get(kh_json_at(comps, i), "cycle"), &cy);
+            printf(" %llu", (unsigned long long)cy);
+        }
+        printf("\n");
+    }
+    if (verbose) print_requests(b, &cfg.params, c, name);
     kh_ubench_free(b);
     return r->ok;
 }

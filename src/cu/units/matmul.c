@@ -16,10 +16,11 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "kohaku/gen/flit.h"
+#include "kohaku/gen/matmul.h"
 #include "kohaku/num.h"
 
 #include "cu/units/units.h"
-#include "cu/units/vector/gen_shim.h"
 
 #define MXM_TILES 16       /* resident sub-tiles (§1.1) */
 #define MXM_ACC_MW 14      /* FP22 (§1.1) */
@@ -77,8 +78,8 @@ static int send_read(mxm_unit *u, uint64_t addr34, kh_cycle now)
 {
     kh_flit f;
     header(u, &f, KH_T_MEM_RD_REQ, MXM_RD_TXN, 1);
-    kh_memreq_set_addr(f.w, wire_addr(u, addr34));
-    kh_memreq_set_len(f.w, 3); /* a plain 4-beat read */
+    kh_mem_rd_req_set_addr(f.w, wire_addr(u, addr34));
+    kh_mem_rd_req_set_len(f.w, 3); /* a plain 4-beat read */
     return kh_cu_send(u->shell, &f, now);
 }
 
@@ -191,8 +192,8 @@ static void step(void *unit, kh_cycle now)
         return;
     case MXM_EMIT_REQ:
         header(u, &f, KH_T_MEM_WR_REQ, MXM_WR_TXN, 0);
-        kh_memreq_set_addr(f.w, wire_addr(u, u->addr_a));
-        kh_memreq_set_len(f.w, 0);
+        kh_mem_wr_req_set_addr(f.w, wire_addr(u, u->addr_a));
+        kh_mem_wr_req_set_len(f.w, 0);
         if (!kh_cu_send(u->shell, &f, now)) return;
         u->phase = MXM_EMIT_DATA;
         u->t = now + 1;

@@ -1,7 +1,8 @@
 /* The inner word's field views (vector.md §4.1), read only through the
  * accessors generated from isa/vector_inner.isa. */
+#include "kohaku/gen/vector_inner.h"
+
 #include "cu/units/vector/vec.h"
-#include "cu/units/vector/gen_shim.h"
 
 void vec_decode(uint32_t word, vec_insn *in)
 {
@@ -22,16 +23,16 @@ void vec_decode(uint32_t word, vec_insn *in)
     in->off = (int)kh_vinner_off_s(w);
     in->kind = (unsigned)kh_vinner_kind(w);
     in->mode = (unsigned)kh_vinner_mode(w);
-    in->l1 = (unsigned)kh_vinner_l1(w);
+    in->l1 = (unsigned)kh_vinner_start(w);
     in->peer = (unsigned)kh_vinner_peer(w);
     in->sig = (unsigned)kh_vinner_sig(w);
-    in->dx = (unsigned)kh_vinner_dx(w);
-    in->dy = (unsigned)kh_vinner_dy(w);
+    in->dx = (unsigned)kh_vinner_dst_x(w);
+    in->dy = (unsigned)kh_vinner_dst_y(w);
     in->buf = (unsigned)kh_vinner_buf(w);
 }
 
 uint32_t vec_decode_imm(uint32_t word)
 {
     const uint64_t w[1] = {word};
-    return (uint32_t)kh_vimm_imm(w);
+    return (uint32_t)kh_vseti_imm_imm(w);
 }

@@ -1,6 +1,7 @@
 /* Address descriptors and the walk (vector.md §3). */
+#include "kohaku/gen/vector.h"
+
 #include "cu/units/vector/vec.h"
-#include "cu/units/vector/gen_shim.h"
 
 #define ADDR_MASK ((UINT64_C(1) << 40) - 1) /* walks wrap in 40 bits (§3) */
 
@@ -13,11 +14,10 @@ void vec_desc_reset(vec_desc *d)
     }
 }
 
-void vec_desc_set_dim(vec_desc *d, unsigned dim, uint64_t value34)
+void vec_desc_set_dim(vec_desc *d, unsigned dim, int32_t stride, uint32_t bound)
 {
-    const uint64_t w[1] = {value34};
-    d->stride[dim] = (int32_t)kh_vdim_stride_s(w);
-    d->bound[dim] = (uint32_t)kh_vdim_bound(w);
+    d->stride[dim] = stride;
+    d->bound[dim] = bound;
 }
 
 static uint32_t eff_bound(uint32_t b) { return b ? b : 1; } /* bound 0 reads as 1 (§3) */
@@ -69,10 +69,10 @@ void vec_walk_step(vec_walk *w)
 void vec_peer_rec_decode(uint64_t base, vec_peer_rec *r)
 {
     const uint64_t w[1] = {base};
-    r->offset = (unsigned)kh_vpeer_offset(w);
-    r->ack_x = (unsigned)kh_vpeer_ack_x(w);
-    r->ack_y = (unsigned)kh_vpeer_ack_y(w);
-    r->mesh = (unsigned)kh_vpeer_mesh(w);
-    r->fin_x = (unsigned)kh_vpeer_fin_x(w);
-    r->fin_y = (unsigned)kh_vpeer_fin_y(w);
+    r->offset = (unsigned)kh_vec_peer_offset(w);
+    r->ack_x = (unsigned)kh_vec_peer_ack_x(w);
+    r->ack_y = (unsigned)kh_vec_peer_ack_y(w);
+    r->mesh = (unsigned)kh_vec_peer_mesh(w);
+    r->fin_x = (unsigned)kh_vec_peer_fin_x(w);
+    r->fin_y = (unsigned)kh_vec_peer_fin_y(w);
 }

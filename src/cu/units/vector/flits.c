@@ -1,7 +1,8 @@
 /* Every flit vec_cu builds or reads (vector.md §1.3, §1.4, §8.3), through
  * the accessors generated from isa/flit.isa. */
+#include "kohaku/gen/flit.h"
+
 #include "cu/units/vector/vec.h"
-#include "cu/units/vector/gen_shim.h"
 
 #define FILL_TXN_LAST 1 /* §1.3: plain one-beat read, last 1 */
 #define DRAIN_TXN 0x01  /* §1.3: VDRAIN MEM_WR_REQ / MEM_WR_DATA txn */
@@ -24,24 +25,24 @@ void vec_flit_rd_req(const vec_core *c, uint64_t addr, unsigned tag, kh_flit *f)
 {
     kh_flit_clear(f);
     header(f, c->mem_x, c->mem_y, c->x, c->y, KH_T_MEM_RD_REQ, tag & 0xFF, FILL_TXN_LAST, 0);
-    kh_memreq_set_addr(f->w, addr);
-    kh_memreq_set_len(f->w, 0);   /* one beat */
-    kh_memreq_set_flags(f->w, 0); /* plain read */
+    kh_mem_rd_req_set_addr(f->w, addr);
+    kh_mem_rd_req_set_len(f->w, 0);   /* one beat */
+    kh_mem_rd_req_set_flags(f->w, 0); /* plain read */
 }
 
 void vec_flit_wr_req(const vec_core *c, uint64_t addr, kh_flit *f)
 {
     kh_flit_clear(f);
     header(f, c->mem_x, c->mem_y, c->x, c->y, KH_T_MEM_WR_REQ, DRAIN_TXN, 0, 0);
-    kh_memreq_set_addr(f->w, addr);
-    kh_memreq_set_len(f->w, 0);
+    kh_mem_wr_req_set_addr(f->w, addr);
+    kh_mem_wr_req_set_len(f->w, 0); /* one data flit */
 }
 
 void vec_flit_wr_data(const vec_core *c, const uint64_t word[4], kh_flit *f)
 {
     kh_flit_clear(f);
     header(f, c->mem_x, c->mem_y, c->x, c->y, KH_T_MEM_WR_DATA, DRAIN_TXN, 1, 0);
-    for (int k = 0; k < 4; k++) f->w[k] = word[k];
+    kh_mem_wr_data_set_data(f->w, word);
 }
 
 void vec_flit_peer_desc(const vec_core *c, const vec_insn *in, const vec_peer_rec *r,
@@ -52,18 +53,18 @@ void vec_flit_peer_desc(const vec_core *c, const vec_insn *in, const vec_peer_re
     kh_flit_clear(f);
     header(f, in->dx, in->dy, c->x, c->y, KH_T_CU_DATA, remote ? fin : 0, 0,
            remote ? (4u | r->mesh) : 0);
-    kh_cudata_set_buf(f->w, in->buf);
-    kh_cudata_set_offset(f->w, r->offset);
-    kh_cudata_set_len(f->w, total - 1);
-    kh_cudata_set_flags(f->w, in->sig);
-    kh_cudata_set_ack_y(f->w, r->ack_y);
-    kh_cudata_set_ack_x(f->w, r->ack_x);
+    kh_cu_data_set_buf_id(f->w, in->buf);
+    kh_cu_data_set_offset(f->w, r->offset);
+    kh_cu_data_set_len(f->w, total - 1);
+    kh_cu_data_set_flags(f->w, in->sig);
+    kh_cu_data_set_ack_y(f->w, r->ack_y);
+    kh_cu_data_set_ack_x(f->w, r->ack_x);
 }
 
 void vec_flit_peer_data(const kh_flit *desc, const uint64_t word[4], int last, kh_flit *f)
 {
     *f = *desc;
-    for (int k = 0; k < 4; k++) f->w[k] = word[k];
+    kh_cu_data_data_set_data(f->w, word);
     kh_hdr_set_last(f->w, last ? 1 : 0);
 }
 
@@ -72,8 +73,8 @@ void vec_flit_data_received(const vec_core *c, unsigned dst_x, unsigned dst_y, u
 {
     kh_flit_clear(f);
     header(f, dst_x, dst_y, c->x, c->y, KH_T_CU_SIGNAL, 0x00, 1, 0); /* txn 0 (§1.4) */
-    kh_cusig_set_code(f->w, SIG_DATA_RECEIVED);
-    kh_cusig_set_arg(f->w, buf);
+    kh_cu_signal_set_code(f->w, SIG_DATA_RECEIVED);
+    kh_cu_signal_set_arg(f->w, buf);
 }
 
 unsigned vec_flit_type(const kh_flit *f) { return (unsigned)kh_hdr_type(f->w); }
@@ -83,10 +84,10 @@ unsigned vec_flit_src_y(const kh_flit *f) { return (unsigned)kh_hdr_src_y(f->w);
 
 void vec_flit_cudata_desc(const kh_flit *f, vec_cudata_desc *d)
 {
-    d->buf = (unsigned)kh_cudata_buf(f->w);
-    d->offset = (unsigned)kh_cudata_offset(f->w);
-    d->len = (unsigned)kh_cudata_len(f->w);
-    d->flags = (unsigned)kh_cudata_flags(f->w);
-    d->ack_x = (unsigned)kh_cudata_ack_x(f->w);
-    d->ack_y = (unsigned)kh_cudata_ack_y(f->w);
+    d->buf = (unsigned)kh_cu_data_buf_id(f->w);
+    d->offset = (unsigned)kh_cu_data_offset(f->w);
+    d->len = (unsigned)kh_cu_data_len(f->w);
+    d->flags = (unsigned)kh_cu_data_flags(f->w);
+    d->ack_x = (unsigned)kh_cu_data_ack_x(f->w);
+    d->ack_y = (unsigned)kh_cu_data_ack_y(f->w);
 }

@@ -107,7 +107,7 @@ void vec_fill_response(vec_core *c, const kh_flit *f, kh_cycle now)
     for (int k = 0; k < 4; k++) c->st.l1[idx][k] = f->w[k];
     if (c->fill_out) {
         c->fill_out--;
-        c->fill_landed = now;
+        c->fill_landed = now + VEC_T_FILL_LAND;
     } else {
         vec_core_log(c, KH_LOG_WARN, "MEM_RD_RESP txn 0x%02x with no fill outstanding: written to "
                                      "L1 word %u anyway", tag, idx);

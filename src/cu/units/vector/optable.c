@@ -1,7 +1,8 @@
 /* The inner opcode table (vector.md §4.2): one row per opcode, its name and
  * its semantic body. ORDER OP: the codes come from isa/vector_inner.isa. */
+#include "kohaku/gen/vector_inner.h"
+
 #include "cu/units/vector/vec.h"
-#include "cu/units/vector/gen_shim.h"
 
 static const vec_opdef ops[32] = {
     /* ALU form: the ALU sees 0x00-0x0D unchanged and 0x0E-0x11 as 16-19 (§4.2) */

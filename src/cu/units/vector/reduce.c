@@ -109,8 +109,8 @@ int vec_exec_vred(vec_core *c, const vec_insn *in, vec_exec *x)
 
     /* timing: nbeat issue beats + 1, RDRAIN until the lanes are empty and one
      * tail issue, then RWAIT for the tree (§10.1) */
-    vec_lanes_issue(&c->lanes, x->e + 1, nc, two ? 2 : 1,
-                    kind == VEC_R_EXPSUM ? (int)in->vb : -1, -1, c->alat);
+    vec_lanes_issue(&c->lanes, x->e + 1, nbeat, 1, kind == VEC_R_EXPSUM ? (int)in->vb : -1, -1,
+                    c->alat);
     kh_cycle rdrain = x->e + nbeat + 2;
     if (c->lanes.idle > rdrain) rdrain = c->lanes.idle;
     x->next = rdrain + 1 + c->tree_lat;

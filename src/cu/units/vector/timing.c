@@ -30,7 +30,7 @@ void vec_lanes_issue(vec_lanes *l, kh_cycle b0, unsigned nc, unsigned depth, int
         if (pn >= 0) l->pred[pn][ch] = wb;
         last = wb;
     }
-    if (vd >= 0 && l->vreg[vd] < last + 1) l->vreg[vd] = last + 1;
+    if (vd >= 0 && l->vreg[vd] < last + 1 + VEC_T_HAZ_CLEAR) l->vreg[vd] = last + 1 + VEC_T_HAZ_CLEAR;
     if (l->idle < last + 1 + VEC_T_LANE_TAIL) l->idle = last + 1 + VEC_T_LANE_TAIL;
 }
 

@@ -5,15 +5,17 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "kohaku/gen/vector.h"
+
 #include "cu/units/units.h"
 #include "cu/units/vector/vec.h"
 #include "cu/units/vector/vec_unit.h"
-#include "cu/units/vector/gen_shim.h"
 
 typedef struct vec_unit {
     kh_cu *shell;
     vec_core core;
     kh_cycle outer_done; /* IMEM/DESC/other: exec_done at this cycle, KH_NEVER if none */
+    kh_cycle first_inst; /* cycle the first instruction was taken, KH_NEVER before */
 } vec_unit;
 
 static int port_send(void *ctx, const kh_flit *f, kh_cycle now)
@@ -73,6 +75,7 @@ static void *create(kh_cu *shell, const kh_params *p, char *err, size_t errlen)
     u->core.mem_y = pl->mem_y;
     u->core.mesh_id = pl->mesh_id;
     u->outer_done = KH_NEVER;
+    u->first_inst = KH_NEVER;
     return u;
 }
 
@@ -83,6 +86,7 @@ static int inst(void *unit, const kh_flit *f, kh_cycle now)
     vec_unit *u = unit;
     if (vec_core_busy(&u->core) || u->outer_done != KH_NEVER) return 0;
     const uint64_t *w = f->w;
+    if (u->first_inst == KH_NEVER) u->first_inst = now;
     switch (kh_vec_op(w)) {
     case KH_VEC_OP_IMEM:
         u->core.st.imem[kh_vec_addr(w)] = (uint32_t)kh_vec_word(w);
@@ -90,11 +94,10 @@ static int inst(void *unit, const kh_flit *f, kh_cycle now)
     case KH_VEC_OP_DESC: {
         vec_desc *d = &u->core.st.desc[kh_vec_ad(w)];
         unsigned fld = (unsigned)kh_vec_fld(w);
-        uint64_t value = kh_vec_value(w); /* {[68:63], [245:212]}: the whole 40 bits */
-        if (fld == 0)
-            d->base = value;
+        if (fld == 0) /* {[68:63], [245:212]}: the whole 40 bits */
+            d->base = kh_vec_value(w);
         else if (fld <= 4)
-            vec_desc_set_dim(d, fld - 1, value & ((UINT64_C(1) << 34) - 1));
+            vec_desc_set_dim(d, fld - 1, (int32_t)kh_vec_stride_s(w), (uint32_t)kh_vec_bound(w));
         break; /* 5..7 ignored */
     }
     case KH_VEC_OP_RUN:
@@ -104,7 +107,7 @@ static int inst(void *unit, const kh_flit *f, kh_cycle now)
     default: /* any other opcode retires at once, result 0 (§1.1) */
         break;
     }
-    u->outer_done = now + 1; /* never in the accept cycle (control.md §5.4) */
+    u->outer_done = now + VEC_T_OUTER_DONE; /* never in the accept cycle (control.md §5.4) */
     reschedule(u, now);
     return 1;
 }
@@ -148,6 +151,7 @@ static void stats_json(void *unit, char *buf, size_t len)
 }
 
 vec_core *kh_vec_unit_core(void *unit) { return &((vec_unit *)unit)->core; }
+kh_cycle kh_vec_unit_first_inst(void *unit) { return ((vec_unit *)unit)->first_inst; }
 
 const kh_unit_kind kh_unit_vector = {
     .token = "vec",

@@ -91,7 +91,7 @@ typedef struct vec_walk {
 } vec_walk;
 
 void vec_desc_reset(vec_desc *d);
-void vec_desc_set_dim(vec_desc *d, unsigned dim, uint64_t value34);
+void vec_desc_set_dim(vec_desc *d, unsigned dim, int32_t stride, uint32_t bound);
 uint32_t vec_desc_total(const vec_desc *d); /* pair products saturated at 65535 */
 void vec_walk_init(vec_walk *w, const vec_desc *d, int64_t off);
 uint64_t vec_walk_addr(const vec_walk *w); /* 40-bit */
@@ -170,10 +170,14 @@ typedef struct vec_lanes {
  * joins to the outside (vec_cu wrapper and port handshakes), fitted to the
  * recordings of parameters.md §2.4 (timing only; no value depends on them). */
 enum {
-    VEC_T_RUN_START = 2, /* RUN accepted at A -> first fetch state at A + 2 */
+    VEC_T_OUTER_DONE = 2, /* IMEM / DESC / other accepted at A -> exec_done at A + 2 */
+    VEC_T_RUN_START = 3, /* RUN accepted at A -> first fetch state at A + 3 */
     VEC_T_DONE = 1,      /* HALT / FAULT state at h -> exec_done at h + 1 */
+    VEC_T_FILL_LAND = 3, /* a fill response taken at r counts as landed at r + 3 */
     VEC_T_FILL_GAP = 2,  /* read request accepted at a -> next one raised at a + 2 */
     VEC_T_FILL_END = 1,  /* last request accepted at a -> next fetch at a + 1 */
+    VEC_T_HAZ_CLEAR = 3,  /* a register's pending write clears this long after write-back
+                           * (fitted: recording case 26, VADD after VFMA) */
     VEC_T_LANE_TAIL = 64, /* lanes report empty this long after the last write-back
                            * (fitted: every recording with ALU beats shows it once) */
 };
