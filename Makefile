@@ -35,7 +35,7 @@ ISA_HDRS := $(patsubst isa/%.isa,$(GEN)/kohaku/gen/%.h,$(ISA_SRCS))
 STAGE1_SRCS := $(sort $(filter-out src/isa/builtin.c,$(wildcard src/util/*.c src/isa/*.c)))
 STAGE1_OBJS := $(patsubst %.c,$(BUILD)/obj/%.o,$(STAGE1_SRCS))
 
-LIB_SRCS := $(sort $(filter-out $(STAGE1_SRCS),$(wildcard src/*/*.c src/*/*/*.c src/*/*/*/*.c)))
+LIB_SRCS := $(sort $(filter-out $(STAGE1_SRCS),$(wildcard src/*.c src/*/*.c src/*/*/*.c src/*/*/*/*.c)))
 LIB_OBJS := $(patsubst %.c,$(BUILD)/obj/%.o,$(LIB_SRCS)) $(STAGE1_OBJS) $(BUILD)/obj/gen/isa_embed.o
 LIB      := $(BUILD)/libkohaku.a
 
@@ -50,7 +50,7 @@ TEST_SUPPORT := $(patsubst %.c,$(BUILD)/obj/%.o,$(sort $(wildcard tests/support/
 BENCH_SRCS := $(sort $(wildcard bench/*.c))
 BENCH_BINS := $(patsubst bench/%.c,$(BUILD)/bench/%,$(BENCH_SRCS))
 
-.PHONY: all lib cli test run bench fuzz clean check-gen
+.PHONY: all lib cli test run bench fuzz clean check-gen docs
 # Keep intermediate objects (tests, benches) so rebuilds stay incremental.
 .SECONDARY:
 all: $(LIB) $(CLI)
@@ -124,6 +124,14 @@ bench: $(CLI) $(BENCH_BINS)
 
 fuzz:
 	@sh fuzz/run.sh
+
+# The field tables of docs/isa/ are generated from isa/*.isa (not kept in
+# git: like the C headers, they are only ever produced from the tables).
+docs: $(BUILD)/isagen
+	@mkdir -p docs/isa
+	@for f in $(ISA_SRCS); do n=$$(basename $$f .isa); \
+	    $(BUILD)/isagen --emit markdown $$f > docs/isa/$$n.md.tmp && mv docs/isa/$$n.md.tmp docs/isa/$$n.md; done
+	@echo "docs/isa/*.md regenerated"
 
 clean:
 	rm -rf build build-san build-fuzz

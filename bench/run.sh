@@ -10,4 +10,6 @@ status=0
 "$K" bench noc --map "$SHARED/maps/mesh_2x2_6+2.txt" || status=1
 # 10^9 idle cycles must cost < 10 ms
 "$BUILD/bench/idle" || status=1
+# the matmul arithmetic (issue 6): MX MACs per second, portable and fast paths
+"$BUILD/bench/b_mx" || status=1
 exit $status

@@ -27,8 +27,12 @@ for src in fuzz/fuzz_*.c; do
     for d in $(sed -n '1s|^/\* fuzz-seeds: \(.*\) \*/$|\1|p' "$src"); do
         [ -d "$SHARED/$d" ] && seeds="$seeds $SHARED/$d"
     done
+    # Seeds kept with the target (fuzz/seeds/NAME/) and its dictionary.
+    [ -d "fuzz/seeds/$name" ] && seeds="$seeds fuzz/seeds/$name"
+    dict=""
+    [ -f "fuzz/$name.dict" ] && dict="-dict=fuzz/$name.dict"
     echo "fuzz: $name for ${SECS}s"
-    "$B/$name" -max_total_time="$SECS" -timeout=10 -artifact_prefix="$B/findings/$name/" \
+    "$B/$name" -max_total_time="$SECS" -timeout=10 -artifact_prefix="$B/findings/$name/" $dict \
         "$B/corpus/$name" $seeds || status=1
 done
 exit $status

@@ -81,9 +81,10 @@ static int build_node(kh_machine *m, char *err, size_t errlen)
     memset(&cfg, 0, sizeof cfg);
     cfg.nports = nports;
     cfg.mesh_id = 0;
+    cfg.interlink = 0; /* one mesh: ILINK = 0 (memory.md §1.3) */
     for (unsigned i = 0; i < nports; i++) {
-        cfg.port_x[i] = kh_map_port(m->map, i)->x;
-        cfg.port_y[i] = kh_map_port(m->map, i)->y;
+        cfg.port[i].x = kh_map_port(m->map, i)->x;
+        cfg.port[i].y = kh_map_port(m->map, i)->y;
     }
     m->node = kh_node_new(m->sim, &cfg, err, errlen);
     if (!m->node) return -1;

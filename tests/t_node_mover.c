@@ -468,7 +468,46 @@ static void overlap_is_sequential(void)
         word_at(&r, 0x600 + 32 * i, g);
         CHECK(!memcmp(g, w, 32));
     }
+    CHECK(strstr(r.lastlog, "Open point 11") != NULL);
     rig_free(&r);
+}
+
+/* Seeds instruction-encoding §4.4: a misaligned descriptor faults: a
+ * misaligned source word is fault 6, elements before it complete. With
+ * rtl_compat the RTL reads the aligned-down word (Open point 9). */
+static void misaligned_source(void)
+{
+    for (int compat = 0; compat < 2; compat++) {
+        kh_params p;
+        kh_params_default(&p);
+        p.rtl_compat = (uint64_t)compat;
+        rig r;
+        rig_init(&r, &p, 1, 0, 0);
+        uint64_t w[4], g[4];
+        for (int i = 0; i < 4; i++) {
+            pattern(0x700 + 32 * i, w);
+            host_put_word(&r, 0x700 + 32 * i, w);
+        }
+        mv_hdr(&r, 0, 0x700, 2, 0, 0);
+        mv_dim(&r, 0, 0, 2, 0x28, 0, 0); /* 0x700, then 0x728 */
+        mv_dim(&r, 0, 1, 2, 0, 0, 0);
+        mv_hdr(&r, 1, 0x900, 1, 0, 0);
+        mv_dim(&r, 1, 0, 4, 32, 0, 0);
+        mv_go(&r, 0, 1, 1, 0);
+        rig_run(&r);
+        CHECK_EQ(aux_fault(&r), compat ? 0 : 6);
+        pattern(0x700, w);
+        word_at(&r, 0x920, g);
+        CHECK(!memcmp(g, w, 32));
+        word_at(&r, 0x940, g);
+        if (compat) {
+            pattern(0x720, w); /* aligned down */
+            CHECK(!memcmp(g, w, 32));
+        } else {
+            CHECK_EQ(g[0], 0);
+        }
+        rig_free(&r);
+    }
 }
 
 int main(void)
@@ -491,5 +530,6 @@ int main(void)
     KH_RUN(mover_copies_into_staging);
     KH_RUN(mover_write_to_aperture_hangs);
     KH_RUN(overlap_is_sequential);
+    KH_RUN(misaligned_source);
     return kh_test_end("t_node_mover");
 }

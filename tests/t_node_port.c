@@ -444,6 +444,23 @@ static void plain_read_blocks_writes(void)
     rig_free(&r);
 }
 
+/* §1.1: bit 38 set is neither claimed nor dropped: a streaming read of it
+ * reaches the DRAM master and hangs; both the port and the path say so. */
+static void bit38_streaming_read_hangs_at_dram(void)
+{
+    rig r;
+    rig_init(&r, NULL, 1, 0, 0);
+    kh_flit f = mk_stream(4, 2, 0xC000000000ull, 2, 4, 0x31);
+    tep_send(r.src[0], &f);
+    rig_run(&r);
+    CHECK_EQ(r.sink[0]->ngot, 0);
+    char buf[4096];
+    CHECK(rig_stuck(&r, buf, sizeof buf) >= 2);
+    CHECK(strstr(buf, "reserved bit 38") != NULL);
+    CHECK(strstr(buf, "streaming read for (4,2) txn 49") != NULL);
+    rig_free(&r);
+}
+
 int main(void)
 {
     KH_RUN(plain_read_returns_len_plus_one_beats);
@@ -463,5 +480,6 @@ int main(void)
     KH_RUN(wrong_mesh_without_interlink_no_fault_bit);
     KH_RUN(aux_stat_counts_ars_and_write_bursts);
     KH_RUN(plain_read_blocks_writes);
+    KH_RUN(bit38_streaming_read_hangs_at_dram);
     return kh_test_end("t_node_port");
 }

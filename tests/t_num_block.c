@@ -85,28 +85,67 @@ static void mx_block_dispatch_names_a_running_path(void)
     printf("# note: kh_mx_block uses %s\n", kh_mx_path_name(best));
 }
 
-/* kh_mx_block_chain / _accumulate are §5 and §6.1 applied per lane. */
+/* A tile word for the pipeline tests: any bits, with zeros (E = 0, any
+ * fraction), the top binade and tiny values over-represented. */
+static uint32_t tile_word(uint64_t *s, unsigned mw)
+{
+    uint64_t r = rng_next(s);
+    uint32_t w = (uint32_t)(r & ((UINT64_C(1) << (mw + 8)) - 1));
+    uint32_t emask = 127u << mw;
+    switch ((r >> 40) % 6) {
+    case 0: return w & ~emask;              /* E = 0: zero whatever the rest */
+    case 1: return w | emask;               /* E = 127 */
+    case 2: return (w & ~emask) | (1u << mw); /* E = 1 */
+    default: return w;
+    }
+}
+
+/* kh_mx_block_chain / _accumulate on every path are §5 and §6.1 applied per
+ * lane, for every MW and anchors around 40 (wrapping ones included). */
 static void mx_block_pipeline_is_product_scale_add(void)
 {
     uint64_t s = 77;
-    for (int r = 0; r < 2000; r++) {
-        kh_mx_entry a, b;
-        fill(&a, &s, r % 4 == 3 ? 3 : 0);
-        fill(&b, &s, 0);
-        unsigned mw = r % 3 ? 14 : 16, anchor = r % 5 ? 40 : 37;
-        int32_t c[4][4];
-        uint32_t chain[16], tile[16], want[16];
-        ref_block(&a, &b, c);
-        for (int n = 0; n < 16; n++) tile[n] = want[n] = (uint32_t)rng_next(&s) & ((1u << (mw + 8)) - 1);
-        kh_mx_block_chain(&a, &b, anchor, mw, chain);
-        kh_mx_block_accumulate(&a, &b, anchor, mw, tile);
-        for (int n = 0; n < 16; n++) {
-            uint32_t ch = kh_acc_from_product(c[n / 4][n % 4], a.scale[n / 4], b.scale[n % 4], anchor, mw);
-            CHECK_EQ(chain[n], ch);
-            want[n] = kh_acc_add(want[n], 0, ch, 0, mw);
-        }
-        CHECK(!memcmp(tile, want, sizeof tile));
+    for (int p = 0; p < KH_MX_NPATHS; p++) {
+        if (!kh_mx_path_fn((kh_mx_path)p)) continue;
+        for (unsigned mw = KH_ACC_MW_MIN; mw <= KH_ACC_MW_MAX; mw++)
+            for (int r = 0; r < 1500; r++) {
+                kh_mx_entry a, b;
+                fill(&a, &s, r < 4 ? r : r % 4 == 3 ? 3 : 0);
+                fill(&b, &s, r < 4 ? r : 0);
+                unsigned anchor = r % 5 ? 40 : (unsigned)(rng_next(&s) % 256);
+                if (r % 7 == 0) anchor += 256; /* bits above the 8-bit field are ignored */
+                int32_t c[4][4];
+                uint32_t chain[16], tile[16], want[16];
+                ref_block(&a, &b, c);
+                for (int n = 0; n < 16; n++) tile[n] = want[n] = tile_word(&s, mw);
+                if (r % 3 == 0) /* tiles near the chain: cancellation and carries */
+                    for (int n = 0; n < 16; n++)
+                        tile[n] = want[n] = kh_acc_from_product(-c[n / 4][n % 4] + (int)(rng_next(&s) % 3) - 1,
+                                                                a.scale[n / 4], b.scale[n % 4], anchor, mw);
+                kh_mx_block_chain_on((kh_mx_path)p, &a, &b, anchor, mw, chain);
+                kh_mx_block_accumulate_on((kh_mx_path)p, &a, &b, anchor, mw, tile);
+                for (int n = 0; n < 16; n++) {
+                    uint32_t ch = kh_acc_from_product(c[n / 4][n % 4], a.scale[n / 4], b.scale[n % 4], anchor & 255, mw);
+                    want[n] = kh_acc_add(want[n], 0, ch, 0, mw);
+                    if (chain[n] != ch || tile[n] != want[n]) {
+                        kh_test_fail(__FILE__, __LINE__, "path %s mw %u anchor %u lane %d: chain 0x%x want 0x%x, tile 0x%x want 0x%x",
+                                     kh_mx_path_name((kh_mx_path)p), mw, anchor, n, chain[n], ch, tile[n], want[n]);
+                        return;
+                    }
+                }
+            }
     }
+    /* the default-path entry points agree with the best path */
+    kh_mx_entry a, b;
+    fill(&a, &s, 0);
+    fill(&b, &s, 0);
+    uint32_t t1[16] = {0}, t2[16] = {0};
+    kh_mx_block_accumulate(&a, &b, 40, 14, t1);
+    kh_mx_block_accumulate_on(kh_mx_path_best(), &a, &b, 40, 14, t2);
+    CHECK(!memcmp(t1, t2, sizeof t1));
+    kh_mx_block_accumulate_on(KH_MX_NPATHS, &a, &b, 40, 14, t2); /* unknown path: portable */
+    kh_mx_block_accumulate_on(KH_MX_PORTABLE, &a, &b, 40, 14, t1);
+    CHECK(!memcmp(t1, t2, sizeof t1));
 }
 
 /* cluster.md §9.5, every intermediate the text gives. */

@@ -9,6 +9,13 @@
  * next cycle; then the clock advances by params->host_access_cycles
  * (control.md §9.3). Unaligned or unmapped addresses are refused with a
  * message naming the address; nothing reaches the machine.
+ *
+ * One exception keeps a driver's program order: a read of a control window
+ * sees the host's own earlier writes, as one AXI master does on hardware (the
+ * read is issued after the write's B). When such a write's beat has not
+ * acted yet, the read first lets the clock run to the second boundary after
+ * that beat (the register lands at the end of the beat; kicks, seeds and
+ * clears act in the cycle after, control.md §2.1).
  */
 #ifndef KOHAKU_CARD_H
 #define KOHAKU_CARD_H

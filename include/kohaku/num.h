@@ -73,7 +73,7 @@ void kh_mx_block_portable(const kh_mx_entry *a, const kh_mx_entry *b, int32_t c[
 
 /* Scale application and normalisation to the accumulator format
  * (numerics §5): C times the two E5M3 scales, offset by anchor (the 8-bit
- * GEMM field, 40 for real programs). The stored exponent wraps modulo 128
+ * GEMM field, 40 for real programs; bits above 7 are ignored). The stored exponent wraps modulo 128
  * as the RTL's does for other anchors; C = 0 gives the all-zero word.
  * Exact for |c| <= 131072 (what one K block can produce). */
 uint32_t kh_acc_from_product(int32_t c, uint8_t sa, uint8_t sb, unsigned anchor, unsigned mw);
@@ -89,9 +89,18 @@ uint16_t kh_acc_to_f16(uint32_t v, unsigned mw);
 /* One K block through the whole accumulate pipeline (numerics §4-§6.2),
  * chain[4i+j] = kh_acc_from_product(c[i][j], a->scale[i], b->scale[j], ...)
  * and, for _accumulate, tile[4i+j] = kh_acc_add(tile[4i+j], 0, chain, 0)
- * (the ADD tile command). */
+ * (the ADD tile command). anchor is the 8-bit GEMM field (bits above 7 are
+ * ignored here). Fastest path of this CPU. */
 void kh_mx_block_chain(const kh_mx_entry *a, const kh_mx_entry *b, unsigned anchor, unsigned mw, uint32_t chain[16]);
 void kh_mx_block_accumulate(const kh_mx_entry *a, const kh_mx_entry *b, unsigned anchor, unsigned mw,
                             uint32_t tile[16]);
+/* The same on a chosen path (the portable one if p is not available here):
+ * its product instructions and, where the lanes are exact for mw (AVX-512:
+ * MW <= 22, AVX2: MW <= 14), the 16 lanes' scale and add in vector registers.
+ * Every path gives the same words. */
+void kh_mx_block_chain_on(kh_mx_path p, const kh_mx_entry *a, const kh_mx_entry *b, unsigned anchor, unsigned mw,
+                          uint32_t chain[16]);
+void kh_mx_block_accumulate_on(kh_mx_path p, const kh_mx_entry *a, const kh_mx_entry *b, unsigned anchor,
+                               unsigned mw, uint32_t tile[16]);
 
 #endif

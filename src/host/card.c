@@ -20,6 +20,9 @@ struct kh_card {
      * control window are placed after it (control.md §9.3, Open point 15). */
     kh_orch *eng_target;
     kh_cycle eng_until;
+    /* Read-your-writes: a control-window read waits until the host's own
+     * earlier write beats have acted (their boundary + 2). */
+    kh_cycle wrote_until;
 };
 
 /* What an address decodes to. */
@@ -113,10 +116,15 @@ static int write_word(kh_card *c, uint64_t addr, uint64_t value, char *err, size
     uint64_t off = 0;
     if (check_aligned(addr, err, errlen)) return -1;
     switch (decode(c, addr, &mesh, &off)) {
-    case WIN_CMD: kh_engine_write(c->engine, (uint32_t)off, value, kh_sim_now(c->sim)); return 0;
+    case WIN_CMD:
+        kh_engine_write(c->engine, (uint32_t)off, value, kh_sim_now(c->sim));
+        c->wrote_until = kh_sim_now(c->sim) + 2;
+        return 0;
     case WIN_CTRL: {
         kh_orch *o = c->mesh[mesh].orch;
-        kh_orch_write(o, (uint32_t)off, value, 0xFF, host_beat(c, o));
+        kh_cycle beat = host_beat(c, o);
+        kh_orch_write(o, (uint32_t)off, value, 0xFF, beat);
+        if (beat + 2 > c->wrote_until) c->wrote_until = beat + 2;
         return 0;
     }
     case WIN_MEM: {
@@ -128,13 +136,26 @@ static int write_word(kh_card *c, uint64_t addr, uint64_t value, char *err, size
     }
 }
 
+/* One host master keeps its order on hardware: a read is issued after the
+ * B of the write before it, so it sees that write and whatever the write
+ * kicked. With zero-cost host accesses that takes the clock up to two cycles
+ * past the write's beat (control.md §2.1: the register lands at the end of
+ * the beat, kicks and clears act in the cycle after). */
+static void wait_for_own_writes(kh_card *c)
+{
+    kh_cycle now = kh_sim_now(c->sim);
+    if (c->wrote_until > now) kh_sim_run(c->sim, c->wrote_until - now);
+}
+
 static int read_word(kh_card *c, uint64_t addr, uint64_t *value, char *err, size_t errlen)
 {
     unsigned mesh = 0;
     uint64_t off = 0;
     if (check_aligned(addr, err, errlen)) return -1;
+    card_win win = decode(c, addr, &mesh, &off);
+    if (win == WIN_CMD || win == WIN_CTRL) wait_for_own_writes(c);
     kh_cycle now = kh_sim_now(c->sim);
-    switch (decode(c, addr, &mesh, &off)) {
+    switch (win) {
     case WIN_CMD: *value = kh_engine_read(c->engine, (uint32_t)off, now); return 0;
     case WIN_CTRL: *value = kh_orch_read(c->mesh[mesh].orch, (uint32_t)off, now); return 0;
     case WIN_MEM: {

@@ -4,6 +4,7 @@
 
 #include <stddef.h>
 
+#include "acc_int.h"
 #include "mx_block_int.h"
 
 void kh_mx_block_portable(const kh_mx_entry *a, const kh_mx_entry *b, int32_t c[4][4])
@@ -21,32 +22,70 @@ static const char *const path_names[KH_MX_NPATHS] = {"portable", "avx2", "avx-vn
 
 const char *kh_mx_path_name(kh_mx_path p) { return (unsigned)p < KH_MX_NPATHS ? path_names[p] : "?"; }
 
-kh_mx_block_fn kh_mx_path_fn(kh_mx_path p)
+#ifdef KH_MX_HAVE_AVXVNNI
+#include <cpuid.h>
+
+/* AVX-VNNI: CPUID leaf 7 subleaf 1, EAX bit 4 (not every compiler's
+ * __builtin_cpu_supports knows the name); AVX2 vouches for the OS saving
+ * the YMM state. */
+static int has_avxvnni(void)
 {
+    unsigned eax, ebx, ecx, edx;
+    if (!__builtin_cpu_supports("avx2") || !__get_cpuid_count(7, 1, &eax, &ebx, &ecx, &edx)) return 0;
+    return (eax >> 4) & 1;
+}
+#endif
+
+/* What one path runs: the block product and the fused pipelines. */
+typedef struct path_impl {
+    kh_mx_block_fn block;
+    kh_mx_lanes_fn chain, accum; /* NULL: product, then the scalar lanes */
+    unsigned lanes_mw_max;       /* widest MW the vector lanes hold */
+} path_impl;
+
+/* The implementation of path p if this CPU runs it. */
+static int path_impl_get(kh_mx_path p, path_impl *impl)
+{
+    *impl = (path_impl){kh_mx_block_portable, NULL, NULL, 0};
     switch (p) {
     case KH_MX_PORTABLE:
-        return kh_mx_block_portable;
+        return 1;
 #ifdef KH_MX_HAVE_X86
     case KH_MX_AVX2:
-        return __builtin_cpu_supports("avx2") ? kh_mx_block_avx2 : NULL;
+        if (!__builtin_cpu_supports("avx2")) return 0;
+        *impl = (path_impl){kh_mx_block_avx2, kh_mx_chain_avx2, kh_mx_accum_avx2, KH_ACC_LANES_MW_MAX_AVX2};
+        return 1;
     case KH_MX_AVX512VNNI:
-        return __builtin_cpu_supports("avx512vnni") && __builtin_cpu_supports("avx512vl") ? kh_mx_block_avx512vnni
-                                                                                           : NULL;
+        if (!__builtin_cpu_supports("avx512vnni") || !__builtin_cpu_supports("avx512vl") ||
+            !__builtin_cpu_supports("avx512cd"))
+            return 0;
+        *impl = (path_impl){kh_mx_block_avx512vnni, kh_mx_chain_avx512vnni, kh_mx_accum_avx512vnni,
+                            KH_ACC_LANES_MW_MAX_AVX512};
+        return 1;
 #ifdef KH_MX_HAVE_AVXVNNI
     case KH_MX_AVXVNNI:
-        return __builtin_cpu_supports("avxvnni") ? kh_mx_block_avxvnni : NULL;
+        if (!has_avxvnni()) return 0;
+        *impl = (path_impl){kh_mx_block_avxvnni, kh_mx_chain_avx2, kh_mx_accum_avx2, KH_ACC_LANES_MW_MAX_AVX2};
+        return 1;
 #endif
 #endif
     default:
-        return NULL;
+        return 0;
     }
+}
+
+kh_mx_block_fn kh_mx_path_fn(kh_mx_path p)
+{
+    path_impl impl;
+    return path_impl_get(p, &impl) ? impl.block : NULL;
 }
 
 kh_mx_path kh_mx_path_best(void)
 {
     static const kh_mx_path order[] = {KH_MX_AVX512VNNI, KH_MX_AVXVNNI, KH_MX_AVX2};
+    path_impl impl;
     for (unsigned i = 0; i < sizeof order / sizeof order[0]; i++)
-        if (kh_mx_path_fn(order[i])) return order[i];
+        if (path_impl_get(order[i], &impl)) return order[i];
     return KH_MX_PORTABLE;
 }
 
@@ -55,18 +94,61 @@ void kh_mx_block(const kh_mx_entry *a, const kh_mx_entry *b, int32_t c[4][4])
     kh_mx_path_fn(kh_mx_path_best())(a, b, c);
 }
 
+static unsigned clamp_mw(unsigned mw)
+{
+    return mw < KH_ACC_MW_MIN ? KH_ACC_MW_MIN : mw > KH_ACC_MW_MAX ? KH_ACC_MW_MAX : mw;
+}
+
+/* The scalar lanes of one block: scale, then add into the tile. */
+static inline void accum_lanes(const int32_t *c, const uint8_t sa[4], const uint8_t sb[4], unsigned anchor,
+                               unsigned mw, uint32_t tile[16])
+{
+    for (int n = 0; n < 16; n++)
+        tile[n] = kh_acc_sum(tile[n], 0, kh_acc_scale(c[n], sa[n >> 2], sb[n & 3], anchor, mw), 0, mw);
+}
+
+void kh_mx_block_chain_on(kh_mx_path p, const kh_mx_entry *a, const kh_mx_entry *b, unsigned anchor, unsigned mw,
+                          uint32_t chain[16])
+{
+    path_impl impl;
+    int32_t c[4][4];
+    if (!path_impl_get(p, &impl)) path_impl_get(KH_MX_PORTABLE, &impl);
+    mw = clamp_mw(mw);
+    anchor &= 0xFF; /* the 8-bit GEMM field */
+    if (impl.chain && mw <= impl.lanes_mw_max) {
+        impl.chain(a, b, anchor, mw, chain);
+        return;
+    }
+    impl.block(a, b, c);
+    for (int n = 0; n < 16; n++) chain[n] = kh_acc_scale(c[n >> 2][n & 3], a->scale[n >> 2], b->scale[n & 3], anchor, mw);
+}
+
+void kh_mx_block_accumulate_on(kh_mx_path p, const kh_mx_entry *a, const kh_mx_entry *b, unsigned anchor,
+                               unsigned mw, uint32_t tile[16])
+{
+    path_impl impl;
+    int32_t c[4][4];
+    if (!path_impl_get(p, &impl)) path_impl_get(KH_MX_PORTABLE, &impl);
+    mw = clamp_mw(mw);
+    anchor &= 0xFF;
+    if (impl.accum && mw <= impl.lanes_mw_max) {
+        impl.accum(a, b, anchor, mw, tile);
+        return;
+    }
+    impl.block(a, b, c);
+    if (mw == KH_ACC_MW_DEFAULT)
+        accum_lanes(&c[0][0], a->scale, b->scale, anchor, KH_ACC_MW_DEFAULT, tile); /* constants fold */
+    else
+        accum_lanes(&c[0][0], a->scale, b->scale, anchor, mw, tile);
+}
+
 void kh_mx_block_chain(const kh_mx_entry *a, const kh_mx_entry *b, unsigned anchor, unsigned mw, uint32_t chain[16])
 {
-    int32_t c[4][4];
-    kh_mx_block(a, b, c);
-    for (int i = 0; i < 4; i++)
-        for (int j = 0; j < 4; j++) chain[4 * i + j] = kh_acc_from_product(c[i][j], a->scale[i], b->scale[j], anchor, mw);
+    kh_mx_block_chain_on(kh_mx_path_best(), a, b, anchor, mw, chain);
 }
 
 void kh_mx_block_accumulate(const kh_mx_entry *a, const kh_mx_entry *b, unsigned anchor, unsigned mw,
                             uint32_t tile[16])
 {
-    uint32_t chain[16];
-    kh_mx_block_chain(a, b, anchor, mw, chain);
-    for (int n = 0; n < 16; n++) tile[n] = kh_acc_add(tile[n], 0, chain[n], 0, mw);
+    kh_mx_block_accumulate_on(kh_mx_path_best(), a, b, anchor, mw, tile);
 }

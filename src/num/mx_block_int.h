@@ -1,17 +1,36 @@
-/* Private to src/num: the x86-64 paths of the block product (mx_block_x86.c). */
+/* Private to src/num: the x86-64 paths of the block product (mx_block_x86.c)
+ * and of the fused per-block pipeline (acc_x86.c). */
 #ifndef KOHAKU_NUM_MX_BLOCK_INT_H
 #define KOHAKU_NUM_MX_BLOCK_INT_H
 
 #include "kohaku/num.h"
 
-/* Defined when the compiler can build the x86-64 paths (GCC or Clang). */
-#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+/* One block through the pipeline: product, then the 16 lanes' scale
+ * application (chain) or scale and add into a tile (accum). */
+typedef void (*kh_mx_lanes_fn)(const kh_mx_entry *a, const kh_mx_entry *b, unsigned anchor, unsigned mw,
+                               uint32_t out[16]);
+
+/* Defined when the compiler can build the x86-64 paths (GCC or Clang);
+ * -DKH_NUM_PORTABLE_ONLY builds what a non-x86 machine gets. */
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__)) && !defined(KH_NUM_PORTABLE_ONLY)
 #define KH_MX_HAVE_X86 1
+/* Widest MW the vector lanes hold exactly: AVX-512 (vplzcntd) 22, AVX2
+ * (leading one through an exact int -> float conversion) 14. */
+#define KH_ACC_LANES_MW_MAX_AVX512 22u
+#define KH_ACC_LANES_MW_MAX_AVX2 14u
 void kh_mx_block_avx2(const kh_mx_entry *a, const kh_mx_entry *b, int32_t c[4][4]);
+void kh_mx_chain_avx2(const kh_mx_entry *a, const kh_mx_entry *b, unsigned anchor, unsigned mw, uint32_t chain[16]);
+void kh_mx_accum_avx2(const kh_mx_entry *a, const kh_mx_entry *b, unsigned anchor, unsigned mw, uint32_t tile[16]);
 void kh_mx_block_avx512vnni(const kh_mx_entry *a, const kh_mx_entry *b, int32_t c[4][4]);
+void kh_mx_chain_avx512vnni(const kh_mx_entry *a, const kh_mx_entry *b, unsigned anchor, unsigned mw,
+                            uint32_t chain[16]);
+void kh_mx_accum_avx512vnni(const kh_mx_entry *a, const kh_mx_entry *b, unsigned anchor, unsigned mw,
+                            uint32_t tile[16]);
 #if defined(__clang__) ? __clang_major__ >= 12 : __GNUC__ >= 11
 #define KH_MX_HAVE_AVXVNNI 1 /* the compiler knows the VEX form of vpdpbusd */
 void kh_mx_block_avxvnni(const kh_mx_entry *a, const kh_mx_entry *b, int32_t c[4][4]);
+void kh_mx_chain_avxvnni(const kh_mx_entry *a, const kh_mx_entry *b, unsigned anchor, unsigned mw, uint32_t chain[16]);
+void kh_mx_accum_avxvnni(const kh_mx_entry *a, const kh_mx_entry *b, unsigned anchor, unsigned mw, uint32_t tile[16]);
 #endif
 #endif
 

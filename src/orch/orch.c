@@ -182,6 +182,9 @@ int kh_orch_agent_accept(void *ctx, unsigned port, const kh_flit *f, kh_cycle no
     }
     kh_fifo_push(&o->rx, f, now);
     o->stat_rx++;
+    /* Nothing acts on the head, but the machine is not quiescent until it
+     * is visible: RX_STATUS changes then. */
+    kh_comp_wake(&o->comp, now + o->rx.latency);
     return 1;
 }
 

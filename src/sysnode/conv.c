@@ -130,12 +130,6 @@ kh_cycle kh_conv_next_answer(const kh_creq *r)
     return t;
 }
 
-unsigned kh_conv_outstanding(const kh_creq *r)
-{
-    return (unsigned)(kh_ring_count(&r->rd) + kh_ring_count(&r->wr) + kh_ring_count(&r->beats)) +
-           r->wr_open;
-}
-
 /* ---- timing ---- */
 
 static unsigned rd_in_flight(const kh_creq *r, kh_cycle now)
@@ -163,20 +157,27 @@ static unsigned ram_beats(uint64_t addr, unsigned beats)
     return (unsigned)((w1 >> 1) - (w0 >> 1) + 1);
 }
 
+/* Timing figures are stated from the requester's AR / AW handshake
+ * (memory.md §7, parameters.md §2.5). A request pushed in cycle h is
+ * granted at h + 1 at the earliest, so the handshake of a request granted
+ * at t is h = t - 1; every answer still lies after the grant. */
+static kh_cycle after(kh_cycle want, kh_cycle t) { return want > t ? want : t + 1; }
+
 /* Cycle of the first read beat at the requester for a DRAM read granted at t. */
 static kh_cycle dram_read_first(kh_conv *cv, const conv_req *rq, kh_cycle t)
 {
     const kh_params *p = cv->n->p;
-    kh_cycle first;
+    kh_cycle h = t - 1, first;
     if (p->axi_ram_model) {
-        /* AR reaches the RAM 4 cycles after the requester's handshake; one
-         * read burst at a time; beats reach the requester 4 cycles after
-         * the RAM's AR, one per cycle (parameters.md §2.5). */
-        kh_cycle ar = t + 4 > cv->ram_rd_free ? t + 4 : cv->ram_rd_free;
+        /* The RAM's AR 4 cycles after the requester's handshake; one read
+         * burst at a time, the next AR the cycle after the last RAM beat;
+         * beats reach the requester 4 cycles after the RAM's AR (t + 8
+         * from the handshake), one per cycle (parameters.md §2.5). */
+        kh_cycle ar = h + 4 > cv->ram_rd_free ? h + 4 : cv->ram_rd_free;
         cv->ram_rd_free = ar + ram_beats(rq->addr, rq->beats) + 1;
-        first = ar + 4;
+        first = after(ar + 4, t);
     } else {
-        first = t + p->dram_lat;
+        first = after(h + p->dram_lat, t); /* accepted AR to first beat */
         if (first < cv->r_free) first = cv->r_free;
         cv->r_free = first + rq->beats; /* one beat per cycle on the read channel */
     }
@@ -187,18 +188,20 @@ static kh_cycle dram_read_first(kh_conv *cv, const conv_req *rq, kh_cycle t)
 static kh_cycle dram_write_b(kh_conv *cv, const conv_req *rq, kh_cycle t)
 {
     const kh_params *p = cv->n->p;
+    kh_cycle h = t - 1;
     if (p->axi_ram_model) {
-        /* W beats taken from t+3, one per cycle; B about 8 cycles after the
-         * last; one write burst at a time at the RAM (parameters.md §2.5). */
-        kh_cycle first = t + 3 > cv->ram_wr_free ? t + 3 : cv->ram_wr_free;
+        /* W beats taken from the handshake + 3, one per cycle; B about 8
+         * cycles after the last; one write burst at a time at the RAM
+         * (parameters.md §2.5). */
+        kh_cycle first = h + 3 > cv->ram_wr_free ? h + 3 : cv->ram_wr_free;
         kh_cycle last = first + rq->beats - 1;
         cv->ram_wr_free = last + 5;
-        return last + 8;
+        return after(last + 8, t);
     }
-    kh_cycle first = t + 1 > cv->w_free ? t + 1 : cv->w_free;
+    kh_cycle first = h + 1 > cv->w_free ? h + 1 : cv->w_free; /* W from the cycle after AW */
     kh_cycle last = first + rq->beats - 1;
     cv->w_free = last + 1;
-    return last + p->dram_wr_lat;
+    return after(last + p->dram_wr_lat, t);
 }
 
 static void note_lost(kh_conv *cv, kh_creq *r, const conv_req *rq, kh_cycle t)
@@ -364,9 +367,17 @@ static int conv_stuck(kh_comp *c, char *buf, size_t len)
 static void conv_stats(kh_comp *c, char *buf, size_t len)
 {
     kh_conv *cv = (kh_conv *)c;
-    snprintf(buf, len, "\"read_grants\": %llu, \"write_grants\": %llu, \"staging_grants\": %llu, \"lost\": %llu",
+    const kh_node_counts *k = &cv->n->counts;
+    snprintf(buf, len,
+             "\"read_grants\": %llu, \"write_grants\": %llu, \"staging_grants\": %llu, "
+             "\"lost_at_dram\": %llu, \"agent_drops\": %llu, \"cpu_drops\": %llu, "
+             "\"ilink_drops\": %llu, \"unmatched_data\": %llu, \"dropped_reads\": %llu, "
+             "\"dropped_writes\": %llu, \"bad_remote_req\": %d",
              (unsigned long long)cv->rd_grants, (unsigned long long)cv->wr_grants,
-             (unsigned long long)cv->stage_grants, (unsigned long long)kh_ring_count(&cv->lost));
+             (unsigned long long)cv->stage_grants, (unsigned long long)k->lost_at_dram,
+             (unsigned long long)k->agent_drops, (unsigned long long)k->cpu_drops,
+             (unsigned long long)k->ilink_drops, (unsigned long long)k->unmatched_data,
+             (unsigned long long)k->dropped_reads, (unsigned long long)k->dropped_writes, k->bad_remote_req);
 }
 
 static void conv_destroy(kh_comp *c)

@@ -49,11 +49,22 @@ void kh_mover_read_elem_close(kh_mover *m)
     m->progressed = 1;
 }
 
+/* A misaligned source word: the seeds say a misaligned descriptor faults
+ * (instruction-encoding §4.4), so fault 6 stops the move here; the RTL
+ * (rtl_compat) reads the aligned-down word instead (Open point 9). */
+int kh_mover_source_misaligned(kh_mover *m, uint64_t saddr)
+{
+    if (!(saddr & 31) || m->n->p->rtl_compat) return 0;
+    m->prod_fault = MF_ALIGN;
+    m->prod_done = 1;
+    return 1;
+}
+
 /* Give el a place in the read-beat stream; merge consecutive source words
  * into INCR bursts up to the cap, never across 4 KB (§11.8). */
 void kh_mover_read_elem(kh_mover *m, mv_elem *el, uint64_t saddr)
 {
-    saddr &= ~(uint64_t)31; /* a misaligned source reads the aligned-down word (Open point 9) */
+    saddr &= ~(uint64_t)31; /* rtl_compat: the aligned-down word (Open point 9) */
     el->saddr = saddr;
     el->rseq = m->rseq_next++;
     if (m->rb_open && saddr == m->rb.addr + 32ull * m->rb.beats && m->rb.beats < m->rcap &&
@@ -102,6 +113,13 @@ int kh_mover_elem_arrived(const kh_mover *m, const mv_elem *el) { return m->arri
 /* The word a read element brings: memory as it is now, at retirement. */
 void kh_mover_consume_read(kh_mover *m, const mv_elem *el, uint64_t out[4])
 {
+    if (!m->warned_overlap && el->saddr >= m->wlo && el->saddr < m->whi) {
+        m->warned_overlap = 1; /* a read inside what this move already wrote */
+        kh_comp_log(&m->c, KH_LOG_WARN,
+                    "the move reads 0x%010llx inside the range it has written: overlapping source "
+                    "and destination are undefined, simulated sequentially (memory.md §11.3, "
+                    "Open point 11)", (unsigned long long)el->saddr);
+    }
     kh_target t = kh_node_target(m->n, el->saddr);
     if (t == KH_TGT_LOST) memset(out, 0, 32); /* unreachable: such a beat never arrives */
     else kh_node_word_read(m->n, t, el->saddr, out);
@@ -138,9 +156,12 @@ static void issue_writes(kh_mover *m, kh_cycle now)
     m->progressed = 1;
 }
 
-static void store(kh_mover *m, uint64_t addr, const uint64_t w[4])
+void kh_mover_store(kh_mover *m, uint64_t addr, const uint64_t w[4])
 {
     kh_target t = kh_node_target(m->n, addr);
+    addr &= ~(uint64_t)31;
+    if (addr < m->wlo) m->wlo = addr;
+    if (addr + 32 > m->whi) m->whi = addr + 32;
     if (t != KH_TGT_LOST) kh_node_word_write(m->n, t, addr, w);
 }
 
@@ -188,7 +209,7 @@ static int retire(kh_mover *m, kh_cycle now)
         cls = WC_FILL;
         break;
     }
-    store(m, el->daddr, w);
+    kh_mover_store(m, el->daddr, w);
     add_write(m, el->daddr, cls);
     m->elems_done++;
     kh_ring_pop(&m->elems);
@@ -224,12 +245,15 @@ static void produce(kh_mover *m)
         el.kind = EK_FILL;                 /* 3 */
     } else if (m->rmode == MV_GENERATE) {
         el.kind = EK_GEN;                  /* 4 */
-    } else if (m->rmode == MV_GATHER) {
-        el.kind = EK_READ;                 /* 5 */
-        kh_mover_read_elem(m, &el, kh_gather_addr(&m->gbuf, m->walk[0].base, m->pitch, m->gwords, e));
-    } else if (s.valid) {
-        el.kind = EK_READ;                 /* 6 */
-        kh_mover_read_elem(m, &el, s.addr);
+    } else if (m->rmode == MV_GATHER || s.valid) {
+        uint64_t sa = m->rmode == MV_GATHER ? kh_gather_addr(&m->gbuf, m->walk[0].base, m->pitch, m->gwords, e)
+                                            : s.addr; /* 5 / 6 */
+        if (kh_mover_source_misaligned(m, sa)) {
+            kh_mover_read_elem_close(m);
+            return;
+        }
+        el.kind = EK_READ;
+        kh_mover_read_elem(m, &el, sa);
     } else {
         el.kind = EK_FILL;                 /* 7: source padding */
     }
@@ -296,6 +320,9 @@ void kh_mover_go(kh_mover *m, kh_cycle now)
     memset(&m->ls, 0, sizeof m->ls);
     memset(&m->ld, 0, sizeof m->ld);
     m->warned_short = 0;
+    m->wlo = UINT64_MAX;
+    m->whi = 0;
+    m->warned_overlap = 0;
     m->e = 0;
     m->prod_done = 0;
     m->prod_fault = MF_NONE;
@@ -304,6 +331,7 @@ void kh_mover_go(kh_mover *m, kh_cycle now)
     m->xbusy = 0;
     m->fault_entry = UINT64_MAX;
     m->moves++;
+    m->go_at = now;
     kh_mover_set_status(m, now, 1, MF_NONE, m->done); /* the fault clears at an accepted GO */
     if (m->rmode == MV_XFORM) {
         int unknown;
@@ -318,6 +346,12 @@ static void finish(kh_mover *m, kh_cycle now)
     int idle = m->prod_done && !kh_ring_count(&m->elems) && !m->rb_open && !kh_ring_count(&m->rbursts) &&
                !m->rd_out && !m->wb_open && !m->wcl_valid && !m->wr_out && !m->xbusy && !m->idx_phase;
     if (!idle || (m->rmode == MV_XFORM && m->xgot && !m->prod_fault)) return;
+    if (kh_sim_trace(m->c.sim)) {
+        char args[96];
+        snprintf(args, sizeof args, "\"mode\": %u, \"elements\": %llu, \"fault\": %u", m->rmode,
+                 (unsigned long long)m->e, m->prod_fault);
+        kh_trace_span(&m->c, "move", m->go_at, now + 1, args);
+    }
     if (m->prod_fault) {
         m->faults++;
         kh_mover_set_status(m, now, 0, m->prod_fault, m->done);

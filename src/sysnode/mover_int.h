@@ -88,11 +88,14 @@ struct kh_mover {
     uint32_t old_done;
     /* ---- the running move ---- */
     unsigned rmode, rewidth, rcoalesce, rcap;
+    kh_cycle go_at;              /* cycle the move started (trace span) */
     int idx_phase;               /* GATHER: loading the index vector */
     uint64_t idx_words;
     kh_walk sw, dw;
     kh_walk_elem ls, ld;         /* last elements seen (stale on a short walk, Open point 10) */
     int warned_short;
+    uint64_t wlo, whi;           /* bytes this move has written so far: [wlo, whi) */
+    int warned_overlap;
     uint64_t e;                  /* elements produced (XFORM: source words) */
     int prod_done;
     unsigned prod_fault;         /* fault the producer met (6 or 7), raised at the end */
@@ -144,9 +147,11 @@ int kh_mover_xform_retire(kh_mover *m, kh_cycle now);
 unsigned kh_mover_burst_cap(unsigned flags_burst);
 void kh_mover_read_elem(kh_mover *m, mv_elem *el, uint64_t saddr);
 void kh_mover_read_elem_close(kh_mover *m); /* the open read burst waits for its AR */
+int kh_mover_source_misaligned(kh_mover *m, uint64_t saddr); /* 1: fault 6 raised */
 int kh_mover_elem_arrived(const kh_mover *m, const mv_elem *el);
 void kh_mover_consume_read(kh_mover *m, const mv_elem *el, uint64_t out[4]);
 int kh_mover_push_write(kh_mover *m, uint64_t addr, unsigned beats);
 void kh_mover_walk_get(kh_mover *m, int dst, kh_walk_elem *e);
+void kh_mover_store(kh_mover *m, uint64_t addr, const uint64_t w[4]);
 
 #endif

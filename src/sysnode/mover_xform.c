@@ -44,6 +44,11 @@ void kh_mover_xform_produce(kh_mover *m, kh_cycle now)
         kh_mover_read_elem_close(m);
         return;
     }
+    if (kh_mover_source_misaligned(m, s.addr)) {
+        m->fault_entry = k;
+        kh_mover_read_elem_close(m);
+        return;
+    }
     mv_elem el = {.kind = EK_XBEAT, .daddr = m->pdst, .entry = k};
     kh_mover_read_elem(m, &el, s.addr);
     kh_ring_push(&m->elems, &el);
@@ -62,11 +67,7 @@ int kh_mover_xform_retire(kh_mover *m, kh_cycle now)
     if (m->xgot && m->xentry >= m->fault_entry) m->xgot = 0; /* the partial entry is discarded (Open point 7) */
     if (m->xbusy) {
         if (now < m->xdone_at || !kh_mover_push_write(m, m->xdst, m->occ->out_words)) return 0;
-        for (unsigned w = 0; w < m->occ->out_words; w++) {
-            uint64_t a = m->xdst + 32ull * w;
-            kh_target t = kh_node_target(n, a);
-            if (t != KH_TGT_LOST) kh_node_word_write(n, t, a, &m->xout[4 * w]);
-        }
+        for (unsigned w = 0; w < m->occ->out_words; w++) kh_mover_store(m, m->xdst + 32ull * w, &m->xout[4 * w]);
         m->xbusy = 0;
         return 1;
     }

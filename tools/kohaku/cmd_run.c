@@ -1,12 +1,97 @@
-/* kohaku run: placeholder until its issue lands (see docs/design.md). */
+/* kohaku run MACHINE SESSION: drive a machine through a host session
+ * (docs/session.md, ../shared/cli.md). */
 #include <stdio.h>
+#include <string.h>
 
 #include "cmds.h"
+#include "kohaku/machine.h"
+#include "kohaku/session.h"
+#include "simout.h"
+
+static void usage(FILE *out)
+{
+    fprintf(out,
+            "usage: kohaku run MACHINE SESSION [--profile P] [--param name=value]... [--trace F.json] [--stats F.json]\n"
+            "  MACHINE: a map picture file (../shared/maps/*.txt), or 'default' for the built-in machine.\n"
+            "  SESSION: a host session (docs/session.md): write/read/poll/upload/compare/dump/run/idle/stage lines.\n"
+            "  --profile P      parameter profile: machine (default), rec, rec-saxpy, rec-cluster, rec-vector\n"
+            "  --param n=v      override one machine parameter (kohaku params lists them)\n"
+            "Exit status: 0 every check held; 1 a check failed, the machine stalled, or input was refused;\n"
+            "2 usage error.\n");
+}
 
 int kh_cmd_run(int argc, char **argv)
 {
-    (void)argc;
-    (void)argv;
-    fprintf(stderr, "kohaku run: not built yet\n");
-    return 2;
+    const char *machine = NULL, *session = NULL, *trace = NULL, *stats = NULL;
+    kh_params p;
+    kh_params_default(&p);
+    char err[8192];
+    for (int i = 1; i < argc; i++) {
+        if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
+            usage(stdout);
+            return 0;
+        } else if (!strcmp(argv[i], "--profile") && i + 1 < argc) {
+            if (kh_params_profile(&p, argv[++i], err, sizeof err)) {
+                fprintf(stderr, "kohaku run: %s\n", err);
+                return 2;
+            }
+        } else if (!strcmp(argv[i], "--param") && i + 1 < argc) {
+            if (kh_params_set_assign(&p, argv[++i], err, sizeof err)) {
+                fprintf(stderr, "kohaku run: %s\n", err);
+                return 2;
+            }
+        } else if (!strcmp(argv[i], "--trace") && i + 1 < argc) {
+            trace = argv[++i];
+        } else if (!strcmp(argv[i], "--stats") && i + 1 < argc) {
+            stats = argv[++i];
+        } else if (argv[i][0] == '-') {
+            fprintf(stderr, "kohaku run: unknown option '%s'\n", argv[i]);
+            usage(stderr);
+            return 2;
+        } else if (!machine) {
+            machine = argv[i];
+        } else if (!session) {
+            session = argv[i];
+        } else {
+            usage(stderr);
+            return 2;
+        }
+    }
+    if (!machine || !session) {
+        usage(stderr);
+        return 2;
+    }
+    /* The session first: a malformed line is refused before anything runs. */
+    kh_session *s = kh_session_load(session, err, sizeof err);
+    if (!s) {
+        fprintf(stderr, "kohaku run: %s\n", err);
+        return 1;
+    }
+    kh_machine *m = !strcmp(machine, "default") ? kh_machine_new(NULL, &p, err, sizeof err)
+                                                 : kh_machine_load(machine, &p, err, sizeof err);
+    if (!m) {
+        fprintf(stderr, "kohaku run: %s\n", err);
+        kh_session_free(s);
+        return 1;
+    }
+    kh_simout *out = kh_simout_open(kh_machine_sim(m), trace, err, sizeof err);
+    if (!out) {
+        fprintf(stderr, "kohaku run: %s\n", err);
+        kh_machine_free(m);
+        kh_session_free(s);
+        return 1;
+    }
+    int rc = kh_session_run(s, m, stdout, err, sizeof err);
+    if (rc) fprintf(stderr, "%s\n", err);
+    char e2[512];
+    if (kh_simout_close(out, stats, e2, sizeof e2)) {
+        fprintf(stderr, "kohaku run: %s\n", e2);
+        if (!rc) rc = 1;
+    }
+    if (!rc)
+        printf("ok: %u commands, cycle %llu\n", kh_session_ncommands(s),
+               (unsigned long long)kh_sim_now(kh_machine_sim(m)));
+    kh_machine_free(m);
+    kh_session_free(s);
+    return rc ? 1 : 0;
 }

@@ -1,21 +1,300 @@
-/* saxpy_cu: placeholder row until the unit lands. */
+/* saxpy_cu, the example unit "SX" (matmul_saxpy.md §2): y = a*x + y over
+ * float32 with the RTL's integer stand-in datapath (f2i, 32-bit MAC, i2f),
+ * plain reads of x and y, one burst write of y, the state costs of §2.5a. */
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 
 #include "cu/units/units.h"
+#include "kohaku/gen/flit.h"
+#include "kohaku/gen/saxpy.h"
 
-static void *create(kh_cu *shell, const kh_params *p, char *err, size_t errlen)
+#define SX_N_MAX 64                    /* elements per instruction (§2.1) */
+#define SX_OP 0x01                     /* the only opcode (§2.2) */
+#define SX_FAULT_BAD_OP 0xBAD00001u    /* exec_result of check 1 (§2.3) */
+#define SX_FAULT_TOO_BIG 0xBAD00002u   /* exec_result of check 2 (§2.3) */
+#define SX_TAG_X 0x10                  /* read of x (§2.5) */
+#define SX_TAG_Y 0x20                  /* read of y (§2.5) */
+#define SX_TAG_W 0x30                  /* write of y (§2.5) */
+#define SX_LINES 8                     /* 256-bit lines of 8 float32 */
+
+typedef enum sx_state {
+    SX_IDLE,
+    SX_RQX,   /* send the read of x */
+    SX_RQY,   /* send the read of y */
+    SX_WAIT,  /* until every response of both reads is in */
+    SX_WREQ,  /* send the write descriptor */
+    SX_WDATA, /* one data flit per cycle */
+    SX_DONE,  /* exec_done is raised the cycle after (registered) */
+    SX_RETIRE,
+} sx_state;
+
+typedef struct saxpy {
+    kh_cu *shell;
+    kh_cu_place at;
+    sx_state st;
+    kh_cycle next;         /* cycle of the next state action */
+    /* the instruction */
+    uint32_t n, a, beats;
+    uint64_t x_addr, y_addr;
+    int fault;
+    uint32_t fault_code;
+    /* operand lines and what has arrived */
+    kh_flit xl[SX_LINES], yl[SX_LINES];
+    unsigned xw, yw, wb;
+    kh_cycle last_resp;    /* cycle of the latest response consumed */
+    /* the unit's own send register (send_valid / send_flit) */
+    int send_valid;
+    kh_flit send_flit;
+    uint32_t elements;     /* CU_DBG[31:0], every element computed (§2.1) */
+    uint64_t stat_insts, stat_faults, stat_dropped;
+} saxpy;
+
+/* ---- the integer datapath (§2.4), bit-exact with the RTL ---------------- */
+
+static int32_t sx_f2i(uint32_t w)
 {
-    (void)shell;
-    (void)p;
-    snprintf(err, errlen, "unit saxpy_cu is not built yet");
-    return NULL;
+    unsigned e = (w >> 23) & 0xFF;
+    uint32_t m = (w & 0x7FFFFFu) | 0x800000u, mag;
+    if (e == 0)
+        mag = 0;
+    else if (e >= 150)
+        mag = e - 150 >= 32 ? 0 : m << (e - 150);
+    else
+        mag = 150 - e >= 32 ? 0 : m >> (150 - e);
+    return (int32_t)((w >> 31) ? (uint32_t)0 - mag : mag);
 }
+
+static uint32_t sx_i2f(int32_t v)
+{
+    uint32_t sign = (uint32_t)v >> 31;
+    uint32_t mag = sign ? (uint32_t)0 - (uint32_t)v : (uint32_t)v;
+    if (mag == 0) return 0;
+    unsigned p = 0; /* highest set bit among bits 0..23 only, 0 if none */
+    for (unsigned i = 0; i < 24; i++)
+        if (mag >> i & 1) p = i;
+    return sign << 31 | (127u + p) << 23 | ((mag << (23 - p)) & 0x7FFFFFu);
+}
+
+static uint32_t line_elem(const kh_flit *l, unsigned j)
+{
+    uint8_t b[32];
+    kh_flit_payload_to_bytes(l, b);
+    return (uint32_t)b[4 * j] | (uint32_t)b[4 * j + 1] << 8 | (uint32_t)b[4 * j + 2] << 16 |
+           (uint32_t)b[4 * j + 3] << 24;
+}
+
+static void line_set_elem(kh_flit *l, unsigned j, uint32_t v)
+{
+    uint8_t b[32];
+    kh_flit_payload_to_bytes(l, b);
+    for (unsigned k = 0; k < 4; k++) b[4 * j + k] = (uint8_t)(v >> (8 * k));
+    kh_flit_payload_from_bytes(l, b);
+}
+
+/* Elements n .. 8*beats-1 keep the values read (the write-back is a
+ * read-modify-write of the last line). */
+static void compute(saxpy *u)
+{
+    int32_t ia = sx_f2i(u->a);
+    for (unsigned i = 0; i < u->n; i++) {
+        uint32_t x = line_elem(&u->xl[i / 8], i % 8), y = line_elem(&u->yl[i / 8], i % 8);
+        uint32_t r = (uint32_t)ia * (uint32_t)sx_f2i(x) + (uint32_t)sx_f2i(y); /* 32-bit wrap */
+        line_set_elem(&u->yl[i / 8], i % 8, sx_i2f((int32_t)r));
+    }
+    u->elements += u->n;
+}
+
+/* ---- flits (§2.5) -------------------------------------------------------- */
+
+static void header(const saxpy *u, kh_flit *f, unsigned type, unsigned txn, unsigned last)
+{
+    kh_flit_clear(f);
+    kh_hdr_set_dst_x(f->w, u->at.mem_x);
+    kh_hdr_set_dst_y(f->w, u->at.mem_y);
+    kh_hdr_set_src_x(f->w, u->at.x);
+    kh_hdr_set_src_y(f->w, u->at.y);
+    kh_hdr_set_type(f->w, type);
+    kh_hdr_set_txn(f->w, txn);
+    kh_hdr_set_last(f->w, last);
+}
+
+static void read_req(const saxpy *u, kh_flit *f, unsigned tag, uint64_t addr)
+{
+    header(u, f, KH_T_MEM_RD_REQ, tag, 1);
+    kh_mem_rd_req_set_addr(f->w, addr); /* the low 40 bits (Open point 2) */
+    kh_mem_rd_req_set_len(f->w, u->beats - 1);
+}
+
+/* ---- the state machine ------------------------------------------------- */
+
+static void goto_state(saxpy *u, sx_state st, kh_cycle at)
+{
+    u->st = st;
+    u->next = at;
+    kh_cu_wake(u->shell, at);
+}
+
+static int sx_inst(void *unit, const kh_flit *inst, kh_cycle now)
+{
+    saxpy *u = unit;
+    if (u->st != SX_IDLE) return 0;
+    uint64_t op = kh_saxpy_op(inst->w), n = kh_saxpy_n(inst->w);
+    u->n = (uint32_t)n;
+    u->a = (uint32_t)kh_saxpy_a(inst->w);
+    u->x_addr = kh_saxpy_x_addr(inst->w);
+    u->y_addr = kh_saxpy_y_addr(inst->w);
+    u->beats = (u->n + 7) / 8;
+    u->xw = u->yw = u->wb = 0;
+    u->fault = 0;
+    u->stat_insts++;
+    /* The checks of §2.3, in order, in the accept cycle (IDLE). */
+    if (op != SX_OP) {
+        u->fault = 1;
+        u->fault_code = SX_FAULT_BAD_OP;
+    } else if (n > SX_N_MAX) {
+        u->fault = 1;
+        u->fault_code = SX_FAULT_TOO_BIG;
+    }
+    if (u->fault) u->stat_faults++;
+    goto_state(u, u->fault || n == 0 ? SX_DONE : SX_RQX, now + 1);
+    return 1;
+}
+
+/* Responses are consumed whatever the state (recv_ready is always 1): x and
+ * y lines by tag in arrival order; acks and anything else are dropped. */
+static int sx_recv(void *unit, const kh_flit *f, kh_cycle now)
+{
+    saxpy *u = unit;
+    unsigned type = (unsigned)kh_hdr_type(f->w), txn = (unsigned)kh_hdr_txn(f->w);
+    if (type == KH_T_MEM_RD_RESP && txn == SX_TAG_X && u->xw < SX_LINES) {
+        u->xl[u->xw++] = *f;
+    } else if (type == KH_T_MEM_RD_RESP && txn == SX_TAG_Y && u->yw < SX_LINES) {
+        u->yl[u->yw++] = *f;
+    } else {
+        if (type != KH_T_MEM_WR_ACK) u->stat_dropped++;
+        return 1;
+    }
+    u->last_resp = now;
+    if (u->st == SX_WAIT) kh_cu_wake(u->shell, now + 1);
+    return 1;
+}
+
+static void sx_step(void *unit, kh_cycle now)
+{
+    saxpy *u = unit;
+    /* The send register is offered to the shell every cycle it is valid; a
+     * send state may load it when it is empty or being taken (§2.5a). */
+    int taken = u->send_valid && kh_cu_send(u->shell, &u->send_flit, now);
+    if (taken) u->send_valid = 0;
+    int can_load = !u->send_valid;
+    if (u->next <= now) {
+        switch (u->st) {
+        case SX_RQX:
+        case SX_RQY:
+            if (!can_load) break;
+            read_req(u, &u->send_flit, u->st == SX_RQX ? SX_TAG_X : SX_TAG_Y,
+                     u->st == SX_RQX ? u->x_addr : u->y_addr);
+            u->send_valid = 1;
+            goto_state(u, u->st == SX_RQX ? SX_RQY : SX_WAIT, now + 1);
+            break;
+        case SX_WAIT:
+            /* The line counters are registers: a response consumed this
+             * cycle counts from the next. */
+            if (u->xw >= u->beats && u->yw >= u->beats && u->last_resp < now) {
+                compute(u);
+                goto_state(u, SX_WREQ, now + 1 + u->n); /* n COMP cycles, then WREQ */
+            }
+            break;
+        case SX_WREQ:
+            if (!can_load) break;
+            header(u, &u->send_flit, KH_T_MEM_WR_REQ, SX_TAG_W, 0);
+            kh_mem_wr_req_set_addr(u->send_flit.w, u->y_addr);
+            kh_mem_wr_req_set_len(u->send_flit.w, u->beats - 1);
+            u->send_valid = 1;
+            goto_state(u, SX_WDATA, now + 1);
+            break;
+        case SX_WDATA: {
+            if (!can_load) break;
+            unsigned last = u->wb == u->beats - 1;
+            header(u, &u->send_flit, KH_T_MEM_WR_DATA, SX_TAG_W, last);
+            memcpy(u->send_flit.w, u->yl[u->wb].w, 4 * sizeof(uint64_t));
+            u->send_valid = 1;
+            u->wb++;
+            goto_state(u, last ? SX_DONE : SX_WDATA, now + 1);
+            break;
+        }
+        case SX_DONE: goto_state(u, SX_RETIRE, now + 1); break;
+        case SX_RETIRE:
+            /* exec_done, registered: the cycle after DONE (§2.6). */
+            u->st = SX_IDLE;
+            u->next = KH_NEVER;
+            kh_cu_done(u->shell, u->fault, u->fault ? u->fault_code : u->n, now);
+            break;
+        default: break;
+        }
+    }
+    /* Keep stepping while the send register waits (the shell also wakes us
+     * when its output frees) or a state action is due. */
+    if (u->send_valid) kh_cu_wake(u->shell, now + 1);
+    if (u->next != KH_NEVER && u->st != SX_IDLE && u->st != SX_WAIT)
+        kh_cu_wake(u->shell, u->next > now ? u->next : now + 1);
+}
+
+static uint64_t sx_dbg(void *unit) { return ((saxpy *)unit)->elements; }
+
+static int sx_describe_stuck(void *unit, char *buf, size_t len)
+{
+    saxpy *u = unit;
+    if (u->st == SX_IDLE && !u->send_valid) return 0;
+    if (u->st == SX_WAIT)
+        snprintf(buf, len,
+                 "saxpy(%u,%u): waits for read responses: x %u of %u lines, y %u of %u (txn 0x10 / 0x20 from "
+                 "(%u,%u), matmul_saxpy.md §2.5)\n",
+                 u->at.x, u->at.y, u->xw, u->beats, u->yw, u->beats, u->at.mem_x, u->at.mem_y);
+    else
+        snprintf(buf, len, "saxpy(%u,%u): instruction in progress (state %d)%s\n", u->at.x, u->at.y, (int)u->st,
+                 u->send_valid ? ", a flit waits for the shell's output" : "");
+    return 1;
+}
+
+static void sx_stats(void *unit, char *buf, size_t len)
+{
+    saxpy *u = unit;
+    snprintf(buf, len, "\"instructions\": %llu, \"faults\": %llu, \"elements\": %u, \"dropped\": %llu",
+             (unsigned long long)u->stat_insts, (unsigned long long)u->stat_faults, u->elements,
+             (unsigned long long)u->stat_dropped);
+}
+
+static void *sx_create(kh_cu *shell, const kh_params *p, char *err, size_t errlen)
+{
+    (void)p;
+    saxpy *u = calloc(1, sizeof *u);
+    if (!u) {
+        snprintf(err, errlen, "out of memory creating saxpy_cu");
+        return NULL;
+    }
+    u->shell = shell;
+    u->at = *kh_cu_where(shell);
+    u->st = SX_IDLE;
+    u->next = KH_NEVER;
+    return u;
+}
+
+static void sx_destroy(void *unit) { free(unit); }
 
 const kh_unit_kind kh_unit_saxpy = {
     .token = "sax",
     .name = "saxpy_cu",
-    .cu_type = 0x5358,
+    .cu_type = 0x5358, /* "SX" (§2.1) */
     .cu_version = 1,
     .n_buffers = 1,
-    .create = create,
+    .create = sx_create,
+    .destroy = sx_destroy,
+    .inst = sx_inst,
+    .recv = sx_recv,
+    .step = sx_step,
+    .dbg = sx_dbg,
+    .describe_stuck = sx_describe_stuck,
+    .stats_json = sx_stats,
 };

@@ -1,0 +1,266 @@
+/* The per-block accumulate pipeline's lane arithmetic (numerics.md §5,
+ * §6.1) on 16 lanes at once: AVX-512 (one 32-bit lane per output, vplzcntd
+ * for the leading one) and AVX2 (two halves of eight; the leading one from
+ * an exact int -> float conversion). Same operations as acc_int.h, lane-
+ * wise; 32-bit lanes hold every intermediate while the add's sum fits
+ * (MW <= 22 with vplzcntd, MW <= 14 where floats must be exact: sum < 2^24)
+ * and |C| <= 2^17 (mag < 2^25, what a K block can produce). The product's
+ * sums go from the kernel into the lanes without leaving the registers. */
+#include <string.h>
+
+#include "acc_int.h"
+#include "mx_block_int.h"
+
+#ifdef KH_MX_HAVE_X86
+#include "mx_x86_kernels.h"
+
+/* ---- AVX-512 ------------------------------------------------------------- */
+
+#define T512 __attribute__((target("avx2,avx512f,avx512cd,avx512vl")))
+typedef __m512i v16;
+
+static inline T512 v16 set1(uint32_t x) { return _mm512_set1_epi32((int)x); }
+
+/* Scale bytes per lane n = 4i + j: A row i and B column j. */
+static inline T512 void lane_scales16(const kh_mx_entry *a, const kh_mx_entry *b, v16 *va, v16 *vb)
+{
+    uint32_t sa4, sb4;
+    memcpy(&sa4, a->scale, 4);
+    memcpy(&sb4, b->scale, 4);
+    const __m128i rows = _mm_setr_epi8(0, 0, 0, 0, 1, 1, 1, 1, 2, 2, 2, 2, 3, 3, 3, 3);
+    const __m128i cols = _mm_setr_epi8(0, 1, 2, 3, 0, 1, 2, 3, 0, 1, 2, 3, 0, 1, 2, 3);
+    *va = _mm512_cvtepu8_epi32(_mm_shuffle_epi8(_mm_cvtsi32_si128((int)sa4), rows));
+    *vb = _mm512_cvtepu8_epi32(_mm_shuffle_epi8(_mm_cvtsi32_si128((int)sb4), cols));
+}
+
+static inline T512 v16 scale16(v16 c, v16 sa, v16 sb, unsigned anchor, unsigned mw)
+{
+    const v16 seven = set1(7), eight = set1(8);
+    __mmask16 neg = _mm512_cmplt_epi32_mask(c, _mm512_setzero_si512());
+    v16 mm = _mm512_mullo_epi32(_mm512_add_epi32(_mm512_and_si512(sa, seven), eight),
+                                _mm512_add_epi32(_mm512_and_si512(sb, seven), eight));
+    v16 mag = _mm512_mullo_epi32(_mm512_abs_epi32(c), mm);
+    __mmask16 nz = _mm512_test_epi32_mask(mag, mag);
+    v16 lz = _mm512_lzcnt_epi32(mag);
+    v16 msb = _mm512_sub_epi32(set1(31), lz);
+    v16 s = _mm512_sllv_epi32(mag, _mm512_sub_epi32(lz, set1(2))); /* leading one at bit 29 */
+    v16 sig = _mm512_srlv_epi32(s, set1(29 - mw));
+    v16 guard = _mm512_and_si512(_mm512_srlv_epi32(s, set1(28 - mw)), set1(1));
+    __mmask16 sticky = _mm512_test_epi32_mask(s, set1((1u << (28 - mw)) - 1));
+    v16 odd_or_sticky = _mm512_mask_mov_epi32(sig, sticky, set1(1));
+    sig = _mm512_add_epi32(sig, _mm512_and_si512(guard, odd_or_sticky));
+    v16 carry = _mm512_srlv_epi32(sig, set1(mw + 1));
+    v16 exp_in = _mm512_sub_epi32(_mm512_add_epi32(_mm512_srli_epi32(sa, 3), _mm512_srli_epi32(sb, 3)),
+                                  set1(anchor + 6 - KH_ACC_BIAS));
+    v16 e = _mm512_and_si512(_mm512_add_epi32(_mm512_add_epi32(msb, exp_in), carry), set1(127));
+    v16 w = _mm512_or_si512(_mm512_sllv_epi32(e, set1(mw)), _mm512_and_si512(sig, set1((1u << mw) - 1)));
+    w = _mm512_mask_or_epi32(w, neg, w, set1(1u << (mw + 7)));
+    return _mm512_maskz_mov_epi32(nz, w);
+}
+
+static inline T512 v16 sum16(v16 a, v16 b, unsigned mw)
+{
+    const unsigned width = mw + 1 + KH_ACC_GUARD;
+    const v16 fmask = set1((1u << mw) - 1), magmask = set1((1u << (mw + 7)) - 1), vmw = set1(mw);
+    const v16 e127 = set1(127), hidden = set1(1u << mw), zero = _mm512_setzero_si512();
+    v16 ma = _mm512_and_si512(a, magmask), mb = _mm512_and_si512(b, magmask);
+    __mmask16 za = _mm512_cmplt_epu32_mask(ma, hidden), zb = _mm512_cmplt_epu32_mask(mb, hidden); /* E = 0 */
+    __mmask16 a_ge = _mm512_cmpge_epu32_mask(ma, mb);
+    v16 big = _mm512_mask_blend_epi32(a_ge, b, a), small = _mm512_mask_blend_epi32(a_ge, a, b);
+    v16 e_big = _mm512_and_si512(_mm512_srlv_epi32(big, vmw), e127);
+    v16 e_small = _mm512_and_si512(_mm512_srlv_epi32(small, vmw), e127);
+    v16 sign = _mm512_and_si512(big, set1(1u << (mw + 7)));
+    v16 bg = _mm512_slli_epi32(_mm512_or_si512(_mm512_and_si512(big, fmask), hidden), KH_ACC_GUARD);
+    v16 sm = _mm512_slli_epi32(_mm512_or_si512(_mm512_and_si512(small, fmask), hidden), KH_ACC_GUARD);
+    v16 d = _mm512_min_epu32(_mm512_sub_epi32(e_big, e_small), set1(width));
+    v16 sh = _mm512_srlv_epi32(sm, d);
+    __mmask16 lost = _mm512_test_epi32_mask(sm, _mm512_sub_epi32(_mm512_sllv_epi32(set1(1), d), set1(1)));
+    __mmask16 sub = _mm512_test_epi32_mask(_mm512_xor_si512(a, b), set1(1u << (mw + 7)));
+    v16 sum = _mm512_mask_sub_epi32(_mm512_add_epi32(bg, sh), sub, bg, sh); /* lost bits: no borrow */
+    __mmask16 nonzero = _mm512_test_epi32_mask(sum, sum);
+    v16 lzs = _mm512_sub_epi32(_mm512_lzcnt_epi32(sum), set1(31 - width)); /* width - msb */
+    v16 n = _mm512_sllv_epi32(sum, lzs);
+    v16 e_out = _mm512_sub_epi32(_mm512_add_epi32(e_big, set1(1)), lzs);
+    v16 sig = _mm512_srli_epi32(n, KH_ACC_GUARD + 1);
+    v16 guard = _mm512_and_si512(_mm512_srli_epi32(n, KH_ACC_GUARD), set1(1));
+    __mmask16 sticky = lost | _mm512_test_epi32_mask(n, set1((1u << KH_ACC_GUARD) - 1));
+    sig = _mm512_add_epi32(sig, _mm512_and_si512(guard, _mm512_mask_mov_epi32(sig, sticky, set1(1))));
+    e_out = _mm512_add_epi32(e_out, _mm512_srlv_epi32(sig, set1(mw + 1)));
+    v16 r = _mm512_or_si512(_mm512_or_si512(sign, _mm512_sllv_epi32(e_out, vmw)), _mm512_and_si512(sig, fmask));
+    __mmask16 sat = _mm512_cmpge_epi32_mask(e_out, e127);
+    r = _mm512_mask_or_epi32(r, sat, sign, _mm512_or_si512(_mm512_sllv_epi32(e127, vmw), fmask));
+    __mmask16 flush = _mm512_cmple_epi32_mask(e_out, zero) | (__mmask16)~nonzero;
+    r = _mm512_mask_mov_epi32(r, flush, zero);
+    r = _mm512_mask_mov_epi32(r, zb, a); /* one zero: the other operand verbatim */
+    r = _mm512_mask_mov_epi32(r, za, b);
+    return _mm512_mask_mov_epi32(r, za & zb, zero);
+}
+
+KH_T_AVX512VNNI void kh_mx_chain_avx512vnni(const kh_mx_entry *a, const kh_mx_entry *b, unsigned anchor, unsigned mw,
+                                            uint32_t chain[16])
+{
+    __m256i c[2];
+    v16 va, vb;
+    kh_product_avx512vnni(a, b, c);
+    lane_scales16(a, b, &va, &vb);
+    v16 c16 = _mm512_inserti64x4(_mm512_castsi256_si512(c[0]), c[1], 1);
+    _mm512_storeu_si512(chain, scale16(c16, va, vb, anchor, mw));
+}
+
+KH_T_AVX512VNNI void kh_mx_accum_avx512vnni(const kh_mx_entry *a, const kh_mx_entry *b, unsigned anchor, unsigned mw,
+                                            uint32_t tile[16])
+{
+    __m256i c[2];
+    v16 va, vb;
+    kh_product_avx512vnni(a, b, c);
+    lane_scales16(a, b, &va, &vb);
+    v16 c16 = _mm512_inserti64x4(_mm512_castsi256_si512(c[0]), c[1], 1);
+    v16 ch = scale16(c16, va, vb, anchor, mw);
+    _mm512_storeu_si512(tile, sum16(_mm512_loadu_si512(tile), ch, mw));
+}
+
+/* ---- AVX2 ---------------------------------------------------------------- */
+
+#define T256 __attribute__((target("avx2")))
+typedef __m256i v8;
+
+static inline T256 v8 s1(uint32_t x) { return _mm256_set1_epi32((int)x); }
+static inline T256 v8 sel(v8 mask, v8 yes, v8 no) { return _mm256_blendv_epi8(no, yes, mask); }
+
+/* Index of the leading one of x < 2^24 (exact as a float); -127 for 0. */
+static inline T256 v8 msb_exact(v8 x)
+{
+    v8 bits = _mm256_castps_si256(_mm256_cvtepi32_ps(x));
+    return _mm256_sub_epi32(_mm256_srli_epi32(bits, 23), s1(127));
+}
+
+static inline T256 v8 scale8(v8 c, v8 sa, v8 sb, unsigned anchor, unsigned mw)
+{
+    const v8 seven = s1(7), eight = s1(8), zero = _mm256_setzero_si256(), one = s1(1);
+    v8 neg = _mm256_cmpgt_epi32(zero, c);
+    v8 mm = _mm256_mullo_epi32(_mm256_add_epi32(_mm256_and_si256(sa, seven), eight),
+                               _mm256_add_epi32(_mm256_and_si256(sb, seven), eight));
+    v8 mag = _mm256_mullo_epi32(_mm256_abs_epi32(c), mm); /* 0 or >= 64, < 2^25 */
+    v8 msb = _mm256_add_epi32(msb_exact(_mm256_srli_epi32(mag, 1)), one);
+    v8 s = _mm256_sllv_epi32(mag, _mm256_sub_epi32(s1(29), msb));
+    v8 sig = _mm256_srlv_epi32(s, s1(29 - mw));
+    v8 guard = _mm256_and_si256(_mm256_srlv_epi32(s, s1(28 - mw)), one);
+    v8 sticky = _mm256_andnot_si256(_mm256_cmpeq_epi32(_mm256_and_si256(s, s1((1u << (28 - mw)) - 1)), zero), one);
+    sig = _mm256_add_epi32(sig, _mm256_and_si256(guard, _mm256_or_si256(sig, sticky)));
+    v8 carry = _mm256_srlv_epi32(sig, s1(mw + 1));
+    v8 exp_in = _mm256_sub_epi32(_mm256_add_epi32(_mm256_srli_epi32(sa, 3), _mm256_srli_epi32(sb, 3)),
+                                 s1(anchor + 6 - KH_ACC_BIAS));
+    v8 e = _mm256_and_si256(_mm256_add_epi32(_mm256_add_epi32(msb, exp_in), carry), s1(127));
+    v8 w = _mm256_or_si256(_mm256_sllv_epi32(e, s1(mw)), _mm256_and_si256(sig, s1((1u << mw) - 1)));
+    w = _mm256_or_si256(w, _mm256_and_si256(neg, s1(1u << (mw + 7))));
+    return _mm256_andnot_si256(_mm256_cmpeq_epi32(mag, zero), w);
+}
+
+static inline T256 v8 sum8(v8 a, v8 b, unsigned mw)
+{
+    const unsigned width = mw + 1 + KH_ACC_GUARD;
+    const v8 fmask = s1((1u << mw) - 1), magmask = s1((1u << (mw + 7)) - 1), vmw = s1(mw), one = s1(1);
+    const v8 e127 = s1(127), hidden = s1(1u << mw), zero = _mm256_setzero_si256();
+    v8 ma = _mm256_and_si256(a, magmask), mb = _mm256_and_si256(b, magmask); /* < 2^31: signed compares */
+    v8 za = _mm256_cmpgt_epi32(hidden, ma), zb = _mm256_cmpgt_epi32(hidden, mb);
+    v8 a_lt = _mm256_cmpgt_epi32(mb, ma);
+    v8 big = sel(a_lt, b, a), small = sel(a_lt, a, b);
+    v8 e_big = _mm256_and_si256(_mm256_srlv_epi32(big, vmw), e127);
+    v8 e_small = _mm256_and_si256(_mm256_srlv_epi32(small, vmw), e127);
+    v8 sign = _mm256_and_si256(big, s1(1u << (mw + 7)));
+    v8 bg = _mm256_slli_epi32(_mm256_or_si256(_mm256_and_si256(big, fmask), hidden), KH_ACC_GUARD);
+    v8 sm = _mm256_slli_epi32(_mm256_or_si256(_mm256_and_si256(small, fmask), hidden), KH_ACC_GUARD);
+    v8 d = _mm256_min_epu32(_mm256_sub_epi32(e_big, e_small), s1(width));
+    v8 sh = _mm256_srlv_epi32(sm, d);
+    v8 lost_bits = _mm256_and_si256(sm, _mm256_sub_epi32(_mm256_sllv_epi32(one, d), one));
+    v8 sub = _mm256_cmpeq_epi32(_mm256_and_si256(_mm256_xor_si256(a, b), s1(1u << (mw + 7))), s1(1u << (mw + 7)));
+    v8 sum = _mm256_add_epi32(bg, _mm256_sub_epi32(_mm256_xor_si256(sh, sub), sub)); /* lost bits: no borrow */
+    v8 lzs = _mm256_sub_epi32(s1(width), msb_exact(sum));
+    v8 n = _mm256_sllv_epi32(sum, lzs);
+    v8 e_out = _mm256_sub_epi32(_mm256_add_epi32(e_big, one), lzs);
+    v8 sig = _mm256_srli_epi32(n, KH_ACC_GUARD + 1);
+    v8 guard = _mm256_and_si256(_mm256_srli_epi32(n, KH_ACC_GUARD), one);
+    v8 low = _mm256_or_si256(lost_bits, _mm256_and_si256(n, s1((1u << KH_ACC_GUARD) - 1)));
+    v8 sticky = _mm256_andnot_si256(_mm256_cmpeq_epi32(low, zero), one);
+    sig = _mm256_add_epi32(sig, _mm256_and_si256(guard, _mm256_or_si256(sig, sticky)));
+    e_out = _mm256_add_epi32(e_out, _mm256_srlv_epi32(sig, s1(mw + 1)));
+    v8 r = _mm256_or_si256(_mm256_or_si256(sign, _mm256_sllv_epi32(e_out, vmw)), _mm256_and_si256(sig, fmask));
+    v8 satv = _mm256_or_si256(sign, _mm256_or_si256(_mm256_sllv_epi32(e127, vmw), fmask));
+    r = sel(_mm256_cmpgt_epi32(e_out, s1(126)), satv, r);
+    v8 flush = _mm256_or_si256(_mm256_cmpgt_epi32(one, e_out), _mm256_cmpeq_epi32(sum, zero));
+    r = _mm256_andnot_si256(flush, r);
+    r = sel(zb, a, r); /* one zero: the other operand verbatim */
+    r = sel(za, b, r);
+    return _mm256_andnot_si256(_mm256_and_si256(za, zb), r);
+}
+
+/* Scale bytes of lanes 8h .. 8h + 7: A rows 2h, 2h + 1; B columns 0..3 twice. */
+static inline T256 void lane_scales8(const kh_mx_entry *a, const kh_mx_entry *b, int h, v8 *va, v8 *vb)
+{
+    uint32_t sa4, sb4;
+    memcpy(&sa4, a->scale, 4);
+    memcpy(&sb4, b->scale, 4);
+    char r0 = (char)(2 * h), r1 = (char)(2 * h + 1);
+    const __m128i rows = _mm_setr_epi8(r0, r0, r0, r0, r1, r1, r1, r1, 0, 0, 0, 0, 0, 0, 0, 0);
+    const __m128i cols = _mm_setr_epi8(0, 1, 2, 3, 0, 1, 2, 3, 0, 0, 0, 0, 0, 0, 0, 0);
+    *va = _mm256_cvtepu8_epi32(_mm_shuffle_epi8(_mm_cvtsi32_si128((int)sa4), rows));
+    *vb = _mm256_cvtepu8_epi32(_mm_shuffle_epi8(_mm_cvtsi32_si128((int)sb4), cols));
+}
+
+static inline T256 void chain_avx2_lanes(const kh_mx_entry *a, const kh_mx_entry *b, const __m256i c[2],
+                                         unsigned anchor, unsigned mw, uint32_t chain[16])
+{
+    for (int h = 0; h < 2; h++) {
+        v8 va, vb;
+        lane_scales8(a, b, h, &va, &vb);
+        _mm256_storeu_si256((__m256i *)(chain + 8 * h), scale8(c[h], va, vb, anchor, mw));
+    }
+}
+
+static inline T256 void accum_avx2_lanes(const kh_mx_entry *a, const kh_mx_entry *b, const __m256i c[2],
+                                         unsigned anchor, unsigned mw, uint32_t tile[16])
+{
+    for (int h = 0; h < 2; h++) {
+        v8 va, vb;
+        lane_scales8(a, b, h, &va, &vb);
+        v8 ch = scale8(c[h], va, vb, anchor, mw);
+        v8 t = _mm256_loadu_si256((const __m256i *)(tile + 8 * h));
+        _mm256_storeu_si256((__m256i *)(tile + 8 * h), sum8(t, ch, mw));
+    }
+}
+
+T256 void kh_mx_chain_avx2(const kh_mx_entry *a, const kh_mx_entry *b, unsigned anchor, unsigned mw, uint32_t chain[16])
+{
+    __m256i c[2];
+    kh_product_avx2(a, b, c);
+    chain_avx2_lanes(a, b, c, anchor, mw, chain);
+}
+
+T256 void kh_mx_accum_avx2(const kh_mx_entry *a, const kh_mx_entry *b, unsigned anchor, unsigned mw, uint32_t tile[16])
+{
+    __m256i c[2];
+    kh_product_avx2(a, b, c);
+    accum_avx2_lanes(a, b, c, anchor, mw, tile);
+}
+
+#ifdef KH_MX_HAVE_AVXVNNI
+KH_T_AVXVNNI void kh_mx_chain_avxvnni(const kh_mx_entry *a, const kh_mx_entry *b, unsigned anchor, unsigned mw,
+                                      uint32_t chain[16])
+{
+    __m256i c[2];
+    kh_product_avxvnni(a, b, c);
+    chain_avx2_lanes(a, b, c, anchor, mw, chain);
+}
+
+KH_T_AVXVNNI void kh_mx_accum_avxvnni(const kh_mx_entry *a, const kh_mx_entry *b, unsigned anchor, unsigned mw,
+                                      uint32_t tile[16])
+{
+    __m256i c[2];
+    kh_product_avxvnni(a, b, c);
+    accum_avx2_lanes(a, b, c, anchor, mw, tile);
+}
+#endif
+
+#else
+typedef int kh_acc_x86_unused; /* ISO C wants a declaration */
+#endif

@@ -1,0 +1,103 @@
+/* Cycle figures of the node that the spec states (memory.md §7, §10;
+ * parameters.md §2.5): a plain read's first beat is DRAM_LAT after the AR
+ * handshake (default model) or 8 cycles after it (the recording's AXI RAM
+ * through its DRAM port), beats follow one per cycle, and each flit leaves
+ * through the port's output register one cycle after it is loaded. The AR
+ * handshake is the cycle the request reaches the head of the read queue
+ * (FWFT fall-through fifo_latency after the link transfer). */
+#include "node_rig.h"
+
+static void first_beat_after(int axi_ram, unsigned expect_lat)
+{
+    kh_params p;
+    kh_params_default(&p);
+    p.axi_ram_model = (uint64_t)axi_ram;
+    rig r;
+    rig_init(&r, &p, 1, 0, 0);
+    kh_flit f = mk_rd(2, 1, 0x40, 3, 0);
+    tep_send_at(r.src[0], &f, 10);
+    rig_run(&r);
+    tep *s = r.sink[0];
+    CHECK_EQ(s->ngot, 4);
+    kh_cycle handshake = 10 + p.fifo_latency;
+    CHECK_EQ(s->got_at[0], handshake + expect_lat + 1);
+    for (unsigned i = 1; i < s->ngot; i++) CHECK_EQ(s->got_at[i], s->got_at[i - 1] + 1);
+    rig_free(&r);
+}
+
+/* memory.md §7, Open point 14: DRAM_LAT = 51 from the accepted AR. */
+static void default_dram_first_beat_after_dram_lat(void) { first_beat_after(0, 51); }
+
+/* parameters.md §2.5: AR handshake at t, first beat back at t + 8. */
+static void axi_ram_first_beat_after_8(void) { first_beat_after(1, 8); }
+
+/* parameters.md §2.5: the AXI RAM serves one read burst at a time; a second
+ * requester's read waits for the first burst's RAM beats. Two ports read 8
+ * words each in the same cycle: the second port's first beat comes at least
+ * 4 RAM beats (8 words of 64-byte RAM beats) + 1 later. */
+static void axi_ram_one_read_burst_at_a_time(void)
+{
+    kh_params p;
+    kh_params_default(&p);
+    p.axi_ram_model = 1;
+    rig r;
+    rig_init(&r, &p, 2, 0, 0);
+    kh_flit f = mk_rd(2, 1, 0x0, 7, 0);
+    tep_send_at(r.src[0], &f, 10);
+    f = mk_rd(2, 3, 0x1000, 7, 0);
+    tep_send_at(r.src[1], &f, 10);
+    rig_run(&r);
+    CHECK_EQ(r.sink[0]->ngot, 8);
+    CHECK_EQ(r.sink[1]->ngot, 8);
+    kh_cycle a = r.sink[0]->got_at[0], b = r.sink[1]->got_at[0];
+    kh_cycle first = a < b ? a : b, second = a < b ? b : a;
+    CHECK(second >= first + 5);
+    rig_free(&r);
+}
+
+/* §8: a staging read returns a word every stage_rd_lat + 1 cycles (one word
+ * outstanding); DRAM streams one per cycle. */
+static void staging_read_one_word_outstanding(void)
+{
+    rig r;
+    rig_init(&r, NULL, 1, 0, 0);
+    kh_flit f = mk_rd(2, 1, 0x8000000000ull, 3, 0);
+    tep_send(r.src[0], &f);
+    rig_run(&r);
+    tep *s = r.sink[0];
+    CHECK_EQ(s->ngot, 4);
+    for (unsigned i = 1; i < s->ngot; i++) CHECK_EQ(s->got_at[i] - s->got_at[i - 1], 5);
+    rig_free(&r);
+}
+
+/* §3.2, §10: streaming entries come out back to back at one flit per cycle
+ * once the pipeline is full (entry i+1's AR goes out on entry i's last beat). */
+static void streaming_emits_one_flit_per_cycle(void)
+{
+    kh_params p;
+    kh_params_default(&p);
+    p.dram_lat = 2; /* shorter than an entry's emission: the emitter is the bottleneck */
+    rig r;
+    rig_init(&r, &p, 1, 0, 0);
+    kh_flit f = mk_stream(2, 1, 0x0, 8, 4, 0);
+    kh_mem_rd_req_set_n_peer(f.w, 1);
+    kh_mem_rd_req_set_peer0(f.w, 0x13);
+    tep_send(r.src[0], &f);
+    rig_run(&r);
+    tep *s = r.sink[0];
+    CHECK_EQ(s->ngot, 64);
+    unsigned gaps = 0;
+    for (unsigned i = 1; i < s->ngot; i++) gaps += (unsigned)(s->got_at[i] - s->got_at[i - 1] - 1);
+    CHECK(gaps <= 8 * 2); /* at most the capture-to-emit hand-over per entry */
+    rig_free(&r);
+}
+
+int main(void)
+{
+    KH_RUN(default_dram_first_beat_after_dram_lat);
+    KH_RUN(axi_ram_first_beat_after_8);
+    KH_RUN(axi_ram_one_read_burst_at_a_time);
+    KH_RUN(staging_read_one_word_outstanding);
+    KH_RUN(streaming_emits_one_flit_per_cycle);
+    return kh_test_end("t_node_timing");
+}
