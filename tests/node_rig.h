@@ -27,11 +27,18 @@ typedef struct tep {
     kh_cycle *got_at;
     unsigned ngot;
     int refuse; /* busy: refuse every flit */
+    unsigned refuse_mod; /* > 0: refuse in cycles where a hash of the cycle % refuse_mod == 0 */
+    kh_link *in;         /* the link into this endpoint, to release a refused sender */
+    int kick;            /* a refused sender waits: release it next step */
 } tep;
 
 static inline void tep_step(kh_comp *c, kh_cycle now)
 {
     tep *e = (tep *)c;
+    if (e->kick && e->in) {
+        e->kick = 0;
+        kh_link_space(e->in, now);
+    }
     if (e->head >= e->nq) return;
     if (e->q_at[e->head] > now) {
         kh_comp_wake(c, e->q_at[e->head]);
@@ -47,6 +54,11 @@ static inline int tep_accept(kh_comp *dst, unsigned port, const kh_flit *f, kh_c
     tep *e = (tep *)dst;
     (void)port;
     if (e->refuse || e->ngot >= TEP_MAX) return 0;
+    if (e->refuse_mod && ((now * 2654435761u) >> 5) % e->refuse_mod == 0) {
+        e->kick = 1;
+        kh_comp_wake(dst, now + 1);
+        return 0;
+    }
     e->got[e->ngot] = *f;
     e->got_at[e->ngot++] = now;
     return 1;
@@ -131,7 +143,8 @@ static inline void rig_init(rig *r, const kh_params *pp, unsigned nports, unsign
         snprintf(nm, sizeof nm, "sink%u", i);
         r->sink[i] = tep_new(r->sim, nm);
         r->src[i]->out = kh_link_new(r->sim, &r->src[i]->c, kh_node_port(r->n, i), 0, kh_node_port_accept, "in");
-        kh_node_set_port_out(r->n, i, kh_link_new(r->sim, kh_node_port(r->n, i), &r->sink[i]->c, 0, tep_accept, "out"));
+        r->sink[i]->in = kh_link_new(r->sim, kh_node_port(r->n, i), &r->sink[i]->c, 0, tep_accept, "out");
+        kh_node_set_port_out(r->n, i, r->sink[i]->in);
     }
 }
 

@@ -40,11 +40,12 @@ typedef struct bench {
     drv *d;
 } bench;
 
-static bench make(void)
+static bench make_lat(unsigned lat)
 {
     bench b;
     kh_params p;
     kh_params_default(&p);
+    p.engine_xbar_lat = lat;
     b.sim = kh_sim_new(&p);
     char err[256];
     kh_orch_cfg cfg = {.x = 0, .y = 1, .grid_lo = 1, .grid_hi = 2};
@@ -56,6 +57,8 @@ static bench make(void)
     kh_sim_add(b.sim, &b.d->base, &drv_ops, "drv");
     return b;
 }
+
+static bench make(void) { return make_lat(0); }
 
 static void done(bench *b)
 {
@@ -233,6 +236,22 @@ static void command_ram_is_not_readable(void)
     done(&b);
 }
 
+static void host_write_goes_after_an_engine_write_in_flight(void)
+{
+    /* Interconnect latency 3: the engine raises AW+W at t+3, its beat lands
+     * at t+7. A host write to the same window made at t+5 is serialised
+     * after that transaction (control.md §9.3, Open point 15), so it wins. */
+    bench b = make_lat(3);
+    cmd(&b, 0, KH_ENG_OP_WR, 0x800048, 5, 0);
+    cmd(&b, 1, KH_ENG_OP_DONE, 0, 0, 0);
+    wr(&b, KH_ENG_CTRL, 1);
+    kh_sim_run(b.sim, 5);
+    wr(&b, 0x800048, 7);
+    kh_sim_run(b.sim, 30);
+    CHECK_EQ(rd(&b, 0x800048), 7);
+    done(&b);
+}
+
 int main(void)
 {
     KH_RUN(wr_poll_done_runs_to_done);
@@ -243,5 +262,6 @@ int main(void)
     KH_RUN(unmapped_target_stops_with_err);
     KH_RUN(go_needs_bit_0_and_is_ignored_while_running);
     KH_RUN(command_ram_is_not_readable);
+    KH_RUN(host_write_goes_after_an_engine_write_in_flight);
     return kh_test_end("t_engine");
 }

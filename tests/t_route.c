@@ -19,6 +19,7 @@
 
 typedef struct probe {
     kh_comp c;
+    unsigned refuse;      /* refuse this many offers, then free up via kh_comp_space */
     kh_link *out;
     unsigned x, y;
     kh_flit q[8];
@@ -34,6 +35,11 @@ typedef struct probe {
 static void probe_step(kh_comp *c, kh_cycle now)
 {
     probe *p = (probe *)c;
+    if (p->refuse) {
+        /* ready again: wake whoever was refused, the way the unit shell does */
+        p->refuse = 0;
+        kh_comp_space(c, KH_ALL_PORTS, now);
+    }
     if (!p->nq) return;
     if (kh_link_send(p->out, &p->q[0], now)) {
         p->sent_at[p->nsent++ & 7] = now;
@@ -46,6 +52,10 @@ static int probe_accept(kh_comp *dst, unsigned port, const kh_flit *f, kh_cycle 
 {
     probe *p = (probe *)dst;
     (void)port;
+    if (p->refuse) {
+        kh_comp_wake(dst, now + 10);
+        return 0;
+    }
     p->got_at[p->got & 7] = now;
     p->got_f[p->got & 7] = *f;
     p->got++;
@@ -271,6 +281,11 @@ static void arbiter_order_follows_cycle_mod_5(void)
     }
 }
 
+static void quiet(void *ctx, kh_log_level lvl, const char *msg)
+{
+    (void)ctx, (void)lvl, (void)msg;
+}
+
 /* A flit routed to a position with nothing attached is accepted by the tie
  * and vanishes (mesh.md §2), counted on the link, logged once. */
 static void tied_off_port_drops_and_counts(void)
@@ -281,15 +296,38 @@ static void tied_off_port_drops_and_counts(void)
     kh_sim *sim = kh_sim_new(NULL);
     kh_mesh *m = kh_mesh_new(sim, map, err, sizeof err);
     probe *west = probe_at(m, 0, 1);
-    unsigned infos = kh_sim_log_count(sim, KH_LOG_INFO);
+    kh_sim_set_log(sim, quiet, NULL, KH_LOG_WARN);
+    unsigned warns = kh_sim_log_count(sim, KH_LOG_WARN);
     for (unsigned k = 0; k < 3; k++) probe_send(west, flit_to(2, 1, 0, 1, k), 5);
     CHECK(kh_sim_run_until_idle(sim, 1000));
     kh_link *tie = kh_mesh_link_to(m, 2, 1);
     CHECK(tie && tie->dst == NULL);
     CHECK_EQ(tie->flits, 3);
     CHECK_EQ(tie->dropped, 3);
-    CHECK_EQ(kh_sim_log_count(sim, KH_LOG_INFO) - infos, 1);
+    CHECK_EQ(kh_sim_log_count(sim, KH_LOG_WARN) - warns, 1);
     CHECK_EQ(kh_sim_describe_stuck(sim, err, sizeof err), 0);
+    kh_sim_destroy(sim);
+    kh_mesh_free(m);
+    kh_map_free(map);
+}
+
+/* An attached endpoint that refused a flit and frees up with kh_comp_space
+ * (as the unit shell does) wakes the router's held output (mesh.md §4). */
+static void attached_endpoint_wakes_router_with_comp_space(void)
+{
+    char err[256];
+    kh_map *map = load("mesh_1x1_min.txt");
+    if (!map) return;
+    kh_sim *sim = kh_sim_new(NULL);
+    kh_mesh *m = kh_mesh_new(sim, map, err, sizeof err);
+    probe *west = probe_at(m, 0, 1), *north = probe_at(m, 1, 0);
+    north->refuse = 1;
+    probe_send(west, flit_to(1, 0, 0, 1, 0x5), 0);
+    CHECK(kh_sim_run_until_idle(sim, 1000));
+    CHECK_EQ(north->got, 1);
+    /* offered at 4 and refused; the probe frees up at 14, the router offers at 15 */
+    CHECK_EQ(north->got_at[0], 15);
+    CHECK_EQ(kh_mesh_link_to(m, 1, 0)->stall_cycles, 11);
     kh_sim_destroy(sim);
     kh_mesh_free(m);
     kh_map_free(map);
@@ -332,6 +370,7 @@ int main(void)
     KH_RUN(lone_flit_latency_recording_3_per_router);
     KH_RUN(arbiter_order_follows_cycle_mod_5);
     KH_RUN(tied_off_port_drops_and_counts);
+    KH_RUN(attached_endpoint_wakes_router_with_comp_space);
     KH_RUN(attach_refuses_corners_off_map_and_doubles);
     return kh_test_end("t_route");
 }

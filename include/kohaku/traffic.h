@@ -37,7 +37,7 @@ typedef struct kh_traffic_cfg {
 
 typedef struct kh_traffic_stats {
     unsigned endpoints;    /* generators attached */
-    uint64_t offered;      /* arrivals */
+    uint64_t offered;      /* arrivals (a saturating source: flits it made, one whenever one could go) */
     uint64_t refused;      /* arrivals that found the source queue full (never sent) */
     uint64_t sent;         /* flits transferred into the mesh */
     uint64_t delivered;    /* flits accepted at their destination */

@@ -25,8 +25,7 @@ struct kh_router {
     uint8_t out_full;           /* bit o: output o's register has a flit */
     uint8_t out_blocked;        /* bit o: refused downstream, waits for kh_link_space */
     uint8_t nonempty;           /* bit i: input i's FIFO holds a flit */
-    uint8_t drop_logged;        /* bit o: a drop into output o's tie-off was logged */
-    uint8_t tied;               /* bit o: output o drives a tie-off (nothing attached) */
+    uint8_t unlogged;           /* bit o: output o drives a tie-off not yet logged */
     uint8_t slot_dir[KH_NDIRS]; /* output the slot's flit requests */
     uint8_t allow[KH_NDIRS];    /* per input: outputs it may request (turn masks, mesh.md §3) */
     uint8_t route[256];         /* output for dst {y[3:0], x[3:0]}: kh_noc_route, tabulated */
@@ -55,8 +54,8 @@ static void masked_turn(kh_router *r, unsigned in, unsigned out, const kh_flit *
 static void log_first_drop(kh_router *r, unsigned o)
 {
     kh_link *l = r->out_link[o];
-    r->drop_logged |= (uint8_t)(1u << o);
-    kh_comp_log(&r->comp, KH_LOG_INFO,
+    r->unlogged &= (uint8_t)~(1u << o);
+    kh_comp_log(&r->comp, KH_LOG_WARN,
                 "flit for dst (%u,%u) sent out %s into a tied-off port (%s): accepted and "
                 "dropped (mesh.md §2); further drops on this link are only counted",
                 (unsigned)kh_hdr_dst_x(r->out[o].w), (unsigned)kh_hdr_dst_y(r->out[o].w),
@@ -69,11 +68,11 @@ static void router_step(kh_comp *c, kh_cycle now)
     unsigned out_full = r->out_full, blocked = 0;
 
     /* phase 1: offer every register placed before now */
+    for (unsigned first = out_full & r->unlogged; first; first &= first - 1)
+        log_first_drop(r, lowest(first));
     for (unsigned outs = out_full; outs; outs &= outs - 1) {
         unsigned o = lowest(outs);
-        kh_link *l = r->out_link[o];
-        if ((r->tied & ~r->drop_logged) >> o & 1) log_first_drop(r, o);
-        if (kh_link_send(l, &r->out[o], now))
+        if (kh_link_send(r->out_link[o], &r->out[o], now))
             out_full &= ~(1u << o);
         else
             blocked |= 1u << o;
@@ -281,9 +280,9 @@ void kh_router_set_out(kh_router *r, unsigned dir, kh_link *l)
 {
     r->out_link[dir] = l;
     if (l->dst)
-        r->tied &= (uint8_t)~(1u << dir);
+        r->unlogged &= (uint8_t)~(1u << dir);
     else
-        r->tied |= (uint8_t)(1u << dir);
+        r->unlogged |= (uint8_t)(1u << dir);
 }
 void kh_router_set_in(kh_router *r, unsigned dir, kh_link *l) { r->in_link[dir] = l; }
 kh_link *kh_router_out(const kh_router *r, unsigned dir) { return dir < KH_NDIRS ? r->out_link[dir] : NULL; }

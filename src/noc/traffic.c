@@ -104,33 +104,20 @@ static void build(tgen *g, unsigned dst, kh_cycle now)
     w[KH_FLIT_WORDS - 1] = t->hdr[k];
 }
 
-static int generating(const tgen *g)
+static int below_max(const tgen *g)
 {
-    const kh_traffic_cfg *cfg = &g->t->cfg;
-    return g->next_arrival < cfg->stop && (!cfg->max_flits || g->generated < cfg->max_flits);
+    return !g->t->cfg.max_flits || g->generated < g->t->cfg.max_flits;
 }
 
-/* Count the arrivals up to now into the bounded source queue. Arrivals are
- * counted lazily (when the generator next looks), which gives the same
- * counts since nothing leaves the queue in between. */
+static int generating(const tgen *g) { return g->next_arrival < g->t->cfg.stop && below_max(g); }
+
+/* Bernoulli source: count the arrivals up to now into the bounded source
+ * queue. Arrivals are counted lazily (when the generator next looks), which
+ * gives the same counts since nothing leaves the queue in between. */
 static void arrivals(tgen *g, kh_cycle now)
 {
     kh_traffic *t = g->t;
     unsigned cap = t->cfg.src_queue ? t->cfg.src_queue : 64;
-    if (!g->threshold && g->next_arrival + cap < now) {
-        /* one arrival every cycle: count the ones that only overflow a full
-         * queue in bulk instead of cycle by cycle */
-        kh_cycle skip = now - cap - g->next_arrival;
-        if (t->cfg.stop != KH_NEVER && g->next_arrival + skip > t->cfg.stop)
-            skip = t->cfg.stop > g->next_arrival ? t->cfg.stop - g->next_arrival : 0;
-        if (t->cfg.max_flits && g->generated + skip > t->cfg.max_flits)
-            skip = t->cfg.max_flits - g->generated;
-        uint64_t room = cap - g->pending, fill = skip < room ? skip : room;
-        g->pending += (unsigned)fill;
-        t->refused += skip - fill;
-        g->generated += skip;
-        g->next_arrival += skip;
-    }
     while (g->next_arrival <= now && generating(g)) {
         g->generated++;
         if (g->pending < cap)
@@ -144,12 +131,20 @@ static void arrivals(tgen *g, kh_cycle now)
 static void tgen_step(kh_comp *c, kh_cycle now)
 {
     tgen *g = (tgen *)c;
+    const kh_traffic_cfg *cfg = &g->t->cfg;
+    int saturating = g->threshold == 0;
 
     /* a sink that refused a flit announces its next ready cycle */
-    if (g->t->cfg.sink_period > 1) kh_link_space(g->in, now);
+    if (cfg->sink_period > 1) kh_link_space(g->in, now);
 
     if (!g->has_cur) {
-        arrivals(g, now);
+        if (!saturating) {
+            arrivals(g, now);
+        } else if (now < cfg->stop && below_max(g)) {
+            /* a saturating source has a new flit whenever one can go */
+            g->generated++;
+            g->pending = 1;
+        }
         if (g->pending) {
             int dst = pick_dst(g);
             g->pending--;
@@ -160,17 +155,17 @@ static void tgen_step(kh_comp *c, kh_cycle now)
         }
     }
     if (g->has_cur) {
-        if (kh_link_send(g->out, &g->cur, now)) {
-            g->has_cur = 0;
-            g->sent++;
-        } else {
-            return; /* held (mesh.md §4); the router's kh_link_space wakes us */
-        }
+        if (!kh_link_send(g->out, &g->cur, now)) return; /* held (mesh.md §4); kh_link_space wakes us */
+        g->has_cur = 0;
+        g->sent++;
     }
-    if (g->pending || (g->threshold == 0 && generating(g)))
+    if (saturating) {
+        if (now + 1 < cfg->stop && below_max(g)) kh_comp_wake(c, now + 1);
+    } else if (g->pending) {
         kh_comp_wake(c, now + 1);
-    else if (generating(g))
+    } else if (generating(g)) {
         kh_comp_wake(c, g->next_arrival > now ? g->next_arrival : now + 1);
+    }
 }
 
 static void record_error(kh_traffic *t, const char *fmt, unsigned a, unsigned b, unsigned long long v,
@@ -299,7 +294,8 @@ kh_traffic *kh_traffic_new(kh_mesh *m, const kh_map *map, const kh_traffic_cfg *
         for (unsigned k = 0; k < t->n; k++)
             if (k != i && t->ep[k]->x == g->y && t->ep[k]->y == g->x) g->transpose_dst = (int)k;
         g->next_arrival = now + gap(g) - 1;
-        if (g->next_arrival < cfg->stop) kh_comp_wake(&g->comp, g->next_arrival);
+        int silent = cfg->pattern == KH_TRAFFIC_TRANSPOSE && g->transpose_dst < 0;
+        if (g->next_arrival < cfg->stop && !silent) kh_comp_wake(&g->comp, g->next_arrival);
     }
     return t;
 oom:

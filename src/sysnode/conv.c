@@ -130,12 +130,6 @@ kh_cycle kh_conv_next_answer(const kh_creq *r)
     return t;
 }
 
-unsigned kh_conv_outstanding(const kh_creq *r)
-{
-    return (unsigned)(kh_ring_count(&r->rd) + kh_ring_count(&r->wr) + kh_ring_count(&r->beats)) +
-           r->wr_open;
-}
-
 /* ---- timing ---- */
 
 static unsigned rd_in_flight(const kh_creq *r, kh_cycle now)

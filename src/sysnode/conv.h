@@ -61,7 +61,5 @@ void kh_conv_beat_pop(kh_creq *r);
 int kh_conv_b_pop(kh_creq *r, kh_cycle now, uint64_t *tag);
 /* Earliest cycle an answer already scheduled is due, KH_NEVER if none. */
 kh_cycle kh_conv_next_answer(const kh_creq *r);
-/* Requests pushed and not yet answered in full (reads + writes). */
-unsigned kh_conv_outstanding(const kh_creq *r);
 
 #endif
