@@ -17,7 +17,7 @@ typedef struct rd_seq {
     uint8_t port, dst;   /* node indices */
     uint8_t tag;         /* request txn */
     uint16_t entries;    /* count_eff, 1 on a plain read */
-    uint8_t words;       /* words per entry (plain: len + 1 beats, one entry) */
+    uint16_t words;      /* words per entry (plain: len + 1 beats, up to 256, one entry) */
     uint8_t stream;      /* streaming read: txn + i and rsvd word index */
     uint16_t i, wd;      /* progress: entry, word */
 } rd_seq;
@@ -99,7 +99,8 @@ static void add_seq(kh_flitstream *s, unsigned port, unsigned dst, const rd_seq 
 }
 
 /* A read request reaching its memory port registers what the port owes
- * (V37 budget at each destination, V39 sequence). */
+ * (V37 budget at each destination, V39 sequence). Only a streaming read has
+ * peers; a plain read answers its requester alone (memory.md §3.1). */
 static void read_request(kh_flitstream *s, const kh_flit *f, out *o)
 {
     const uint64_t *w = f->w;
@@ -107,20 +108,20 @@ static void read_request(kh_flitstream *s, const kh_flit *f, out *o)
     memset(&proto, 0, sizeof proto);
     proto.tag = (uint8_t)kh_hdr_txn(w);
     proto.stream = (uint8_t)kh_mem_rd_req_flag_stream(w);
+    unsigned port = dst_of(f), dsts[4], nd = 0;
+    dsts[nd++] = src_of(f);
     if (proto.stream) {
         unsigned count = (unsigned)kh_mem_rd_req_count(w), ew = (unsigned)kh_mem_rd_req_entry_words(w);
         proto.entries = (uint16_t)(count ? count : 1);
-        proto.words = (uint8_t)(ew == 0 || ew > 4 ? 4 : ew);
+        proto.words = (uint16_t)(ew == 0 || ew > 4 ? 4 : ew);
+        unsigned n_peer = (unsigned)kh_mem_rd_req_n_peer(w);
+        uint64_t peers[3] = {kh_mem_rd_req_peer0(w), kh_mem_rd_req_peer1(w), kh_mem_rd_req_peer2(w)};
+        for (unsigned i = 0; i < n_peer && i < 3; i++) dsts[nd++] = (unsigned)peers[i]; /* byte = {y,x} */
     } else {
         proto.entries = 1;
-        proto.words = (uint8_t)(kh_mem_rd_req_len(w) + 1);
+        proto.words = (uint16_t)(kh_mem_rd_req_len(w) + 1);
     }
-    unsigned port = dst_of(f), req = src_of(f), flits = (unsigned)proto.entries * proto.words;
-    unsigned n_peer = (unsigned)kh_mem_rd_req_n_peer(w);
-    unsigned dsts[4], nd = 0;
-    dsts[nd++] = req;
-    uint64_t peers[3] = {kh_mem_rd_req_peer0(w), kh_mem_rd_req_peer1(w), kh_mem_rd_req_peer2(w)};
-    for (unsigned i = 0; i < n_peer && i < 3; i++) dsts[nd++] = (unsigned)peers[i]; /* byte = {y,x} */
+    unsigned flits = (unsigned)proto.entries * proto.words;
     for (unsigned i = 0; i < nd; i++) {
         s->rd_out[dsts[i]] += flits;
         if (s->rd_out[dsts[i]] > s->cfg.recv_depth)
