@@ -1,6 +1,7 @@
 /* The stream rules V30-V39 of flits.md §9: state kept per (source,
  * destination) pair, per unit and per open read. Coordinates are 4-bit, so
- * a pair index is {src_y, src_x, dst_y, dst_x} (16 bits). */
+ * a node has an index y * 16 + x (0..255) and a pair the index
+ * src * 256 + dst: table indices of this checker, not flit fields. */
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -26,7 +27,9 @@ struct kh_flitstream {
     kh_flitstream_cfg cfg;
     uint16_t wr_left[PAIRS];   /* MEM_WR_DATA still due, per (source, port) (V30, V31) */
     uint16_t cud_left[PAIRS];  /* CU_DATA data flits still due, per (source, dst) (V32) */
-    uint16_t cud_hdr[PAIRS];   /* {rsvd, txn} of the open burst's descriptor (V34) */
+    uint8_t cud_rsvd[PAIRS];   /* rsvd of the open burst's descriptor (V34) */
+    uint8_t cud_txn[PAIRS];    /* txn of the open burst's descriptor (V34) */
+    uint8_t cud_remote[PAIRS]; /* the open burst's descriptor carries rsvd[2] (V34) */
     int16_t cud_open_by[NODES];  /* source with an open burst into dst, -1 none (V33) */
     int16_t send_burst_to[NODES]; /* dst of the burst a source is sending, -1 none (V32) */
     uint32_t inst_out[NODES];  /* CU_INST delivered - completions sent, per unit (V35, V36) */
@@ -79,7 +82,9 @@ void kh_flitstream_free(kh_flitstream *s)
     free(s);
 }
 
-static unsigned node(unsigned x, unsigned y) { return (y & 15) << 4 | (x & 15); }
+static unsigned node(unsigned x, unsigned y) { return y % 16 * 16 + x % 16; }
+static unsigned nx(unsigned node_index) { return node_index % 16; }
+static unsigned ny(unsigned node_index) { return node_index / 16 % 16; }
 static unsigned src_of(const kh_flit *f) { return node((unsigned)kh_hdr_src_x(f->w), (unsigned)kh_hdr_src_y(f->w)); }
 static unsigned dst_of(const kh_flit *f) { return node((unsigned)kh_hdr_dst_x(f->w), (unsigned)kh_hdr_dst_y(f->w)); }
 
@@ -115,8 +120,11 @@ static void read_request(kh_flitstream *s, const kh_flit *f, out *o)
         proto.entries = (uint16_t)(count ? count : 1);
         proto.words = (uint16_t)(ew == 0 || ew > 4 ? 4 : ew);
         unsigned n_peer = (unsigned)kh_mem_rd_req_n_peer(w);
-        uint64_t peers[3] = {kh_mem_rd_req_peer0(w), kh_mem_rd_req_peer1(w), kh_mem_rd_req_peer2(w)};
-        for (unsigned i = 0; i < n_peer && i < 3; i++) dsts[nd++] = (unsigned)peers[i]; /* byte = {y,x} */
+        unsigned px[3] = {(unsigned)kh_mem_rd_req_peer0_x(w), (unsigned)kh_mem_rd_req_peer1_x(w),
+                          (unsigned)kh_mem_rd_req_peer2_x(w)};
+        unsigned py[3] = {(unsigned)kh_mem_rd_req_peer0_y(w), (unsigned)kh_mem_rd_req_peer1_y(w),
+                          (unsigned)kh_mem_rd_req_peer2_y(w)};
+        for (unsigned i = 0; i < n_peer && i < 3; i++) dsts[nd++] = node(px[i], py[i]);
     } else {
         proto.entries = 1;
         proto.words = (uint16_t)(kh_mem_rd_req_len(w) + 1);
@@ -126,7 +134,7 @@ static void read_request(kh_flitstream *s, const kh_flit *f, out *o)
         s->rd_out[dsts[i]] += flits;
         if (s->rd_out[dsts[i]] > s->cfg.recv_depth)
             issue(o, 37, 1, "node (%u,%u) has %u read-response flits outstanding, above RECV_DEPTH %u: "
-                  "the port will stall (flits.md §9)", dsts[i] & 15, dsts[i] >> 4, s->rd_out[dsts[i]],
+                  "the port will stall (flits.md §9)", nx(dsts[i]), ny(dsts[i]), s->rd_out[dsts[i]],
                   s->cfg.recv_depth);
         add_seq(s, port, dsts[i], &proto);
     }
@@ -145,17 +153,17 @@ static void read_response_sent(kh_flitstream *s, const kh_flit *f, out *o)
             break;
         }
     if (!q) {
-        issue(o, 39, 0, "MEM_RD_RESP from (%u,%u) to (%u,%u) txn=0x%02x answers no read request", port & 15,
-              port >> 4, dst & 15, dst >> 4, (unsigned)kh_hdr_txn(f->w));
+        issue(o, 39, 0, "MEM_RD_RESP from (%u,%u) to (%u,%u) txn=0x%02x answers no read request", nx(port),
+              ny(port), nx(dst), ny(dst), (unsigned)kh_hdr_txn(f->w));
         return;
     }
     unsigned txn = (unsigned)kh_hdr_txn(f->w), word = (unsigned)kh_hdr_rsvd(f->w), last = (unsigned)kh_hdr_last(f->w);
-    unsigned want_txn = q->stream ? (q->tag + q->i) & 0xFF : q->tag;
+    unsigned want_txn = q->stream ? (q->tag + q->i) % 256 /* txn wraps at 8 bits (memory.md §3.2) */ : q->tag;
     unsigned want_word = q->stream ? q->wd : 0;
     unsigned want_last = q->wd + 1u == q->words;
     if (txn != want_txn || word != want_word || last != want_last)
         issue(o, 39, 0, "MEM_RD_RESP to (%u,%u): txn=0x%02x rsvd=%u last=%u, expected entry %u word %u: "
-              "txn=0x%02x rsvd=%u last=%u (flits.md §9)", dst & 15, dst >> 4, txn, word, last, q->i, q->wd,
+              "txn=0x%02x rsvd=%u last=%u (flits.md §9)", nx(dst), ny(dst), txn, word, last, q->i, q->wd,
               want_txn, want_word, want_last);
     if (++q->wd == q->words) {
         q->wd = 0;
@@ -172,8 +180,8 @@ int kh_flitstream_sent(kh_flitstream *s, const kh_flit *f, kh_flitcheck_report_f
         /* V32: a sender emits descriptor and data without another CU_DATA between */
         int open = s->send_burst_to[src];
         if (open >= 0 && (unsigned)open != dst)
-            issue(&o, 32, 0, "CU_DATA from (%u,%u) to (%u,%u) while its burst to (%u,%u) is still open", src & 15,
-                  src >> 4, dst & 15, dst >> 4, (unsigned)open & 15, (unsigned)open >> 4);
+            issue(&o, 32, 0, "CU_DATA from (%u,%u) to (%u,%u) while its burst to (%u,%u) is still open", nx(src),
+                  ny(src), nx(dst), ny(dst), nx((unsigned)open), ny((unsigned)open));
         if (open < 0 && !kh_hdr_last(f->w)) s->send_burst_to[src] = (int16_t)dst;
         if (open >= 0 && kh_hdr_last(f->w)) s->send_burst_to[src] = -1;
         break;
@@ -185,13 +193,13 @@ int kh_flitstream_sent(kh_flitstream *s, const kh_flit *f, kh_flitcheck_report_f
             break;
         if (!s->inst_out[src]) {
             issue(&o, 36, 0, "completion code=0x%02x from (%u,%u) with no CU_INST outstanding there", code,
-                  src & 15, src >> 4);
+                  nx(src), ny(src));
             break;
         }
         unsigned want = s->txn_fifo[src] ? s->txn_fifo[src][s->fifo_head[src] % s->cfg.inst_depth] : 0;
         if (s->txn_fifo[src] && kh_hdr_txn(f->w) != want)
             issue(&o, 36, 0, "completion from (%u,%u) txn=0x%02x, but the oldest outstanding CU_INST has txn=0x%02x",
-                  src & 15, src >> 4, (unsigned)kh_hdr_txn(f->w), want);
+                  nx(src), ny(src), (unsigned)kh_hdr_txn(f->w), want);
         s->fifo_head[src]++;
         s->inst_out[src]--;
         break;
@@ -211,47 +219,50 @@ int kh_flitstream_sent(kh_flitstream *s, const kh_flit *f, kh_flitcheck_report_f
 int kh_flitstream_delivered(kh_flitstream *s, const kh_flit *f, kh_flitcheck_report_fn report, void *rctx)
 {
     out o = {report, rctx, 0};
-    unsigned type = (unsigned)kh_hdr_type(f->w), src = src_of(f), dst = dst_of(f), pair = src << 8 | dst;
+    unsigned type = (unsigned)kh_hdr_type(f->w), src = src_of(f), dst = dst_of(f), pair = src * NODES + dst;
     unsigned last = (unsigned)kh_hdr_last(f->w);
     switch (type) {
     case KH_HDR_TYPE_MEM_WR_REQ:
         if (s->wr_left[pair])
             issue(&o, 30, 0, "MEM_WR_REQ from (%u,%u) at port (%u,%u) while %u data flits of its previous write "
-                  "are still due", src & 15, src >> 4, dst & 15, dst >> 4, s->wr_left[pair]);
+                  "are still due", nx(src), ny(src), nx(dst), ny(dst), s->wr_left[pair]);
         s->wr_left[pair] = (uint16_t)(kh_mem_wr_req_len(f->w) + 1);
         break;
     case KH_HDR_TYPE_MEM_WR_DATA:
         if (!s->wr_left[pair]) {
             issue(&o, 31, 0, "MEM_WR_DATA from (%u,%u) at port (%u,%u) with no open write from that source",
-                  src & 15, src >> 4, dst & 15, dst >> 4);
+                  nx(src), ny(src), nx(dst), ny(dst));
             break;
         }
         s->wr_left[pair]--;
         if (last != (s->wr_left[pair] == 0))
             issue(&o, 30, 0, "MEM_WR_DATA from (%u,%u) last=%u with %u data flits still due (last marks the final one)",
-                  src & 15, src >> 4, last, s->wr_left[pair]);
+                  nx(src), ny(src), last, s->wr_left[pair]);
         break;
     case KH_HDR_TYPE_CU_DATA:
         if (s->cud_left[pair]) { /* a data flit of the open burst */
             s->cud_left[pair]--;
             if (last != (s->cud_left[pair] == 0))
-                issue(&o, 32, 0, "CU_DATA data flit from (%u,%u) to (%u,%u) last=%u with %u still due", src & 15,
-                      src >> 4, dst & 15, dst >> 4, last, s->cud_left[pair]);
-            unsigned hdr = (unsigned)(kh_hdr_rsvd(f->w) << 8 | kh_hdr_txn(f->w));
-            if (kh_hdr_rsvd_remote(f->w) || (s->cud_hdr[pair] >> 10 & 1))
-                if (hdr != (s->cud_hdr[pair] & 0x7FF))
-                    issue(&o, 34, 0, "remote CU_DATA burst from (%u,%u): rsvd/txn 0x%03x differ from the "
-                          "descriptor's 0x%03x", src & 15, src >> 4, hdr, s->cud_hdr[pair] & 0x7FF);
+                issue(&o, 32, 0, "CU_DATA data flit from (%u,%u) to (%u,%u) last=%u with %u still due", nx(src),
+                      ny(src), nx(dst), ny(dst), last, s->cud_left[pair]);
+            unsigned rsvd = (unsigned)kh_hdr_rsvd(f->w), txn = (unsigned)kh_hdr_txn(f->w);
+            if ((kh_hdr_rsvd_remote(f->w) || s->cud_remote[pair]) &&
+                (rsvd != s->cud_rsvd[pair] || txn != s->cud_txn[pair]))
+                issue(&o, 34, 0, "remote CU_DATA burst from (%u,%u): rsvd=%u txn=0x%02x differ from the "
+                      "descriptor's rsvd=%u txn=0x%02x", nx(src), ny(src), rsvd, txn, s->cud_rsvd[pair],
+                      s->cud_txn[pair]);
             if (!s->cud_left[pair] && s->cud_open_by[dst] == (int16_t)src) s->cud_open_by[dst] = -1;
         } else { /* a descriptor */
             if (last)
-                issue(&o, 32, 0, "CU_DATA descriptor from (%u,%u) with last=1 (flits.md §2.3)", src & 15, src >> 4);
+                issue(&o, 32, 0, "CU_DATA descriptor from (%u,%u) with last=1 (flits.md §2.3)", nx(src), ny(src));
             if (!s->cfg.multi_burst && s->cud_open_by[dst] >= 0 && s->cud_open_by[dst] != (int16_t)src)
                 issue(&o, 33, 0, "CU_DATA burst from (%u,%u) begins at (%u,%u) while the burst from (%u,%u) is open",
-                      src & 15, src >> 4, dst & 15, dst >> 4, (unsigned)s->cud_open_by[dst] & 15,
-                      (unsigned)s->cud_open_by[dst] >> 4);
+                      nx(src), ny(src), nx(dst), ny(dst), nx((unsigned)s->cud_open_by[dst]),
+                      ny((unsigned)s->cud_open_by[dst]));
             s->cud_left[pair] = (uint16_t)(kh_cu_data_len(f->w) + 1);
-            s->cud_hdr[pair] = (uint16_t)(kh_hdr_rsvd(f->w) << 8 | kh_hdr_txn(f->w));
+            s->cud_rsvd[pair] = (uint8_t)kh_hdr_rsvd(f->w);
+            s->cud_txn[pair] = (uint8_t)kh_hdr_txn(f->w);
+            s->cud_remote[pair] = (uint8_t)kh_hdr_rsvd_remote(f->w);
             s->cud_open_by[dst] = (int16_t)src;
         }
         break;
@@ -260,7 +271,7 @@ int kh_flitstream_delivered(kh_flitstream *s, const kh_flit *f, kh_flitcheck_rep
         if (s->inst_out[dst] >= s->cfg.inst_depth) {
             /* not counted: the unit's FIFO could not have held it */
             issue(&o, 35, 0, "CU_INST to (%u,%u) with %u already outstanding: beyond INST_DEPTH %u (credit rule)",
-                  dst & 15, dst >> 4, s->inst_out[dst], s->cfg.inst_depth);
+                  nx(dst), ny(dst), s->inst_out[dst], s->cfg.inst_depth);
             break;
         }
         if (s->txn_fifo[dst])
@@ -270,8 +281,8 @@ int kh_flitstream_delivered(kh_flitstream *s, const kh_flit *f, kh_flitcheck_rep
     case KH_HDR_TYPE_CU_CTRL:
         if (kh_cu_ctrl_op(f->w) == KH_CU_CTRL_REPLY_OP_READ_RESP) break; /* a reply reaching a controller */
         if (s->ctrl_open[dst])
-            issue(&o, 38, 0, "CU_CTRL request to (%u,%u) while another is outstanding: it gets no reply", dst & 15,
-                  dst >> 4);
+            issue(&o, 38, 0, "CU_CTRL request to (%u,%u) while another is outstanding: it gets no reply", nx(dst),
+                  ny(dst));
         s->ctrl_open[dst] = 1;
         break;
     case KH_HDR_TYPE_MEM_RD_REQ:
