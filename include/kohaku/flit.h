@@ -51,15 +51,11 @@ static inline void kh_flit_clear(kh_flit *f) { memset(f, 0, sizeof *f); }
 /* Payload as 32 bytes in memory order: byte j = payload bits [8j+7:8j]. */
 static inline void kh_flit_payload_to_bytes(const kh_flit *f, uint8_t out[32])
 {
-    for (int j = 0; j < 32; j++) out[j] = (uint8_t)(f->w[j >> 3] >> (8 * (j & 7)));
+    kh_words_to_bytes(f->w, 4, out);
 }
 static inline void kh_flit_payload_from_bytes(kh_flit *f, const uint8_t in[32])
 {
-    for (int k = 0; k < 4; k++) {
-        uint64_t v = 0;
-        for (int j = 7; j >= 0; j--) v = (v << 8) | in[8 * k + j];
-        f->w[k] = v;
-    }
+    kh_words_from_bytes(f->w, 4, in);
 }
 
 #endif
