@@ -7,55 +7,7 @@
 
 #include "kohaku/gen/flit.h"
 #include "kohaku/unitbench.h"
-
-/* ---- a small sparse memory: 32-byte words in an open-addressing table ---- */
-
-typedef struct mem_word {
-    uint64_t key; /* word address + 1; 0 = empty slot */
-    uint8_t b[32];
-} mem_word;
-
-typedef struct mem_map {
-    mem_word *slot;
-    size_t cap, used;
-} mem_map;
-
-static size_t mem_hash(uint64_t k, size_t cap)
-{
-    k ^= k >> 33;
-    k *= 0xff51afd7ed558ccdull;
-    k ^= k >> 33;
-    return (size_t)k & (cap - 1);
-}
-
-static mem_word *mem_find(mem_map *m, uint64_t word, int create)
-{
-    if (create && (m->used + 1) * 2 > m->cap) {
-        size_t ncap = m->cap ? 2 * m->cap : 256;
-        mem_word *ns = calloc(ncap, sizeof *ns);
-        if (!ns) abort();
-        for (size_t i = 0; i < m->cap; i++) {
-            if (!m->slot[i].key) continue;
-            size_t j = mem_hash(m->slot[i].key, ncap);
-            while (ns[j].key) j = (j + 1) & (ncap - 1);
-            ns[j] = m->slot[i];
-        }
-        free(m->slot);
-        m->slot = ns;
-        m->cap = ncap;
-    }
-    if (!m->cap) return NULL;
-    size_t j = mem_hash(word + 1, m->cap);
-    while (m->slot[j].key) {
-        if (m->slot[j].key == word + 1) return &m->slot[j];
-        j = (j + 1) & (m->cap - 1);
-    }
-    if (!create) return NULL;
-    m->slot[j].key = word + 1;
-    memset(m->slot[j].b, 0, 32);
-    m->used++;
-    return &m->slot[j];
-}
+#include "util/pages.h"
 
 /* ---- growable arrays ---- */
 
@@ -101,7 +53,7 @@ struct kh_ubench {
     kh_cu *cu;
     bench_ep *ep;
     kh_link *to_cu, *from_cu;
-    mem_map mem;
+    kh_pages mem;           /* the memory model: full 40-bit byte addresses */
     VEC(timed_flit) resp;   /* memory responses, in order, with earliest send cycle */
     size_t resp_head;
     kh_cycle resp_free;     /* the model emits one stream after another */
@@ -317,6 +269,7 @@ kh_ubench *kh_ubench_new(const kh_ubench_cfg *cfg, char *err, size_t errlen)
         return NULL;
     }
     b->cfg = *cfg;
+    kh_pages_init(&b->mem);
     b->sim = kh_sim_new(&cfg->params);
     b->ep = calloc(1, sizeof *b->ep);
     if (!b->sim || !b->ep) {
@@ -344,7 +297,7 @@ void kh_ubench_free(kh_ubench *b)
 {
     if (!b) return;
     kh_sim_destroy(b->sim);
-    free(b->mem.slot);
+    kh_pages_free(&b->mem);
     free(b->resp.v);
     free(b->inj.v);
     free(b->insts.v);
@@ -360,20 +313,12 @@ kh_cu *kh_ubench_cu(kh_ubench *b) { return b->cu; }
 
 void kh_ubench_mem_write(kh_ubench *b, uint64_t addr, const uint8_t *bytes, size_t n)
 {
-    for (size_t i = 0; i < n; i++) {
-        uint64_t a = addr + i;
-        mem_word *w = mem_find(&b->mem, a >> 5, 1);
-        w->b[a & 31] = bytes[i];
-    }
+    if (kh_pages_write(&b->mem, addr, bytes, n)) abort(); /* out of memory in a bench */
 }
 
 void kh_ubench_mem_read(kh_ubench *b, uint64_t addr, uint8_t *bytes, size_t n)
 {
-    for (size_t i = 0; i < n; i++) {
-        uint64_t a = addr + i;
-        mem_word *w = mem_find(&b->mem, a >> 5, 0);
-        bytes[i] = w ? w->b[a & 31] : 0;
-    }
+    kh_pages_read(&b->mem, addr, bytes, n);
 }
 
 void kh_ubench_inst(kh_ubench *b, const kh_flit *payload, uint8_t txn, int last)
