@@ -210,7 +210,7 @@ static void write_flit(kh_ubench *b, const kh_flit *f, kh_cycle now)
         if (b->resp_free > t.at) t.at = b->resp_free;
         b->resp_free = t.at + 1;
         VEC_PUSH(b->resp, t);
-        kh_comp_wake(&b->ep->base, t.at);
+        kh_comp_wake(&b->ep->base, t.at > now ? t.at : now + 1); /* we are inside the unit's step */
     }
     *w = b->wopen.v[--b->wopen.n]; /* close the slot */
 }
