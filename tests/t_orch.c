@@ -697,10 +697,12 @@ static void tx_kick_is_ignored_while_a_dispatch_runs(void)
 
 static void tx_kick_in_the_end_of_dispatch_window_is_lost(void)
 {
-    /* run drops after word 4 (t+6), the push is at t+8 (Open point 5):
-     * a TX_KICK acting at t+8 collides and its flit is lost; one acting at
-     * t+7 goes out first. */
-    for (int late = 0; late < 2; late++) {
+    /* Kick beat t: run is 1 during t+2..t+6 and drops after word 4; the push
+     * is at t+8 (Open point 5). A TX_KICK judges run and TX-full in its beat
+     * cycle and pushes one cycle later: a beat at t+6 is ignored (running),
+     * one at t+7 pushes at t+8 with the dispatcher and is lost, one at t+8
+     * goes out after the dispatched flit. */
+    for (unsigned d = 6; d <= 8; d++) {
         bench b = make(2);
         stage(&b, 0, 1, 1, 0);
         program(&b, 0, 1, 1, 0, 4);
@@ -708,13 +710,14 @@ static void tx_kick_in_the_end_of_dispatch_window_is_lost(void)
         for (unsigned k = 0; k < 5; k++) wr(&b, KH_ORCH_TX_FLIT + 8 * k, f.w[k]);
         run(&b, 1);
         wr(&b, KH_ORCH_PROG_KICK, 1);
-        run(&b, late ? 7 : 6);
+        run(&b, d);
         uint64_t st = rd(&b, KH_ORCH_STATUS);
-        if (late) CHECK_EQ(kh_orch_status_busy(&st), 0); /* busy reads 0 in the window */
+        if (d == 7) CHECK_EQ(kh_orch_status_busy(&st), 0); /* busy reads 0 in the window */
         wr(&b, KH_ORCH_TX_KICK, 1);
         run(&b, 30);
-        CHECK_EQ(b.n->got, late ? 1u : 2u);
-        if (!late) CHECK_EQ(kh_hdr_type(b.n->got_f[0].w), KH_T_CU_CTRL);
+        CHECK_EQ(b.n->got, d == 8 ? 2u : 1u);
+        CHECK_EQ(kh_hdr_type(b.n->got_f[0].w), KH_T_CU_INST);
+        if (d == 8) CHECK_EQ(kh_hdr_type(b.n->got_f[1].w), KH_T_CU_CTRL);
         done(&b);
     }
 }

@@ -113,6 +113,7 @@ void kh_orch_write(kh_orch *o, uint32_t off, uint64_t data, uint8_t strb, kh_cyc
     }
     o->beats[i] = (orch_beat){.at = beat, .off = off & 0xFFFF, .data = data, .strb = strb};
     o->nbeats++;
+    kh_comp_wake(&o->comp, beat);     /* TX_KICK / RX_POP sample their condition at the beat */
     kh_comp_wake(&o->comp, beat + 1); /* the pulse part acts one cycle after the beat */
 }
 
@@ -194,7 +195,10 @@ static void orch_step(kh_comp *c, kh_cycle now)
 {
     kh_orch *o = (kh_orch *)c;
     kh_orch_settle(o, now);
-    int run_at_start = o->run;
+    /* Beats accepted now sample the start-of-cycle state their pulse
+     * depends on (TX_KICK: run and TX full; RX_POP: RX not empty). */
+    for (unsigned i = 0; i < o->nbeats; i++)
+        if (o->beats[i].at == now) kh_orch_decide_beat(o, &o->beats[i], now);
     /* Pulses of beats accepted in now-1 act now, in beat order. */
     unsigned keep = 0;
     for (unsigned i = 0; i < o->nbeats; i++) {
@@ -202,10 +206,10 @@ static void orch_step(kh_comp *c, kh_cycle now)
         if (b->at + 1 <= now) {
             if (!b->landed) kh_orch_land_beat(o, b);
             if (b->off == KH_ORCH_TX_KICK && b->strb) {
-                /* Mailbox push (§2.7): ignored while a dispatch runs or TX is
-                 * full; lost if the dispatcher pushes in this very cycle
-                 * (Open point 5). */
-                if (run_at_start || kh_fifo_full(&o->tx, now)) continue;
+                /* Mailbox push (§2.7): ignored if a dispatch ran or TX was
+                 * full in the beat's cycle; lost if the dispatcher pushes in
+                 * this very cycle (Open point 5). */
+                if (!b->ok) continue;
                 if (o->push_at == now) {
                     o->stat_mailbox_lost++;
                     kh_comp_log(c, KH_LOG_WARN,
@@ -324,6 +328,7 @@ kh_orch *kh_orch_new(kh_sim *sim, const kh_orch_cfg *cfg, const kh_orch_env *env
     }
     o->push_at = KH_NEVER;
     o->kick_at = KH_NEVER;
+    o->stall_since = KH_NEVER;
     o->cyc.at = KH_NEVER;
     char name[48];
     snprintf(name, sizeof name, "orch(%u,%u)", cfg->x, cfg->y);

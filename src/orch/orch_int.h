@@ -16,6 +16,7 @@ typedef struct orch_beat {
     uint64_t data;
     uint8_t strb;
     uint8_t landed; /* the plain part has been applied */
+    uint8_t ok;     /* TX_KICK / RX_POP: the condition held in the beat's cycle */
 } orch_beat;
 
 /* Counter changes of one cycle, committed together at its end so that the
@@ -66,6 +67,8 @@ struct kh_orch {
     kh_flit push_flit;     /* assembled, waiting for its push */
     kh_cycle push_at;      /* KH_NEVER: nothing waiting */
     kh_cycle kick_at;      /* a kick acts in this cycle */
+    kh_cycle stall_since;  /* word 0 waiting for credit since, KH_NEVER if not */
+    uint16_t run_len;      /* PROG_LEN of the running program (trace) */
 
     /* TX / RX FIFOs (§2.4, §2.7) */
     kh_fifo tx, rx;
@@ -96,6 +99,7 @@ void kh_orch_tx_push(kh_orch *o, const kh_flit *f, kh_cycle now);
 /* regs.c */
 void kh_orch_land_beat(kh_orch *o, const orch_beat *b);
 void kh_orch_act_beat(kh_orch *o, const orch_beat *b, kh_cycle now);
+void kh_orch_decide_beat(kh_orch *o, orch_beat *b, kh_cycle now);
 
 /* dispatch.c */
 void kh_orch_dispatch_step(kh_orch *o, kh_cycle now);

@@ -78,6 +78,17 @@ static void aux_write(kh_orch *o, uint32_t off, uint64_t data, uint8_t strb, kh_
         kh_comp_log(&o->comp, KH_LOG_WARN, "AUX_CFG write to client register 0x%02x dropped: no client", reg);
 }
 
+/* In the beat's own cycle: TX_KICK pushes only if no dispatch runs and TX
+ * is not full, RX_POP pops only if RX is not empty, both judged then (the
+ * RTL registers the decision with the beat, control.md §2.7). */
+void kh_orch_decide_beat(kh_orch *o, orch_beat *b, kh_cycle now)
+{
+    if (b->off == KH_ORCH_TX_KICK)
+        b->ok = !o->run && !kh_fifo_full(&o->tx, now);
+    else if (b->off == KH_ORCH_RX_POP)
+        b->ok = kh_fifo_head(&o->rx, now) != NULL;
+}
+
 /* The part of a beat that acts one cycle after it (§2.1, §2.4-§2.8). TX_KICK
  * is handled by the caller (it needs the start-of-cycle dispatcher state). */
 void kh_orch_act_beat(kh_orch *o, const orch_beat *b, kh_cycle now)
@@ -99,7 +110,7 @@ void kh_orch_act_beat(kh_orch *o, const orch_beat *b, kh_cycle now)
         break;
     case KH_ORCH_SIG_DONE: kh_orch_cycle(o, now)->clear = 1; break;
     case KH_ORCH_RX_POP:
-        if (kh_fifo_head(&o->rx, now)) kh_fifo_pop(&o->rx, now);
+        if (b->ok && kh_fifo_head(&o->rx, now)) kh_fifo_pop(&o->rx, now);
         break;
     default: break;
     }
@@ -121,7 +132,8 @@ uint64_t kh_orch_read(kh_orch *o, uint32_t off, kh_cycle now)
     switch (off) {
     case KH_ORCH_CTRL: return o->ctrl;
     case KH_ORCH_STATUS:
-        kh_orch_status_set_busy(&w, !kh_fifo_empty(&o->tx) || o->run);
+        /* TX "not empty" is the FWFT FIFO's flag: a head is readable. */
+        kh_orch_status_set_busy(&w, kh_fifo_head(&o->tx, now) != NULL || o->run);
         kh_orch_status_set_error(&w, 0);
         kh_orch_status_set_mesh_ready(&w, 1);
         return w;

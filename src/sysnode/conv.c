@@ -158,16 +158,17 @@ static unsigned ram_beats(uint64_t addr, unsigned beats)
 }
 
 /* Timing figures are stated from the requester's AR / AW handshake
- * (memory.md §7, parameters.md §2.5). A request pushed in cycle h is
- * granted at h + 1 at the earliest, so the handshake of a request granted
- * at t is h = t - 1; every answer still lies after the grant. */
+ * (memory.md §7, parameters.md §2.5). A requester's AXI outputs are
+ * registers (ARVALID / AWVALID rise the cycle after it decides), so a
+ * request pushed in cycle p is handshaken at p + 1 at the earliest: the
+ * grant cycle t is the handshake. */
 static kh_cycle after(kh_cycle want, kh_cycle t) { return want > t ? want : t + 1; }
 
 /* Cycle of the first read beat at the requester for a DRAM read granted at t. */
 static kh_cycle dram_read_first(kh_conv *cv, const conv_req *rq, kh_cycle t)
 {
     const kh_params *p = cv->n->p;
-    kh_cycle h = t - 1, first;
+    kh_cycle h = t, first;
     if (p->axi_ram_model) {
         /* The RAM's AR 4 cycles after the requester's handshake; one read
          * burst at a time, the next AR the cycle after the last RAM beat;
@@ -188,7 +189,7 @@ static kh_cycle dram_read_first(kh_conv *cv, const conv_req *rq, kh_cycle t)
 static kh_cycle dram_write_b(kh_conv *cv, const conv_req *rq, kh_cycle t)
 {
     const kh_params *p = cv->n->p;
-    kh_cycle h = t - 1;
+    kh_cycle h = t;
     if (p->axi_ram_model) {
         /* W beats taken from the handshake + 3, one per cycle; B about 8
          * cycles after the last; one write burst at a time at the RAM

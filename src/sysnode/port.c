@@ -142,6 +142,7 @@ static void fill_out(kh_port *p, kh_cycle now)
     if (p->st == ST_ACK) {
         kh_port_ack_flit(p, &f);
         p->st = ST_IDLE;
+        p->st_free = now + 1;
         load_out(p, &f, now);
     }
 }
@@ -178,7 +179,7 @@ static void port_step(kh_comp *c, kh_cycle now)
     offer_out(p, now);
     fill_out(p, now);
     kh_port_stream_capture(p, now);
-    if (p->st == ST_IDLE && (kh_port_plain_start(p, now) || kh_port_write_issue(p, now)))
+    if (p->st == ST_IDLE && now >= p->st_free && (kh_port_plain_start(p, now) || kh_port_write_issue(p, now)))
         p->progressed = 1;
     if (kh_port_stream_start(p, now)) p->progressed = 1;
     kh_port_write_intake(p, now);

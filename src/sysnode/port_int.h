@@ -77,11 +77,13 @@ struct kh_port {
     unsigned rhead, rcount;
     /* shared FSM (§10) */
     int st;
+    kh_cycle st_free;           /* the FSM is back in IDLE from this cycle (state register) */
     unsigned cur_slot;          /* ST_WRITE / ST_ACK */
     int ack_drop;               /* ST_ACK for a dropped write (profile L) */
     unsigned pr_sx, pr_sy, pr_txn;
     /* streaming engine (§3.2, §10) */
     int rs_run;
+    kh_cycle rs_free;           /* the streaming engine is idle again from this cycle */
     kh_sreq s;
     /* counters */
     uint16_t rd_count, wr_count; /* mem_rd_count / mem_wr_count (§10) */

@@ -35,7 +35,10 @@ int kh_port_plain_flit(kh_port *p, kh_flit *f, kh_cycle now)
     kh_flit_clear(f);
     kf_set_hdr(f, p->pr_sx, p->pr_sy, p->x, p->y, KH_T_MEM_RD_RESP, p->pr_txn, b->last, 0);
     memcpy(f->w, b->d, sizeof b->d);
-    if (b->last) p->st = ST_IDLE;
+    if (b->last) {
+        p->st = ST_IDLE;
+        p->st_free = now + 1;
+    }
     kh_conv_beat_pop(p->rq);
     return 1;
 }
@@ -56,7 +59,8 @@ int kh_port_stream_start(kh_port *p, kh_cycle now)
     const kh_flit *f = kh_fifo_head(&p->rdq, now);
     /* Starts only when it and the emitter are idle and the FSM is not
      * streaming a plain read (§10). */
-    if (!f || !kf_stream(f) || p->rs_run || p->s.emit_valid || p->st == ST_PLAIN || p->rd_popped)
+    if (!f || !kf_stream(f) || p->rs_run || p->s.emit_valid || p->st == ST_PLAIN || p->rd_popped ||
+        now < p->rs_free)
         return 0;
     kh_fifo_pop(&p->rdq, now);
     p->rd_popped = 1;
@@ -127,7 +131,6 @@ void kh_port_stream_capture(kh_port *p, kh_cycle now)
 int kh_port_stream_flit(kh_port *p, kh_flit *f, kh_cycle now)
 {
     kh_sreq *s = &p->s;
-    (void)now;
     if (!p->rs_run || !s->emit_valid) return 0;
     unsigned d = s->emit_d, w = s->emit_w;
     kh_flit_clear(f);
@@ -138,7 +141,10 @@ int kh_port_stream_flit(kh_port *p, kh_flit *f, kh_cycle now)
         s->emit_w = 0;
         if (++s->emit_d == s->ndest) {
             s->emit_valid = 0;
-            if (++s->emitted == s->n) p->rs_run = 0;
+            if (++s->emitted == s->n) {
+                p->rs_run = 0;
+                p->rs_free = now + 1;
+            }
         }
     }
     return 1;

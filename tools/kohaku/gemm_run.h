@@ -3,8 +3,32 @@
 #ifndef KOHAKU_GEMM_RUN_H
 #define KOHAKU_GEMM_RUN_H
 
-/* Whole-machine speed on the demo GEMM (dims = {M, N, K} or NULL for the
- * demo's shape): prints simulated cycles per second. Exit status. */
+#include <stddef.h>
+#include <stdint.h>
+
+#define KH_GEMM_DEMO_M 256 /* the demo's shape: 16 tiles of 64 x 64 over 6 clusters */
+#define KH_GEMM_DEMO_N 256
+#define KH_GEMM_DEMO_K 512
+
+typedef struct kh_gemm_demo_opts {
+    unsigned m, n, k;
+    const char *map_path; /* NULL: the built-in default machine */
+    uint64_t seed;        /* 0: the demo's */
+    int quiet;
+} kh_gemm_demo_opts;
+
+typedef struct kh_gemm_demo_result {
+    uint64_t cycles, quant_cycles, sim_cycles;
+    double mac_per_cycle, peak, rel_err, seconds;
+    size_t mismatches;
+} kh_gemm_demo_result;
+
+/* Run, check and (unless quiet) print; returns the exit status: 0 checked
+ * and right, 1 wrong or refused. */
+int kh_gemm_demo(const kh_gemm_demo_opts *o, kh_gemm_demo_result *r);
+
+/* Whole-machine speed on the demo GEMM (dims = {M, N, K} or NULL): prints
+ * simulated cycles per second. Exit status. */
 int kh_gemm_bench_machine(const unsigned *dims);
 
 #endif

@@ -1,12 +1,357 @@
-/* kohaku replay vector: placeholder until its issue lands. */
+/* kohaku replay vector FILE [--rtl-compat]: replays vector.jsonl cases
+ * (../shared/vectors/README.md) on vec_cu at unit level, in the recording's
+ * environment (parameters.md §2.4): the unit at `cu_xy`, instructions from
+ * `sender_xy`, a fixed-latency memory at `mem_xy` answering after `rd_lat`,
+ * power-on zeros then reset, memory from `mem_in`.
+ *
+ * Exact (the replay contract): the memory image at every `mem_out` address,
+ * the data of `node_out` per destination in order, the completions' code,
+ * txn and last in order, and their arg except for a RUN retiring without a
+ * fault (its busy-cycle count is a timing figure, like `cycles`). */
+#include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 
+#include "kohaku/gen/flit.h"
+#include "kohaku/hex.h"
+#include "kohaku/json.h"
+#include "kohaku/params.h"
+#include "kohaku/unitbench.h"
+
+#include "cu/units/units.h"
+#include "cu/units/vector/vec_unit.h"
 #include "replay.h"
+
+#define WHY 400
+
+typedef struct vec_result {
+    int ok;
+    double rec_cycles, our_cycles; /* < 0: not recorded */
+    char why[WHY];
+} vec_result;
+
+static int parse_flit(const kh_json_val *v, kh_flit *f, char *err, size_t len)
+{
+    const char *s = kh_json_str(v, NULL);
+    if (!s) {
+        snprintf(err, len, "flit is not a string");
+        return -1;
+    }
+    kh_flit_clear(f);
+    return kh_hex_parse(s, f->w, KH_FLIT_BITS, 1, err, len);
+}
+
+static int get_xy(const kh_json_val *params, const char *key, unsigned xy[2], char *err, size_t len)
+{
+    const kh_json_val *a;
+    uint64_t x, y;
+    if (kh_json_get_array(params, key, &a, err, len)) return -1;
+    if (kh_json_u64(kh_json_at(a, 0), &x) || kh_json_u64(kh_json_at(a, 1), &y) || x > 15 || y > 15) {
+        snprintf(err, len, "params.%s is not a pair of coordinates 0..15", key);
+        return -1;
+    }
+    xy[0] = (unsigned)x;
+    xy[1] = (unsigned)y;
+    return 0;
+}
+
+static int is_inst_kind(const char *k)
+{
+    return !strcmp(k, "imem") || !strcmp(k, "desc") || !strcmp(k, "run") || !strcmp(k, "inst");
+}
+
+/* Completions the unit sent: every CU_SIGNAL, in order. */
+typedef struct sig {
+    unsigned code, txn, last, dx, dy;
+    uint32_t arg;
+    kh_cycle cycle;
+} sig;
+
+static size_t collect_signals(kh_ubench *b, sig *out, size_t max)
+{
+    size_t n = 0;
+    for (size_t i = 0; i < kh_ubench_nout(b) && n < max; i++) {
+        const kh_ubench_rec *r = kh_ubench_out(b, i);
+        if (kh_hdr_type(r->f.w) != KH_T_CU_SIGNAL) continue;
+        sig s = {(unsigned)kh_cu_signal_code(r->f.w), (unsigned)kh_hdr_txn(r->f.w),
+                 (unsigned)kh_hdr_last(r->f.w), (unsigned)kh_hdr_dst_x(r->f.w),
+                 (unsigned)kh_hdr_dst_y(r->f.w), (uint32_t)kh_cu_signal_arg(r->f.w), r->cycle};
+        out[n++] = s;
+    }
+    return n;
+}
+
+static int fail(vec_result *r, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static int fail(vec_result *r, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    r->ok = 0;
+    vsnprintf(r->why, WHY, fmt, ap);
+    va_end(ap);
+    return 0;
+}
+
+/* Feed the input stream in its order: the bench sends one flit per cycle,
+ * so flit i of `flits_in` goes out at cycle i unless the shell holds it
+ * back. Instructions queue in order; any other flit (a CU_DATA burst) is
+ * injected at its stream position. */
+static int feed_and_run(kh_ubench *b, const kh_json_val *flits_in, char *err, size_t len)
+{
+    for (size_t i = 0; i < kh_json_len(flits_in); i++) {
+        const kh_json_val *e = kh_json_at(flits_in, i);
+        const char *kind;
+        kh_flit f;
+        if (kh_json_get_str(e, "kind", &kind, err, len)) return -1;
+        if (parse_flit(kh_json_get(e, "flit"), &f, err, len)) return -1;
+        if (is_inst_kind(kind))
+            kh_ubench_inst(b, &f, (uint8_t)kh_hdr_txn(f.w), (int)kh_hdr_last(f.w));
+        else
+            kh_ubench_inject(b, &f, (kh_cycle)i);
+    }
+    int r = kh_ubench_run(b, 10000000, err, len);
+    if (r == 0) snprintf(err, len, "did not finish within 10^7 cycles");
+    return r == 1 ? 0 : -1;
+}
+
+/* The recordings count from the edge the shell took the first CU_INST off
+ * its input link; the unit sees it one FIFO fall-through later. */
+static kh_cycle replay_origin(kh_ubench *b, const kh_params *p)
+{
+    kh_cycle first = kh_vec_unit_first_inst(kh_cu_unit(kh_ubench_cu(b)));
+    return first == KH_NEVER || first < p->fifo_latency ? first : first - p->fifo_latency;
+}
+
+/* Verbose: the memory requests ours vs recorded, as cycles. */
+static void print_requests(kh_ubench *b, const kh_params *p, const kh_json_val *c, const char *name)
+{
+    const char *keys[2] = {"rd_reqs", "wr_reqs"};
+    for (int k = 0; k < 2; k++) {
+        const kh_json_val *a = kh_json_get(c, keys[k]);
+        printf("case %s: %s recorded:", name, keys[k]);
+        for (size_t i = 0; i < kh_json_len(a); i++) {
+            uint64_t cy = 0;
+            kh_json_u64(kh_json_get(kh_json_at(a, i), "cycle"), &cy);
+            printf(" %llu", (unsigned long long)cy);
+        }
+        printf("\ncase %s: %s ours:    ", name, keys[k]);
+        kh_cycle origin = replay_origin(b, p);
+        for (size_t i = 0; i < kh_ubench_nreq(b); i++) {
+            const kh_ubench_rec *r = kh_ubench_req(b, i);
+            if ((kh_hdr_type(r->f.w) == KH_T_MEM_RD_REQ) == (k == 0))
+                printf(" %llu", (unsigned long long)(r->cycle - origin));
+        }
+        printf("\n");
+    }
+}
+
+static int replay_case(const kh_json_val *c, const char *name, int compat, int verbose, vec_result *r)
+{
+    char err[256];
+    const kh_json_val *params, *flits_in, *mem_in, *mem_out, *node_out, *comps, *kinds;
+    unsigned cu[2], mem[2], snd[2];
+    uint64_t rd_lat, cycles;
+    r->ok = 1;
+    r->rec_cycles = r->our_cycles = -1;
+    if (kh_json_get_object(c, "params", &params, err, sizeof err) ||
+        get_xy(params, "cu_xy", cu, err, sizeof err) || get_xy(params, "mem_xy", mem, err, sizeof err) ||
+        get_xy(params, "sender_xy", snd, err, sizeof err) ||
+        kh_json_get_u64(params, "rd_lat", &rd_lat, err, sizeof err) ||
+        kh_json_get_array(c, "flits_in", &flits_in, err, sizeof err) ||
+        kh_json_get_array(c, "mem_in", &mem_in, err, sizeof err) ||
+        kh_json_get_array(c, "mem_out", &mem_out, err, sizeof err) ||
+        kh_json_get_array(c, "node_out", &node_out, err, sizeof err) ||
+        kh_json_get_array(c, "completions", &comps, err, sizeof err) ||
+        kh_json_get_array(c, "inst_kinds", &kinds, err, sizeof err))
+        return fail(r, "refused: %s", err);
+    if (!kh_json_get_u64(c, "cycles", &cycles, err, sizeof err)) r->rec_cycles = (double)cycles;
+
+    kh_ubench_cfg cfg;
+    memset(&cfg, 0, sizeof cfg);
+    cfg.kind = kh_unit_by_name("vec_cu");
+    cfg.cu_x = (uint8_t)cu[0];
+    cfg.cu_y = (uint8_t)cu[1];
+    cfg.mem_x = (uint8_t)mem[0];
+    cfg.mem_y = (uint8_t)mem[1];
+    cfg.src_x = (uint8_t)snd[0];
+    cfg.src_y = (uint8_t)snd[1];
+    cfg.rd_lat = (unsigned)rd_lat;
+    kh_params_default(&cfg.params);
+    if (kh_params_profile(&cfg.params, "rec-vector", err, sizeof err))
+        return fail(r, "refused: %s", err);
+    cfg.params.rtl_compat = (uint64_t)compat;
+    kh_ubench *b = kh_ubench_new(&cfg, err, sizeof err);
+    if (!b) return fail(r, "bench: %s", err);
+
+    for (size_t i = 0; i < kh_json_len(mem_in); i++) {
+        const kh_json_val *m = kh_json_at(mem_in, i);
+        uint64_t addr;
+        const char *hex;
+        uint8_t bytes[32];
+        if (kh_json_get_u64(m, "addr", &addr, err, sizeof err) ||
+            kh_json_get_str(m, "bytes", &hex, err, sizeof err) ||
+            kh_hex_bytes_parse(hex, bytes, 32, err, sizeof err)) {
+            kh_ubench_free(b);
+            return fail(r, "refused: mem_in: %s", err);
+        }
+        kh_ubench_mem_write(b, addr, bytes, 32);
+    }
+    if (feed_and_run(b, flits_in, err, sizeof err)) {
+        kh_ubench_free(b);
+        return fail(r, "simulation: %s", err);
+    }
+
+    /* memory image */
+    for (size_t i = 0; r->ok && i < kh_json_len(mem_out); i++) {
+        const kh_json_val *m = kh_json_at(mem_out, i);
+        uint64_t addr;
+        const char *hex;
+        uint8_t want[32], got[32];
+        if (kh_json_get_u64(m, "addr", &addr, err, sizeof err) ||
+            kh_json_get_str(m, "bytes", &hex, err, sizeof err) ||
+            kh_hex_bytes_parse(hex, want, 32, err, sizeof err)) {
+            fail(r, "refused: mem_out: %s", err);
+            break;
+        }
+        kh_ubench_mem_read(b, addr, got, 32);
+        for (unsigned j = 0; j < 32; j++)
+            if (got[j] != want[j]) {
+                fail(r, "memory at 0x%llx: byte %u is 0x%02x, want 0x%02x", (unsigned long long)addr, j,
+                     got[j], want[j]);
+                break;
+            }
+    }
+
+    /* node_out: CU_DATA flits per destination, in order */
+    size_t nnode = 0;
+    for (size_t i = 0; r->ok && i < kh_ubench_nout(b); i++) {
+        const kh_flit *f = &kh_ubench_out(b, i)->f;
+        if (kh_hdr_type(f->w) != KH_T_CU_DATA) continue;
+        kh_flit want;
+        size_t k = nnode++;
+        if (k >= kh_json_len(node_out)) {
+            fail(r, "node_out: flit %zu was not recorded", k);
+            break;
+        }
+        if (parse_flit(kh_json_at(node_out, k), &want, err, sizeof err)) {
+            fail(r, "refused: node_out: %s", err);
+            break;
+        }
+        if (kh_hdr_dst_x(f->w) != kh_hdr_dst_x(want.w) || kh_hdr_dst_y(f->w) != kh_hdr_dst_y(want.w) ||
+            memcmp(f->w, want.w, 4 * sizeof f->w[0]))
+            fail(r, "node_out flit %zu differs (destination or data)", k);
+    }
+    if (r->ok && nnode < kh_json_len(node_out))
+        fail(r, "node_out: %zu flit(s) recorded, %zu sent", kh_json_len(node_out), nnode);
+
+    /* completions */
+    sig got[1024];
+    size_t ngot = collect_signals(b, got, 1024), inst_no = 0;
+    kh_cycle last_cycle = 0;
+    for (size_t i = 0; r->ok && i < kh_json_len(comps); i++) {
+        const kh_json_val *w = kh_json_at(comps, i);
+        uint64_t code, arg, txn, last;
+        if (kh_json_get_u64(w, "code", &code, err, sizeof err) ||
+            kh_json_get_u64(w, "arg", &arg, err, sizeof err) ||
+            kh_json_get_u64(w, "txn", &txn, err, sizeof err) ||
+            kh_json_get_u64(w, "last", &last, err, sizeof err)) {
+            fail(r, "refused: completions: %s", err);
+            break;
+        }
+        if (i >= ngot) {
+            fail(r, "completion %zu (code %llu) never came", i, (unsigned long long)code);
+            break;
+        }
+        const sig *s = &got[i];
+        last_cycle = s->cycle;
+        int is_inst = code == 0 || code == 1 || code == 4;
+        const char *kind = is_inst ? kh_json_str(kh_json_at(kinds, inst_no++), NULL) : NULL;
+        int timing_arg = code == 0 && kind && !strcmp(kind, "run");
+        if (s->code != code) {
+            fail(r, "completion %zu: code %u, want %llu", i, s->code, (unsigned long long)code);
+        } else if (s->txn != txn || s->last != last) {
+            fail(r, "completion %zu: txn 0x%x last %u, want txn 0x%llx last %llu", i, s->txn, s->last,
+                 (unsigned long long)txn, (unsigned long long)last);
+        } else if (timing_arg && verbose) {
+            printf("case %s: RUN %zu busy cycles %u, recorded %llu\n", name, i, s->arg,
+                   (unsigned long long)arg);
+        } else if (!timing_arg && s->arg != arg) {
+            fail(r, "completion %zu: arg 0x%x, want 0x%llx", i, s->arg, (unsigned long long)arg);
+        }
+    }
+    if (r->ok && ngot > kh_json_len(comps))
+        fail(r, "%zu completion(s) recorded, %zu sent", kh_json_len(comps), ngot);
+    kh_cycle origin = replay_origin(b, &cfg.params);
+    if (r->ok && origin != KH_NEVER) r->our_cycles = (double)(last_cycle - origin);
+    if (verbose) {
+        printf("case %s: completion cycles ours:", name);
+        for (size_t i = 0; i < ngot; i++) printf(" %llu", (unsigned long long)(got[i].cycle - origin));
+        printf("\ncase %s: completion cycles recorded:", name);
+        for (size_t i = 0; i < kh_json_len(comps); i++) {
+            uint64_t cy = 0;
+            kh_json_u64(kh_json_get(kh_json_at(comps, i), "cycle"), &cy);
+            printf(" %llu", (unsigned long long)cy);
+        }
+        printf("\n");
+    }
+    if (verbose) print_requests(b, &cfg.params, c, name);
+    kh_ubench_free(b);
+    return r->ok;
+}
 
 int kh_replay_vector(const char *file, const kh_replay_opts *o)
 {
-    (void)file;
-    (void)o;
-    fprintf(stderr, "kohaku replay vector: not built yet\n");
-    return 2;
+    kh_jsonl in;
+    char err[WHY];
+    if (kh_jsonl_open(&in, file, err, sizeof err)) {
+        fprintf(stderr, "kohaku replay vector: %s\n", err);
+        return 1;
+    }
+    unsigned passed = 0, failed = 0, ndev = 0;
+    double sum_dev = 0, max_dev = -1;
+    char max_case[32] = "";
+    kh_json *doc;
+    kh_json_error je;
+    while (kh_jsonl_next(&in, &doc, &je) > 0) {
+        if (!doc) {
+            printf("line %u column %u: %s\n", in.line, je.col, je.msg);
+            failed++;
+            continue;
+        }
+        const kh_json_val *c = kh_json_root(doc);
+        char name[32];
+        uint64_t num;
+        if (!kh_json_get_u64(c, "case", &num, err, sizeof err))
+            snprintf(name, sizeof name, "%llu", (unsigned long long)num);
+        else
+            snprintf(name, sizeof name, "line %u", in.line);
+        vec_result r;
+        if (replay_case(c, name, o->rtl_compat, o->verbose, &r)) {
+            passed++;
+            if (r.rec_cycles > 0 && r.our_cycles >= 0) {
+                double dev = 100.0 * (r.our_cycles - r.rec_cycles) / r.rec_cycles;
+                double adev = dev < 0 ? -dev : dev;
+                sum_dev += adev;
+                ndev++;
+                if (adev > max_dev) {
+                    max_dev = adev;
+                    snprintf(max_case, sizeof max_case, "%s", name);
+                }
+                if (o->verbose)
+                    printf("case %s: cycles %.0f, recorded %.0f (%+.1f %%)\n", name, r.our_cycles,
+                           r.rec_cycles, dev);
+            }
+        } else {
+            failed++;
+            printf("case %s: %s\n", name, r.why);
+        }
+        kh_json_free(doc);
+    }
+    kh_jsonl_close(&in);
+    if (ndev)
+        printf("cycles: mean deviation %.1f %%, largest %.1f %% (case %s)\n", sum_dev / ndev, max_dev,
+               max_case);
+    printf("%u passed, %u failed\n", passed, failed);
+    return failed ? 1 : 0;
 }

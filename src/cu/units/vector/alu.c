@@ -1,0 +1,113 @@
+/* ALU instructions (opcodes 0x00-0x11): FLAT, D2/D4 chains and the TREE-mode
+ * refusal (vector.md §5.1-§5.3, §7, §10.1). Every element goes through
+ * kh_valu (numerics §9); a chain stage rounds like any ALU op. */
+#include "cu/units/vector/vec.h"
+
+static unsigned mode_depth(unsigned vmode)
+{
+    static const unsigned d[4] = {1, 2, 4, 4}; /* FLAT, D2, D4; TREE gathers 4 (§5.3) */
+    return d[vmode & 3];
+}
+
+/* src(sel, r, e) of §5; sampled values of S and K are read at issue. */
+static kh_e8 src(const vec_state *st, unsigned sel, unsigned r, unsigned e, kh_e8 chain)
+{
+    switch (sel) {
+    case VEC_SEL_V: return st->v[r][e];
+    case VEC_SEL_S: return st->s[r] & 0xFFFFFFu;
+    case VEC_SEL_C: return chain;
+    default: return vec_kreg(st, r);
+    }
+}
+
+/* Selector rules (§5.1, §5.2, §9): a head must not name C, a later stage
+ * must not name V, on all three selectors whether the op reads them or not. */
+static unsigned check_selectors(const vec_insn *stage, unsigned depth)
+{
+    for (unsigned t = 0; t < depth; t++) {
+        const unsigned sel[3] = {stage[t].sa, stage[t].sb, stage[t].sc};
+        for (int k = 0; k < 3; k++) {
+            if (t == 0 && sel[k] == VEC_SEL_C) return VEC_F_CHAIN;
+            if (t > 0 && sel[k] == VEC_SEL_V) return VEC_F_VSRC;
+        }
+    }
+    return VEC_F_NONE;
+}
+
+int vec_exec_alu(vec_core *c, const vec_insn *head, vec_exec *x)
+{
+    vec_state *st = &c->st;
+    unsigned depth = mode_depth(st->vmode);
+    vec_insn stage[4];
+    int alu[4];
+    stage[0] = *head;
+    for (unsigned t = 1; t < depth; t++) vec_decode(vec_fetch_extra(c, "chain group"), &stage[t]);
+    kh_cycle gathered = x->e + 4 * (kh_cycle)(depth - 1); /* (D-1) x 4 gather cycles */
+
+    unsigned f = check_selectors(stage, depth);
+    for (unsigned t = 0; t < depth && !f; t++) {
+        alu[t] = vec_opdef_of(stage[t].op)->alu;
+        if (alu[t] < 0) { /* a non-ALU word gathered as a stage: undefined upstream */
+            vec_core_log(c, KH_LOG_WARN,
+                         "chain stage %u of the instruction at pc %u is %s, not an ALU op: "
+                         "faulting F_OPCODE (simulator choice)",
+                         t, c->cur_pc, vec_opdef_of(stage[t].op)->name);
+            f = VEC_F_OPCODE;
+        }
+    }
+    if (!f && st->vmode == VEC_TREE) { /* undefined upstream; Open point 5: fault */
+        vec_core_log(c, KH_LOG_WARN,
+                     "%s at pc %u issued in TREE mode: only VRED is defined there; faulting "
+                     "F_OPCODE (vector.md §5.3, Open point 5)",
+                     vec_opdef_of(head->op)->name, c->cur_pc);
+        f = VEC_F_OPCODE;
+    }
+    if (f) {
+        x->fault = f;
+        x->next = gathered + 1;
+        return VX_FAULT;
+    }
+
+    const vec_insn *last = &stage[depth - 1];
+    int cmp = vec_is_compare((unsigned)alu[depth - 1]);
+    unsigned nc = vec_nchunk(st->vl);
+
+    /* timing: hazard stall on every register field named, then nc·D beats */
+    unsigned regs[16], nreg = 0;
+    for (unsigned t = 0; t < depth; t++) {
+        regs[nreg++] = stage[t].vd;
+        regs[nreg++] = stage[t].va;
+        regs[nreg++] = stage[t].vb;
+        regs[nreg++] = stage[t].vc;
+    }
+    kh_cycle b0 = vec_lanes_haz(&c->lanes, gathered + 1, regs, nreg);
+    if (!cmp && last->pm != 0)
+        vec_hazard_check(c, last->pr, b0, depth, nc, vec_opdef_of(last->op)->name);
+    vec_lanes_issue(&c->lanes, b0, nc, depth, cmp ? -1 : (int)last->vd, cmp ? (int)last->pr : -1,
+                    c->alat);
+    x->next = b0 + (kh_cycle)nc * depth + 1;
+
+    /* the older core's port-a register holds the head's last chunk read */
+    for (unsigned s = 0; s < VEC_SLICES; s++)
+        st->porta[s] = st->v[head->va][VEC_SLICES * (nc - 1) + s];
+
+    for (unsigned e = 0; e < VEC_SLICES * nc; e++) {
+        kh_e8 val = 0;
+        int pred = 0;
+        for (unsigned t = 0; t < depth; t++) {
+            const vec_insn *s = &stage[t];
+            kh_e8 a = src(st, s->sa, s->va, e, val);
+            kh_e8 b = src(st, s->sb, s->vb, e, val);
+            kh_e8 cc = src(st, s->sc, s->vc, e, val);
+            val = kh_valu((unsigned)alu[t], a, b, cc, &pred, c->opt.valu);
+        }
+        if (cmp) {
+            if (e < st->vl) vec_pset(st, last->pr, e, pred); /* pm ignored (§5.1) */
+        } else if (vec_wr_ok(st, e, last->pm, last->pr)) {
+            st->v[last->vd][e] = val;
+        }
+    }
+    st->last_pm = last->pm;
+    st->last_pr = last->pr;
+    return VX_NEXT;
+}

@@ -1,0 +1,13 @@
+# kohaku gemm M N K [--map MAP] (../shared/cli.md): a checked GEMM on every
+# matmul cluster; exit 0 only when the result is bit-identical to the exact
+# MX result; usage and refused input as the contract says.
+. tests/cli/lib.inc
+MAP=$KH_SHARED/maps/mesh_2x2_6+0.txt
+expect_rc "a small GEMM is checked and right" 0 $KOHAKU gemm 48 40 96 --map "$MAP"
+expect_out "it reports the exact comparison" "1" sh -c "$KOHAKU gemm 48 40 96 --map '$MAP' | grep -c 'bit-identical'"
+expect_out "it reports MAC/cycle against the peak of six clusters" "1" sh -c "$KOHAKU gemm 48 40 96 --map '$MAP' | grep -c 'MAC/cycle of 3072 peak'"
+expect_rc "two dimensions is a usage error" 2 $KOHAKU gemm 4 4
+expect_rc "a zero dimension is a usage error" 2 $KOHAKU gemm 0 4 4
+expect_rc "a missing map is refused" 1 $KOHAKU gemm 8 8 32 --map /nonexistent/map.txt
+expect_err_has "the missing map is named" "/nonexistent/map.txt" $KOHAKU gemm 8 8 32 --map /nonexistent/map.txt
+finish
