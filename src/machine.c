@@ -39,13 +39,19 @@ const char *kh_machine_default_map(void) { return default_map; }
 
 /* ---- the orchestrator's environment: the node ---- */
 
-static void env_ready(void *ctx, kh_cycle at) { kh_node_agent_ready(ctx, at); }
-static uint64_t env_aux_stat(void *ctx, kh_cycle now) { return kh_node_aux_stat(ctx, now); }
+static void env_ready(void *ctx, kh_cycle at) { kh_node_agent_ready(((kh_machine *)ctx)->node, at); }
+static uint64_t env_aux_stat(void *ctx, kh_cycle now) { return kh_node_aux_stat(((kh_machine *)ctx)->node, now); }
 static void env_aux_write(void *ctx, unsigned reg, uint64_t value, kh_cycle now)
 {
+    kh_machine *m = ctx;
     /* The mover takes 0x00-0x7F; 0x80+ is the interlink, not built in a
      * one-mesh machine (control.md §2.8, memory.md §1.3 ILINK = 0). */
-    if (reg < 0x80) kh_node_mover_write(ctx, reg, value, now);
+    if (reg < 0x80)
+        kh_node_mover_write(m->node, reg, value, now);
+    else
+        kh_sim_log(m->sim, KH_LOG_WARN,
+                   "AUX_CFG write to interlink register 0x%02x dropped: no interlink in a one-mesh machine "
+                   "(control.md §2.8, memory.md §1.3 ILINK = 0)", reg);
 }
 
 /* ---- the card's memory window: the node's host path ---- */
@@ -99,7 +105,7 @@ static int build_node(kh_machine *m, char *err, size_t errlen)
     kh_orch_cfg ocfg = {.x = p0->x, .y = p0->y, .grid_lo = 1,
                         .grid_hi = (uint8_t)(kh_map_nx(m->map) > kh_map_ny(m->map) ? kh_map_nx(m->map)
                                                                                    : kh_map_ny(m->map))};
-    kh_orch_env env = {.ctx = m->node, .ready = env_ready, .aux_stat = env_aux_stat, .aux_write = env_aux_write};
+    kh_orch_env env = {.ctx = m, .ready = env_ready, .aux_stat = env_aux_stat, .aux_write = env_aux_write};
     m->orch = kh_orch_new(m->sim, &ocfg, &env, err, errlen);
     if (!m->orch) return -1;
     kh_node_agent agent = {.ctx = m->orch,

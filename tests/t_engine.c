@@ -252,6 +252,30 @@ static void host_write_goes_after_an_engine_write_in_flight(void)
     done(&b);
 }
 
+static void a_zero_cost_polling_loop_progresses_event_by_event(void)
+{
+    /* Reading the same register again in the same cycle lets the machine
+     * run through its next event: the loop sees SIG_DONE change at the
+     * boundary right after the cycle the signal was absorbed. */
+    bench b = make();
+    signal_at(&b, 50);
+    uint64_t v = 0;
+    unsigned reads = 0;
+    do {
+        v = rd(&b, 0x800070);
+        reads++;
+    } while (v != 1 && reads < 1000);
+    CHECK_EQ(v, 1);
+    CHECK_EQ(kh_sim_now(b.sim), 51);
+    /* nothing pending: further reads take no time */
+    kh_sim_run_until_idle(b.sim, 100);
+    kh_cycle t = kh_sim_now(b.sim);
+    rd(&b, 0x800070);
+    rd(&b, 0x800070);
+    CHECK_EQ(kh_sim_now(b.sim), t);
+    done(&b);
+}
+
 int main(void)
 {
     KH_RUN(wr_poll_done_runs_to_done);
@@ -263,5 +287,6 @@ int main(void)
     KH_RUN(go_needs_bit_0_and_is_ignored_while_running);
     KH_RUN(command_ram_is_not_readable);
     KH_RUN(host_write_goes_after_an_engine_write_in_flight);
+    KH_RUN(a_zero_cost_polling_loop_progresses_event_by_event);
     return kh_test_end("t_engine");
 }

@@ -419,7 +419,9 @@ static void saxpy_recorded_payload(void)
     /* n > 64 faults (0xBAD00002): the validator says so */
     uint64_t big[8];
     unsigned n;
-    CHECK_EQ(kh_isa_asm_line(l, "SAXPY n=65", 1, big, &n, NULL, NULL), 0);
+    nwarn = nerr = 0;
+    CHECK_EQ(kh_isa_asm_line(l, "SAXPY n=65", 7, big, &n, count, NULL), 0); /* written, with a warning */
+    CHECK(nwarn == 1 && nerr == 0 && strstr(lastmsg, "line 7: warning: saxpy n=65 exceeds the largest legal value 64"));
     CHECK_EQ(kh_isa_validate(l, big, NULL, NULL), 1);
 }
 

@@ -16,6 +16,11 @@
  * acted yet, the read first lets the clock run to the second boundary after
  * that beat (the register lands at the end of the beat; kicks, seeds and
  * clears act in the cycle after, control.md §2.1).
+ *
+ * And a polling loop progresses even when accesses cost nothing: reading an
+ * address (or a block at an address) already read in the same cycle, with
+ * no write in between, first runs the machine through its next event. With
+ * nothing pending the value cannot change and the read returns at once.
  */
 #ifndef KOHAKU_CARD_H
 #define KOHAKU_CARD_H

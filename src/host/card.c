@@ -23,6 +23,12 @@ struct kh_card {
     /* Read-your-writes: a control-window read waits until the host's own
      * earlier write beats have acted (their boundary + 2). */
     kh_cycle wrote_until;
+    /* Polling with a zero-cost host: the addresses read at cycle seen_at
+     * since the last write. Reading one of them again means the host is
+     * waiting for a change, so the clock first runs to the next event. */
+    kh_cycle seen_at;
+    unsigned nseen;
+    uint64_t seen[8];
 };
 
 /* What an address decodes to. */
@@ -170,8 +176,32 @@ static int read_word(kh_card *c, uint64_t addr, uint64_t *value, char *err, size
     }
 }
 
+/* A polling loop must progress even when host accesses cost nothing: a
+ * repeated read of an address already read in this cycle, with no write in
+ * between, first runs the machine through its next event (if it has any). */
+static void poll_progress(kh_card *c, uint64_t addr)
+{
+    kh_cycle now = kh_sim_now(c->sim);
+    if (kh_sim_params(c->sim)->host_access_cycles) return;
+    if (c->seen_at != now) {
+        c->seen_at = now;
+        c->nseen = 0;
+    }
+    for (unsigned i = 0; i < c->nseen; i++) {
+        if (c->seen[i] != addr) continue;
+        kh_cycle next = kh_sim_next_wake(c->sim);
+        if (next == KH_NEVER) return; /* nothing will change: the caller sees the same value */
+        kh_sim_run(c->sim, (next > now ? next - now : 0) + 1);
+        c->seen_at = kh_sim_now(c->sim);
+        c->nseen = 0;
+        break;
+    }
+    if (c->nseen < sizeof c->seen / sizeof c->seen[0]) c->seen[c->nseen++] = addr;
+}
+
 int kh_card_write64(kh_card *c, uint64_t addr, uint64_t value, char *err, size_t errlen)
 {
+    c->nseen = 0;
     if (write_word(c, addr, value, err, errlen)) return -1;
     advance(c);
     return 0;
@@ -179,6 +209,7 @@ int kh_card_write64(kh_card *c, uint64_t addr, uint64_t value, char *err, size_t
 
 int kh_card_read64(kh_card *c, uint64_t addr, uint64_t *value, char *err, size_t errlen)
 {
+    poll_progress(c, addr);
     if (read_word(c, addr, value, err, errlen)) return -1;
     advance(c);
     return 0;
@@ -210,6 +241,7 @@ static int check_block(uint64_t addr, size_t n, char *err, size_t errlen)
 int kh_card_write_block(kh_card *c, uint64_t addr, const void *bytes, size_t n, char *err, size_t errlen)
 {
     const uint8_t *b = bytes;
+    c->nseen = 0;
     if (check_block(addr, n, err, errlen)) return -1;
     if (n == 0) return 0;
     unsigned mesh;
@@ -234,13 +266,16 @@ int kh_card_read_block(kh_card *c, uint64_t addr, void *bytes, size_t n, char *e
     if (n == 0) return 0;
     unsigned mesh;
     uint64_t off;
+    /* A block read again is a poll too: judged on its first address. */
+    poll_progress(c, addr);
     if (whole_mem_block(c, addr, n, &mesh, &off))
         return c->mesh[mesh].mem.read(c->mesh[mesh].mem.ctx, off, b, n, err, errlen);
     for (size_t k = 0; k < n; k += 8)
         if (decode(c, addr + k, &mesh, &off) == WIN_NONE) return unmapped(c, addr + k, err, errlen);
     for (size_t k = 0; k < n; k += 8) {
         uint64_t v;
-        if (kh_card_read64(c, addr + k, &v, err, errlen)) return -1;
+        if (read_word(c, addr + k, &v, err, errlen)) return -1;
+        advance(c);
         for (int i = 0; i < 8; i++) b[k + (size_t)i] = (uint8_t)(v >> (8 * i));
     }
     return 0;
@@ -288,6 +323,7 @@ kh_card *kh_card_new(kh_sim *sim, char *err, size_t errlen)
         return NULL;
     }
     c->sim = sim;
+    c->seen_at = KH_NEVER;
     kh_engine_bus bus = {.ctx = c, .write = eng_bus_write, .read = eng_bus_read};
     c->engine = kh_engine_new(sim, &bus, err, errlen);
     if (!c->engine) {

@@ -56,6 +56,13 @@ static void set_defaults(const kh_isa_layout *l, uint64_t *w, const unsigned *sh
         if (l->fields[show[i]].dflt) kh_isa_set64(l, w, show[i], l->fields[show[i]].dflt);
 }
 
+/* Validator errors become assembler warnings; its own warnings (lint, an
+ * unnamed opcode) repeat what the assembler already says. */
+static void validate_as_warning(void *ctx, kh_isa_sev sev, const char *msg)
+{
+    if (sev == KH_ISA_ERROR) asm_err(ctx, KH_ISA_WARN, "%s", msg);
+}
+
 typedef struct assign {
     const kh_isa_layout *l;
     unsigned f;
@@ -184,6 +191,11 @@ int kh_isa_asm_line(const kh_isa_layout *l, const char *line, unsigned lineno, u
     if (ext) set_defaults(ext, out + words, ext->raw_show, ext->nraw_show);
     for (unsigned k = 0; k < nas; k++)
         kh_isa_set(as[k].l, as[k].l == l ? out : out + words, as[k].f, &as[k].v);
+    /* A word that assembles may still break a table rule (reserved bits,
+     * max=, a closed enum): say so, but write it, since recorded words must
+     * be writable back. */
+    kh_isa_validate(l, out, validate_as_warning, &a);
+    if (ext) kh_isa_validate(ext, out + words, validate_as_warning, &a);
     *nout = ext ? 2 : 1;
     return 0;
 }

@@ -82,9 +82,11 @@ struct kh_isa {
 
 /* Value helpers (value.c). */
 int isa_val_is_zero(const kh_isa_val *v);
-int isa_field_uses_bit(const isa_field *fd, unsigned bit);
 /* Does the field's value fit its width as given (v beyond width nonzero?) */
 int isa_val_fits(const kh_isa_val *v, unsigned width);
+/* Parse a RANGE token ([hi:lo], [bit] or {[..],[..]}) into fd's parts and
+ * width. 0, or -1 when malformed. */
+int isa_parse_range(const char *s, isa_field *fd);
 /* Print a field's range like the table writes it. */
 void isa_range_text(const isa_field *fd, char *out, size_t outlen);
 /* Print set of the opcode with opfield value `op` (named or raw). */

@@ -24,6 +24,7 @@ void kh_orch_kick(kh_orch *o, kh_cycle now)
     o->rd = (unsigned)((o->prog_base % o->ptr_mod) * 5u) % o->ptr_mod;
     o->word = 0;
     o->kick_at = now; /* word 0 is read from the next cycle on */
+    o->run_len = o->prog_len;
 }
 
 /* Push the assembled flit: dst from PROG_DST sampled now, src = own
@@ -40,6 +41,12 @@ static void push_flit(kh_orch *o, kh_cycle now)
     kh_orch_tx_push(o, &f, now);
     o->push_at = KH_NEVER;
     o->stat_dispatched++;
+    if (!o->run && kh_sim_trace(o->comp.sim)) {
+        char args[96];
+        snprintf(args, sizeof args, "\"dst\": \"%u,%u\", \"flits\": %u", (unsigned)kh_hdr_dst_x(f.w),
+                 (unsigned)kh_hdr_dst_y(f.w), o->run_len);
+        kh_trace_span(&o->comp, "dispatch", o->kick_at, now + 1, args);
+    }
 }
 
 static uint64_t ram_word(const kh_orch *o, unsigned rd)
@@ -55,12 +62,16 @@ void kh_orch_dispatch_step(kh_orch *o, kh_cycle now)
         if (o->word == 0) {
             /* Word 0 only with credit and room for two more flits (§2.4). */
             if (o->credit != 0 && kh_fifo_used(&o->tx, now) + 2 <= o->tx_depth) {
+                if (o->stall_since != KH_NEVER) {
+                    o->stat_credit_stall += now - o->stall_since;
+                    o->stall_since = KH_NEVER;
+                }
                 kh_orch_cycle(o, now)->flit_go++;
                 o->asm_flit.w[0] = ram_word(o, o->rd);
                 o->rd = (o->rd + 1) % o->ptr_mod;
                 o->word = 1;
-            } else {
-                if (o->credit == 0) o->stat_credit_stall++;
+            } else if (o->credit == 0 && o->stall_since == KH_NEVER) {
+                o->stall_since = now;
             }
         } else {
             o->asm_flit.w[o->word] = ram_word(o, o->rd);

@@ -328,6 +328,7 @@ kh_orch *kh_orch_new(kh_sim *sim, const kh_orch_cfg *cfg, const kh_orch_env *env
     }
     o->push_at = KH_NEVER;
     o->kick_at = KH_NEVER;
+    o->stall_since = KH_NEVER;
     o->cyc.at = KH_NEVER;
     char name[48];
     snprintf(name, sizeof name, "orch(%u,%u)", cfg->x, cfg->y);

@@ -67,6 +67,8 @@ struct kh_orch {
     kh_flit push_flit;     /* assembled, waiting for its push */
     kh_cycle push_at;      /* KH_NEVER: nothing waiting */
     kh_cycle kick_at;      /* a kick acts in this cycle */
+    kh_cycle stall_since;  /* word 0 waiting for credit since, KH_NEVER if not */
+    uint16_t run_len;      /* PROG_LEN of the running program (trace) */
 
     /* TX / RX FIFOs (§2.4, §2.7) */
     kh_fifo tx, rx;

@@ -84,6 +84,9 @@ if [ -f "$SH/vectors/saxpy.jsonl" ]; then
     "$KOHAKU" dis --unit saxpy "$T/sx.hex" > "$T/sx.s"
     expect_out "recorded saxpy words: asm(dis(w)) == w" "$(cat "$T/sx.hex")" sh -c "\"$KOHAKU\" asm --unit saxpy \"$T/sx.s\" 2>/dev/null"
 fi
+expect_err_has "asm: table rule broken is a warning" "saxpy n=65 exceeds the largest legal value 64" \
+    sh -c "echo 'SAXPY n=65' | \"$KOHAKU\" asm --unit saxpy"
+expect_rc "asm: ... and the word is still written" 0 sh -c "echo 'SAXPY n=65' | \"$KOHAKU\" asm --unit saxpy"
 # matmul: any word
 expect_out "matmul BLOCK" "BLOCK addr_a=0x100 addr_b=0x200 tile=3 first=1 anchor=40" sh -c \
     "echo 'BLOCK addr_a=0x100 addr_b=0x200 tile=3 first=1 anchor=40' | \"$KOHAKU\" asm --unit matmul | \"$KOHAKU\" dis --unit matmul"
