@@ -5,7 +5,8 @@
  * through the port's output register one cycle after it is loaded. The AR
  * handshake is the cycle after the request reaches the head of the read
  * queue (FWFT fall-through fifo_latency after the link transfer; the
- * port's AXI outputs are registers, memory.md §10). */
+ * port's AXI outputs are registers, memory.md §10), and each R beat passes
+ * the port's registered skid (one cycle) before it becomes a flit. */
 #include "node_rig.h"
 
 static void first_beat_after(int axi_ram, unsigned expect_lat)
@@ -21,7 +22,7 @@ static void first_beat_after(int axi_ram, unsigned expect_lat)
     tep *s = r.sink[0];
     CHECK_EQ(s->ngot, 4);
     kh_cycle handshake = 10 + p.fifo_latency + 1;
-    CHECK_EQ(s->got_at[0], handshake + expect_lat + 1);
+    CHECK_EQ(s->got_at[0], handshake + expect_lat + 1 + 1);
     for (unsigned i = 1; i < s->ngot; i++) CHECK_EQ(s->got_at[i], s->got_at[i - 1] + 1);
     rig_free(&r);
 }

@@ -519,6 +519,27 @@ static void unit_kind_not_built_is_refused_naming_the_token(void)
     CHECK(strstr(err, "'mxm'") != NULL);
 }
 
+static void default_machine_is_the_2x2_picture(void)
+{
+    /* maps/mesh_2x2_6+2.txt: 2x2 routers (CAPS example of control.md §2.2),
+     * clusters at the router locals, vector cores at (2,0) and (2,3), memory
+     * ports at (0,1) and (0,2). */
+    char err[512];
+    kh_machine *m = kh_machine_new(NULL, NULL, err, sizeof err);
+    CHECK(m != NULL);
+    if (!m) {
+        printf("%s\n", err);
+        return;
+    }
+    CHECK_EQ(rd(m, kh_host_ctrl(0, KH_ORCH_CAPS)), 0x0000000201040120u);
+    CHECK(kh_machine_unit(m, 1, 1) != NULL);
+    CHECK(kh_machine_unit(m, 2, 3) != NULL);
+    CHECK(kh_machine_unit(m, 0, 1) == NULL);
+    CHECK(kh_machine_unit(m, 3, 1) == NULL);
+    CHECK_STR(kh_cu_kind(kh_machine_unit(m, 2, 0))->token, "vec");
+    kh_machine_free(m);
+}
+
 int main(void)
 {
     KH_RUN(driver_sequence_dispatches_to_both_units);
@@ -531,5 +552,6 @@ int main(void)
     KH_RUN(program_without_last_is_diagnosed);
     KH_RUN(unit_that_never_retires_is_diagnosed);
     KH_RUN(unit_kind_not_built_is_refused_naming_the_token);
+    KH_RUN(default_machine_is_the_2x2_picture);
     return kh_test_end("t_saxpy");
 }

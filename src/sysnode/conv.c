@@ -40,6 +40,8 @@ struct kh_creq {
     kh_cycle last_beat;   /* same-requester reads return in order */
     kh_cycle last_b;      /* and write responses too (one AXI id) */
     unsigned wr_open;     /* writes granted, response not yet delivered */
+    unsigned r_skid;      /* R handshake to the engine seeing the beat */
+    unsigned w_lead;      /* AW handshake to the first W beat offered */
     int lost_rd, lost_wr; /* a request reached the DRAM master unanswered: the
                            * ones behind it on that channel wait forever too */
 };
@@ -66,6 +68,7 @@ kh_creq *kh_conv_requester(kh_conv *cv, unsigned ch, kh_comp *owner, const char 
     if (!r) return NULL;
     r->cv = cv;
     r->ch = ch;
+    r->w_lead = 1;
     r->owner = owner;
     snprintf(r->what, sizeof r->what, "%s", what);
     kh_ring_init(&r->rd, sizeof(conv_req));
@@ -75,6 +78,12 @@ kh_creq *kh_conv_requester(kh_conv *cv, unsigned ch, kh_comp *owner, const char 
     cv->rq[ch] = r;
     if (ch + 1 > cv->nch) cv->nch = ch + 1; /* the round-robins scan every channel */
     return r;
+}
+
+void kh_conv_set_lat(kh_creq *r, unsigned r_skid, unsigned w_lead)
+{
+    r->r_skid = r_skid;
+    r->w_lead = w_lead ? w_lead : 1;
 }
 
 static int push_req(kh_creq *r, kh_ring *q, const conv_req *rq, kh_cycle now)
@@ -186,7 +195,7 @@ static kh_cycle dram_read_first(kh_conv *cv, const conv_req *rq, kh_cycle t)
 }
 
 /* Cycle the write response reaches the requester for a DRAM write granted at t. */
-static kh_cycle dram_write_b(kh_conv *cv, const conv_req *rq, kh_cycle t)
+static kh_cycle dram_write_b(kh_conv *cv, const kh_creq *r, const conv_req *rq, kh_cycle t)
 {
     const kh_params *p = cv->n->p;
     kh_cycle h = t;
@@ -194,12 +203,14 @@ static kh_cycle dram_write_b(kh_conv *cv, const conv_req *rq, kh_cycle t)
         /* W beats taken from the handshake + 3, one per cycle; B about 8
          * cycles after the last; one write burst at a time at the RAM
          * (parameters.md §2.5). */
-        kh_cycle first = h + 3 > cv->ram_wr_free ? h + 3 : cv->ram_wr_free;
+        kh_cycle w0 = h + (r->w_lead > 3 ? r->w_lead : 3);
+        kh_cycle first = w0 > cv->ram_wr_free ? w0 : cv->ram_wr_free;
         kh_cycle last = first + rq->beats - 1;
         cv->ram_wr_free = last + 5;
         return after(last + 8, t);
     }
-    kh_cycle first = h + 1 > cv->w_free ? h + 1 : cv->w_free; /* W from the cycle after AW */
+    kh_cycle w0 = h + r->w_lead; /* the requester's first W beat */
+    kh_cycle first = w0 > cv->w_free ? w0 : cv->w_free;
     kh_cycle last = first + rq->beats - 1;
     cv->w_free = last + 1;
     return after(last + p->dram_wr_lat, t);
@@ -244,13 +255,13 @@ static void grant_read(kh_conv *cv, kh_creq *r, kh_target tg, kh_cycle t)
     if (first <= r->last_beat) first = r->last_beat + 1;
     uint64_t base = rq.addr & ~(uint64_t)31;
     for (unsigned k = 0; k < rq.beats; k++) {
-        kh_conv_beat b = {.at = first + step * k, .tag = rq.tag, .k = k, .last = k + 1 == rq.beats};
+        kh_conv_beat b = {.at = first + step * k + r->r_skid, .tag = rq.tag, .k = k, .last = k + 1 == rq.beats};
         if (rq.functional) kh_node_word_read(cv->n, tg, base + 32 * (uint64_t)k, b.d);
         kh_ring_push(&r->beats, &b);
     }
     r->last_beat = first + step * (rq.beats - 1);
     rd_track(r, r->last_beat, t);
-    kh_comp_wake(r->owner, first);
+    kh_comp_wake(r->owner, first + r->r_skid);
 }
 
 static void grant_write(kh_conv *cv, kh_creq *r, kh_target tg, kh_cycle t)
@@ -269,7 +280,7 @@ static void grant_write(kh_conv *cv, kh_creq *r, kh_target tg, kh_cycle t)
         cv->stage_free = b;
         cv->stage_grants++;
     } else {
-        b = dram_write_b(cv, rq, t);
+        b = dram_write_b(cv, r, rq, t);
     }
     if (rq->functional) {
         uint64_t base = rq->addr & ~(uint64_t)31;

@@ -45,6 +45,11 @@ kh_comp *kh_conv_comp(kh_conv *cv);
  * mover P+1, interlink P+2), woken through `owner`. */
 kh_creq *kh_conv_requester(kh_conv *cv, unsigned ch, kh_comp *owner, const char *what);
 
+/* Requester-side latencies: r_skid cycles between the AXI R handshake and
+ * the requester's engine seeing the beat (a register stage), w_lead cycles
+ * from the AW handshake to the first W beat the requester offers. */
+void kh_conv_set_lat(kh_creq *r, unsigned r_skid, unsigned w_lead);
+
 /* Push one read burst of `beats` 32-byte beats from addr (low 5 bits
  * ignored). functional: return the data. 0 ok, -1 out of memory. */
 int kh_conv_read(kh_creq *r, uint64_t addr, unsigned beats, uint64_t tag, int functional,

@@ -283,6 +283,10 @@ kh_port *kh_port_new(kh_node *n, unsigned index, char *err, size_t errlen)
     snprintf(name, sizeof name, "mem_port%u(%u,%u)", index, p->x, p->y);
     kh_sim_add(n->sim, &p->c, &port_ops, name);
     p->rq = kh_conv_requester(n->conv, index, &p->c, name);
+    /* R beats pass a registered two-entry skid before the engine sees them;
+     * a burst's first W beat follows its AW by a slot-RAM read and a
+     * registered WVALID (seed-era mag_mem_port, memory.md §10). */
+    kh_conv_set_lat(p->rq, 1, 2);
     return p;
 }
 

@@ -46,6 +46,7 @@ typedef struct kh_sreq {
     uint64_t cap[4][4];
     int emit_valid;             /* the emit buffer holds entry emit_entry */
     unsigned emit_entry, emit_d, emit_w;
+    kh_cycle emit_free;         /* the emitter is idle from this cycle */
     uint64_t emit[4][4];
     unsigned emitted;           /* entries fully emitted */
 } kh_sreq;

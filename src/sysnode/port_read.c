@@ -12,7 +12,7 @@
 int kh_port_plain_start(kh_port *p, kh_cycle now)
 {
     const kh_flit *f = kh_fifo_head(&p->rdq, now);
-    if (!f || kf_stream(f) || p->rs_run || p->s.emit_valid || p->rd_popped) return 0;
+    if (!f || kf_stream(f) || p->rs_run || p->s.emit_valid || p->rd_popped || now < p->rs_free) return 0;
     /* No aperture drop on the plain path: the full address goes to the
      * converged path (§3.1, §1.1). */
     p->pr_sx = kf_src_x(f);
@@ -107,13 +107,16 @@ void kh_port_stream_capture(kh_port *p, kh_cycle now)
 {
     kh_sreq *s = &p->s;
     if (!p->rs_run) return;
-    if (s->cap_full && !s->emit_valid) {
+    /* The hand-over needs the emitter idle since the start of the cycle, and
+     * capture resumes the cycle after it (RS_WAIT, then RS_FILL). */
+    if (s->cap_full && !s->emit_valid && now >= s->emit_free) {
         memcpy(s->emit, s->cap, sizeof s->cap);
         s->emit_entry = s->cap_entry;
         s->emit_valid = 1;
         s->emit_d = s->emit_w = 0;
         s->cap_full = 0;
         p->progressed = 1;
+        return;
     }
     const kh_conv_beat *b = kh_conv_beat_head(p->rq, now);
     if (s->cap_full || !b || b->tag != TAG_STREAM) return;
@@ -141,6 +144,7 @@ int kh_port_stream_flit(kh_port *p, kh_flit *f, kh_cycle now)
         s->emit_w = 0;
         if (++s->emit_d == s->ndest) {
             s->emit_valid = 0;
+            s->emit_free = now + 1;
             if (++s->emitted == s->n) {
                 p->rs_run = 0;
                 p->rs_free = now + 1;

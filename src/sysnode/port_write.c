@@ -100,7 +100,7 @@ int kh_port_write_issue(kh_port *p, kh_cycle now)
             p->st = ST_ACK;
         } else {
             w->state = WS_FREE;
-            p->st_free = now + 1;
+            p->st_free = now + 2; /* through the write state and back to idle */
         }
         return 1;
     }
