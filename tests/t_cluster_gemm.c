@@ -201,10 +201,31 @@ static void gemm_on_every_cluster_matches_references(void)
     machine_gemm(32, 256, 64, 1, 2, 16, 1);  /* many chunks of one K block */
 }
 
+/* A cluster's next tile with the same rows of A skips its A FILLs: with at
+ * most two chunks both A banks still hold them (§9.3). */
+static void consecutive_tiles_reuse_a_in_l1(void)
+{
+    kh_gemm_plan p;
+    memset(&p, 0, sizeof p);
+    p.gi = 2;
+    p.gj = 6;
+    p.ch = 2;
+    CHECK(!kh_gemm_tile_reuses_a(&p, 6, 0));
+    CHECK(kh_gemm_tile_reuses_a(&p, 6, 1));  /* tiles 0, 1 on cluster 0, same ti */
+    CHECK(!kh_gemm_tile_reuses_a(&p, 6, 2)); /* cluster 1 starts */
+    p.ch = 3;
+    CHECK(!kh_gemm_tile_reuses_a(&p, 6, 1)); /* chunk 2 overwrote bank 0 */
+    machine_gemm(16, 96, 64, 1, 4, 2, 2);    /* one chunk */
+    machine_gemm(16, 96, 128, 0, 4, 2, 2);   /* two chunks */
+}
+
 /* Bad shapes are refused with the rule. */
 static void plan_refuses_bad_shapes(void)
 {
-    kh_gemm_target t = {512, 6, 0, 0, 0, 0};
+    kh_gemm_target t;
+    memset(&t, 0, sizeof t);
+    t.tiles = 512;
+    t.clusters = 6;
     kh_gemm_plan p;
     char err[300];
     CHECK_EQ(kh_gemm_plan_make(&p, 0, 4, 4, &t, err, sizeof err), -1);
@@ -224,5 +245,6 @@ int main(void)
     KH_RUN(plan_refuses_bad_shapes);
     KH_RUN(quantise_recipe_1_equals_recipe_2);
     KH_RUN(gemm_on_every_cluster_matches_references);
+    KH_RUN(consecutive_tiles_reuse_a_in_l1);
     return kh_test_end("t_cluster_gemm");
 }

@@ -157,9 +157,9 @@ done:
     return rc;
 }
 
-int kh_gemm_bench_machine(const unsigned *dims)
+int kh_gemm_bench_machine(const unsigned *dims, const char *map)
 {
-    kh_gemm_demo_opts o = {KH_GEMM_DEMO_M, KH_GEMM_DEMO_N, KH_GEMM_DEMO_K, NULL, 0, 1};
+    kh_gemm_demo_opts o = {KH_GEMM_DEMO_M, KH_GEMM_DEMO_N, KH_GEMM_DEMO_K, map, 0, 1};
     kh_gemm_demo_result r;
     if (dims) {
         o.m = dims[0];
