@@ -12,4 +12,6 @@ status=0
 "$BUILD/bench/idle" || status=1
 # the matmul arithmetic (issue 6): MX MACs per second, portable and fast paths
 "$BUILD/bench/b_mx" || status=1
+# the cluster's arithmetic and the whole machine on the demo GEMM (issue 6)
+"$K" bench gemm || status=1
 exit $status

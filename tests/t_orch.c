@@ -548,8 +548,9 @@ static void reseeding_credit_restarts_a_stalled_dispatch(void)
     wr(&b, KH_ORCH_PROG_KICK, 1);
     run(&b, 50);
     CHECK_EQ(b.n->got, 1);
-    char buf[1024];
-    CHECK(kh_orch_explain(b.o, buf, sizeof buf) >= 1);
+    char buf[2048];
+    CHECK(kh_sim_describe_stuck(b.sim, buf, sizeof buf) >= 1);
+    CHECK(strstr(buf, "orch(0,1): dispatch to (1,0) stalled") != NULL);
     CHECK(strstr(buf, "PROG_CRED is 0") != NULL);
     wr(&b, KH_ORCH_PROG_CRED, 4);
     run(&b, 50);

@@ -29,25 +29,34 @@ typedef struct kh_gemm_plan {
     int staged;            /* a_img and b_img are in the staging store (memory.md §8) */
 } kh_gemm_plan;
 
+#define KH_GEMM_MAX_CLUSTERS 64u /* clusters one driver run uses at most */
+
 /* What the plan is made for. */
 typedef struct kh_gemm_target {
     unsigned tiles;          /* TILES of the clusters (cluster_tiles) */
     unsigned clusters;       /* how many clusters share the tiles (0 = 1) */
+    uint8_t port[KH_GEMM_MAX_CLUSTERS]; /* memory port of each cluster, in the driver's order */
     uint64_t staging_bytes;  /* staging store size, 0 = none: images go to DRAM */
     unsigned gm, gn, bc;     /* force a tiling; 0 = chosen */
 } kh_gemm_target;
 
-/* Choose the tiling: gm·gn up to TILES and (gm + gn)·tiles-per-cluster as
- * small as possible (operand entries each cluster fetches per K block);
- * bc the largest chunk with the least K padding that keeps each FILL inside
- * one 256-entry bank (gm·bc, gn·bc <= 255). Operand images go to the staging
- * store when both fit (its reads are faster than DRAM's). Refuses sizes of 0
- * and shapes whose counts do not fit the instruction and mover fields.
- * 0 ok, -1 with a message. */
+/* Choose the tiling that fetches the fewest operand entries through the
+ * busiest memory port: tiles go to the clusters in contiguous runs (so a
+ * cluster's consecutive tiles share their rows of A, which stay in L1 when a
+ * tile has at most two chunks), gm·gn <= TILES, each FILL inside one
+ * 256-entry bank (gm·bc, gn·bc <= 255), little K padding. Operand images go
+ * to the staging store when both fit (its reads are faster than DRAM's).
+ * Refuses sizes of 0 and shapes whose counts do not fit the instruction and
+ * mover fields. 0 ok, -1 with a message. */
 int kh_gemm_plan_make(kh_gemm_plan *p, unsigned m, unsigned n, unsigned k, const kh_gemm_target *t, char *err,
                       size_t errlen);
 /* The target of a machine: its clusters, their TILES, its staging store. */
 void kh_gemm_target_of(kh_machine *mc, kh_gemm_target *t);
+/* Which cluster (in the driver's order) computes output tile t = ti·gj + tj,
+ * and whether that tile finds its A entries already in L1 (the cluster's
+ * previous tile had the same ti and at most two chunks). */
+unsigned kh_gemm_tile_owner(const kh_gemm_plan *p, unsigned clusters, unsigned t);
+int kh_gemm_tile_reuses_a(const kh_gemm_plan *p, unsigned clusters, unsigned t);
 
 /* Quantisation recipes of cluster.md §9.2: 2 walks the row-major FP16 matrix
  * with a six-dimensional source walker; 1 converts a host-packed tile-major

@@ -99,9 +99,10 @@ int kh_orch_agent_accept(void *ctx, unsigned port, const kh_flit *f, kh_cycle no
 const kh_flit *kh_orch_agent_peek(void *ctx, kh_cycle now);
 void kh_orch_agent_take(void *ctx, kh_cycle now);
 
-/* Hints for a host that waits in vain: per node, instructions dispatched
- * against completions received, a last instruction without `last`, a
- * dispatch stalled on credit. Returns the number of hints written. */
+/* Hints for a host that waits in vain, beyond the component's own
+ * describe_stuck (which reports a dispatch stalled on credit or TX room):
+ * per node, instructions dispatched against completions received, and a
+ * last instruction without `last`. Returns the number of hints written. */
 int kh_orch_explain(kh_orch *o, char *buf, size_t len);
 /* The first operation the orchestrator refused inside the machine (e.g. a
  * kick whose slots run past the staging RAM, control.md Open point 6), or

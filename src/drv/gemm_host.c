@@ -51,16 +51,51 @@ static void diagnose(host *h, const char *what)
              diag);
 }
 
-void kh_gemm_target_of(kh_machine *mc, kh_gemm_target *t)
+/* The machine's matmul clusters in the driver's order: grouped by the
+ * memory port they are bound to, then interleaved port by port, so that
+ * consecutive clusters alternate ports (a run of extra tiles spreads over
+ * the ports). Within a port, (y, x) order. */
+static unsigned order_clusters(kh_machine *mc, uint8_t *xs, uint8_t *ys, uint8_t *ports, unsigned max)
 {
-    const kh_params *par = kh_sim_params(kh_machine_sim(mc));
-    memset(t, 0, sizeof *t);
-    t->tiles = (unsigned)par->cluster_tiles;
+    uint8_t px[16], py[16], cx[KH_GEMM_MAX_CLUSTERS], cy[KH_GEMM_MAX_CLUSTERS], cp[KH_GEMM_MAX_CLUSTERS];
+    unsigned np = 0, n = 0;
     for (unsigned y = 0; y < 16; y++)
         for (unsigned x = 0; x < 16; x++) {
             kh_cu *cu = kh_machine_unit(mc, x, y);
-            if (cu && !strcmp(kh_cu_kind(cu)->name, "mx_cluster_cu")) t->clusters++;
+            if (!cu || strcmp(kh_cu_kind(cu)->name, "mx_cluster_cu") || n == KH_GEMM_MAX_CLUSTERS) continue;
+            const kh_cu_place *pl = kh_cu_where(cu);
+            unsigned k = 0;
+            while (k < np && (px[k] != pl->mem_x || py[k] != pl->mem_y)) k++;
+            if (k == np && np < 16) {
+                px[np] = pl->mem_x;
+                py[np++] = pl->mem_y;
+            }
+            cx[n] = (uint8_t)x;
+            cy[n] = (uint8_t)y;
+            cp[n++] = (uint8_t)k;
         }
+    unsigned out = 0;
+    for (unsigned rank = 0; out < n && out < max; rank++)
+        for (unsigned k = 0; k < np && out < max; k++) {
+            unsigned seen = 0;
+            for (unsigned i = 0; i < n; i++)
+                if (cp[i] == k && seen++ == rank) {
+                    xs[out] = cx[i];
+                    ys[out] = cy[i];
+                    ports[out++] = (uint8_t)k;
+                    break;
+                }
+        }
+    return out;
+}
+
+void kh_gemm_target_of(kh_machine *mc, kh_gemm_target *t)
+{
+    const kh_params *par = kh_sim_params(kh_machine_sim(mc));
+    uint8_t xs[KH_GEMM_MAX_CLUSTERS], ys[KH_GEMM_MAX_CLUSTERS];
+    memset(t, 0, sizeof *t);
+    t->tiles = (unsigned)par->cluster_tiles;
+    t->clusters = order_clusters(mc, xs, ys, t->port, KH_GEMM_MAX_CLUSTERS);
     if (par->stage_built && par->stage_bytes_log2 < 40) t->staging_bytes = 1ull << par->stage_bytes_log2;
 }
 
@@ -278,7 +313,7 @@ static int push(host *h, cl_prog *c, const kh_flit *f)
 
 /* FILL, FILL, GEMM per chunk (banks alternate so the next chunk's FILLs land
  * beside the running sweep), then one explicit DRAIN of the tile. */
-static int tile_program(host *h, const kh_gemm_plan *p, unsigned ti, unsigned tj, cl_prog *c)
+static int tile_program(host *h, const kh_gemm_plan *p, unsigned ti, unsigned tj, int reuse_a, cl_prog *c)
 {
     for (unsigned ch = 0; ch < p->ch; ch++) {
         unsigned bank = ch % 2;
@@ -291,7 +326,7 @@ static int tile_program(host *h, const kh_gemm_plan *p, unsigned ti, unsigned tj
         kh_cluster_set_fbank(f.w, bank);
         kh_cluster_set_nk(f.w, 1);
         kh_cluster_set_anchor(f.w, 40);
-        if (push(h, c, &f)) return -1;
+        if (!reuse_a && push(h, c, &f)) return -1; /* A still in L1 from the previous tile */
         kh_cluster_set_sel(f.w, 1);
         kh_cluster_set_addr(f.w, p->b_img + 128ull * ((uint64_t)(tj * p->ch + ch) * p->gn * p->bc));
         kh_cluster_set_n(f.w, p->gn * p->bc);
@@ -318,19 +353,15 @@ static int tile_program(host *h, const kh_gemm_plan *p, unsigned ti, unsigned tj
     return push(h, c, &d);
 }
 
-/* The machine's matmul clusters, in (y, x) order. */
 static unsigned find_clusters(host *h, cl_prog *cl, unsigned max)
 {
-    unsigned n = 0;
-    for (unsigned y = 0; y < 16; y++)
-        for (unsigned x = 0; x < 16; x++) {
-            kh_cu *cu = kh_machine_unit(h->mc, x, y);
-            if (!cu || strcmp(kh_cu_kind(cu)->name, "mx_cluster_cu") || n == max) continue;
-            memset(&cl[n], 0, sizeof cl[n]);
-            cl[n].x = (uint8_t)x;
-            cl[n].y = (uint8_t)y;
-            n++;
-        }
+    uint8_t xs[KH_GEMM_MAX_CLUSTERS], ys[KH_GEMM_MAX_CLUSTERS], ps[KH_GEMM_MAX_CLUSTERS];
+    unsigned n = order_clusters(h->mc, xs, ys, ps, max);
+    for (unsigned i = 0; i < n; i++) {
+        memset(&cl[i], 0, sizeof cl[i]);
+        cl[i].x = xs[i];
+        cl[i].y = ys[i];
+    }
     return n;
 }
 
@@ -422,9 +453,10 @@ int kh_gemm_execute(kh_machine *mc, const kh_gemm_plan *p, kh_gemm_stats *st, ch
                  (unsigned)par->stage_flits, ncl);
         return -1;
     }
-    /* tiles round-robin over the clusters; each tile is independent (§9.3) */
+    /* tiles in contiguous runs per cluster; each tile is independent (§9.3) */
     for (unsigned t = 0; t < p->gi * p->gj; t++)
-        if (tile_program(&h, p, t / p->gj, t % p->gj, &cl[t % ncl])) goto out;
+        if (tile_program(&h, p, t / p->gj, t % p->gj, kh_gemm_tile_reuses_a(p, ncl, t), &cl[kh_gemm_tile_owner(p, ncl, t)]))
+            goto out;
     for (unsigned i = 0; i < ncl; i++) {
         uint64_t ns;
         if (rd(&h, (uint32_t)node_status_off(&cl[i]), &ns)) goto out;

@@ -7,7 +7,6 @@
 #define KH_GEMM_MAX_DIM 65536u /* a driver limit, not a machine one */
 #define KH_GEMM_GROUPS 16u     /* default gm, gn: 64 x 64 outputs per tile */
 #define KH_GEMM_CHUNK 8u       /* default K blocks per chunk */
-#define KH_GEMM_MAX_CLUSTERS 64u /* clusters one driver run uses at most */
 #define KH_GEMM_STAGING (1ull << 39) /* aperture bit: staging store of mesh 0 (memory.md §1) */
 
 /* Element index of C[row][col] in the result image, in FP16 halves (§9.4). */

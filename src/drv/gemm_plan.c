@@ -42,6 +42,37 @@ static int fits(const kh_gemm_plan *p, char *err, size_t errlen)
     return 1;
 }
 
+unsigned kh_gemm_tile_owner(const kh_gemm_plan *p, unsigned clusters, unsigned t)
+{
+    unsigned total = p->gi * p->gj, ncl = clusters ? clusters : 1;
+    unsigned q = total / ncl, r = total % ncl; /* the first r clusters take q + 1 */
+    if (t < r * (q + 1)) return t / (q + 1);
+    return r + (t - r * (q + 1)) / (q ? q : 1);
+}
+
+int kh_gemm_tile_reuses_a(const kh_gemm_plan *p, unsigned clusters, unsigned t)
+{
+    /* A chunk c sits in bank c mod 2: with two chunks or fewer the next
+     * tile's B FILLs leave both A banks as they were (cluster.md §9.3) */
+    return t > 0 && p->ch <= 2 && kh_gemm_tile_owner(p, clusters, t) == kh_gemm_tile_owner(p, clusters, t - 1) &&
+           t / p->gj == (t - 1) / p->gj;
+}
+
+/* Operand entries fetched through the busiest memory port: the clusters of
+ * one port share its streaming engine. */
+static uint64_t port_load(const kh_gemm_plan *p, const kh_gemm_target *t, unsigned ncl)
+{
+    uint64_t load[256] = {0}, worst = 0;
+    for (unsigned i = 0; i < p->gi * p->gj; i++) {
+        unsigned c = kh_gemm_tile_owner(p, ncl, i);
+        uint64_t e = (uint64_t)p->ch * p->bc * (p->gn + (kh_gemm_tile_reuses_a(p, ncl, i) ? 0 : p->gm));
+        load[c < KH_GEMM_MAX_CLUSTERS ? t->port[c] : 0] += e;
+    }
+    for (unsigned i = 0; i < 256; i++)
+        if (load[i] > worst) worst = load[i];
+    return worst;
+}
+
 static void shape(kh_gemm_plan *p, unsigned gm, unsigned gn, unsigned bc)
 {
     p->gm = gm;
@@ -81,23 +112,32 @@ int kh_gemm_plan_make(kh_gemm_plan *p, unsigned m, unsigned n, unsigned k, const
         unsigned big = t->gm > t->gn ? t->gm : t->gn;
         shape(p, t->gm, t->gn, t->bc ? t->bc : choose_bc(kb, big <= 255 ? 255 / big : 1));
     } else {
-        /* per K block a cluster fetches (gm + gn) entries per tile it owns */
-        uint64_t best = ~0ull;
-        unsigned bgm = 1, bgn = 1;
+        uint64_t best = ~0ull, best_inst = ~0ull;
+        unsigned bgm = 1, bgn = 1, bbc = 1;
         for (unsigned gm = 1; gm <= 64 && gm <= ceil_div(m, 4) * 2; gm *= 2)
             for (unsigned gn = 1; gn <= 64 && gn <= ceil_div(n, 4) * 2; gn *= 2) {
                 if (gm * gn > t->tiles) continue;
-                uint64_t tiles = (uint64_t)ceil_div(m, 4 * gm) * ceil_div(n, 4 * gn);
-                uint64_t cost = ceil_div((unsigned)tiles, ncl) * (uint64_t)(gm + gn);
-                if (cost < best || (cost == best && tiles < (uint64_t)ceil_div(m, 4 * bgm) * ceil_div(n, 4 * bgn))) {
-                    best = cost;
-                    bgm = gm;
-                    bgn = gn;
+                unsigned big = gm > gn ? gm : gn, cap = 255 / big;
+                unsigned cands[3] = {choose_bc(kb, cap < KH_GEMM_CHUNK ? cap : KH_GEMM_CHUNK),
+                                     ceil_div(kb, 2), kb};
+                for (unsigned ci = 0; ci < 3; ci++) {
+                    unsigned bc = cands[ci];
+                    if (!bc || bc > cap) continue;
+                    kh_gemm_plan q = *p;
+                    shape(&q, gm, gn, bc);
+                    if ((uint64_t)q.kp > (uint64_t)kb * 32 * 9 / 8 + 32 * bc) continue; /* too much K padding */
+                    uint64_t cost = port_load(&q, t, ncl);
+                    uint64_t inst = (uint64_t)q.gi * q.gj * (3 * q.ch + 1);
+                    if (cost < best || (cost == best && inst < best_inst)) {
+                        best = cost;
+                        best_inst = inst;
+                        bgm = gm;
+                        bgn = gn;
+                        bbc = bc;
+                    }
                 }
             }
-        unsigned big = bgm > bgn ? bgm : bgn;
-        unsigned cap = 255 / big < KH_GEMM_CHUNK ? 255 / big : KH_GEMM_CHUNK;
-        shape(p, bgm, bgn, t->bc ? t->bc : choose_bc(kb, cap ? cap : 1));
+        shape(p, bgm, bgn, t->bc ? t->bc : bbc);
     }
     if (!fits(p, err, errlen)) return -1;
     uint64_t na = (uint64_t)p->gi * p->ch * p->gm * p->bc, nb = (uint64_t)p->gj * p->ch * p->gn * p->bc;

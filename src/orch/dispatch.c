@@ -111,13 +111,13 @@ int kh_orch_dispatch_stuck(kh_orch *o, char *buf, size_t len)
                         "(PROG_STAT credit). Only INST_COMPLETE refills credit; the final instruction "
                         "(last = 1) and faults return none, so a program of n instructions gives back n-1: "
                         "re-seed PROG_CRED (<= the unit's inst_depth) before each program "
-                        "(control.md §2.5, §4 step 5)\n",
+                        "(control.md §2.5, §4 step 5)",
                         x, y, o->left);
     if (o->run && o->word == 0)
         return snprintf(buf, len,
                         "dispatch to (%u,%u) waits for room in the TX FIFO (%u flit(s) left; word 0 "
-                        "needs occupancy <= TX_DEPTH-2, control.md §2.4)\n",
+                        "needs occupancy <= TX_DEPTH-2, control.md §2.4)",
                         x, y, o->left);
-    return snprintf(buf, len, "dispatch to (%u,%u) in progress, %u flit(s) left (control.md §2.4)\n",
+    return snprintf(buf, len, "dispatch to (%u,%u) in progress, %u flit(s) left (control.md §2.4)",
                     x, y, o->left);
 }

@@ -191,12 +191,12 @@ static int eng_describe_stuck(kh_comp *comp, char *buf, size_t len)
     const eng_cmd *c = &e->cmd[e->pc];
     if (e->state == ENG_POLL_AR || e->state == ENG_POLL_SAMPLE || e->state == ENG_POLL_R)
         snprintf(buf, len,
-                 "%s: command %u POLLs 0x%08x for (value & 0x%llx) == 0x%llx, %u reads so far; "
-                 "the engine has no timeout (control.md §3)\n",
-                 comp->name, e->pc, (unsigned)c->f[1], (unsigned long long)c->f[3],
+                 "command %u POLLs 0x%08x for (value & 0x%llx) == 0x%llx, %u reads so far; "
+                 "the engine has no timeout (control.md §3)",
+                 e->pc, (unsigned)c->f[1], (unsigned long long)c->f[3],
                  (unsigned long long)c->f[2], e->polls);
     else
-        snprintf(buf, len, "%s: running command %u (control.md §3)\n", comp->name, e->pc);
+        snprintf(buf, len, "running command %u (control.md §3)", e->pc);
     return 1;
 }
 

@@ -248,9 +248,9 @@ static int orch_describe_stuck(kh_comp *c, char *buf, size_t len)
     unsigned txn = kh_fifo_used(&o->tx, now);
     if (txn && n < len) {
         n += (size_t)snprintf(buf + n, len - n,
-                              "%u flit(s) in the TX FIFO wait for the node to take them "
-                              "(control.md §2.10)\n",
-                              txn);
+                              "%s%u flit(s) in the TX FIFO wait for the node to take them "
+                              "(control.md §2.10)",
+                              stuck ? "; " : "", txn);
         stuck = 1;
     }
     return stuck;
@@ -345,11 +345,6 @@ int kh_orch_explain(kh_orch *o, char *buf, size_t len)
     int hints = 0;
     size_t n = 0;
     buf[0] = 0;
-    if (o->run && n < len) {
-        n += (size_t)snprintf(buf + n, len - n, "%s: ", o->comp.name);
-        if (n < len) n += (size_t)kh_orch_dispatch_stuck(o, buf + n, len - n);
-        hints++;
-    }
     for (unsigned idx = 0; idx < ORCH_NODES && n < len; idx++) {
         const orch_node_note *nn = &o->note[idx];
         if (!nn->sent) continue;

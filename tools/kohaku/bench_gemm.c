@@ -124,7 +124,7 @@ static int bench_arith(double secs)
 
 static void usage(FILE *out)
 {
-    fprintf(out, "usage: kohaku bench gemm [--seconds S] [--arith-only] [M N K]\n"
+    fprintf(out, "usage: kohaku bench gemm [--seconds S] [--arith-only] [--map MAP] [M N K]\n"
                  "  MX MAC/s of the cluster's arithmetic on one core, then simulated cycles per\n"
                  "  second of the whole default machine running the demo GEMM (M N K, default\n"
                  "  the demo's shape).\n");
@@ -134,6 +134,7 @@ int kh_bench_gemm(int argc, char **argv)
 {
     double secs = 1.0;
     int arith_only = 0;
+    const char *map = NULL;
     unsigned dims[3] = {0, 0, 0}, nd = 0;
     for (int i = 1; i < argc; i++) {
         if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
@@ -145,6 +146,8 @@ int kh_bench_gemm(int argc, char **argv)
                 fprintf(stderr, "kohaku bench gemm: --seconds %s is not in (0, 1000)\n", argv[i]);
                 return 2;
             }
+        } else if (!strcmp(argv[i], "--map") && i + 1 < argc) {
+            map = argv[++i];
         } else if (!strcmp(argv[i], "--arith-only")) {
             arith_only = 1;
         } else if (nd < 3 && argv[i][0] >= '0' && argv[i][0] <= '9') {
@@ -160,5 +163,5 @@ int kh_bench_gemm(int argc, char **argv)
     }
     int rc = bench_arith(secs);
     if (rc || arith_only) return rc;
-    return kh_gemm_bench_machine(nd ? dims : NULL);
+    return kh_gemm_bench_machine(nd ? dims : NULL, map);
 }

@@ -6,8 +6,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define KH_GEMM_DEMO_M 256 /* the demo's shape: 16 tiles of 64 x 64 over 6 clusters */
-#define KH_GEMM_DEMO_N 256
+#define KH_GEMM_DEMO_M 384 /* the demo's shape: 36 tiles of 64 x 64, 6 per cluster */
+#define KH_GEMM_DEMO_N 384
 #define KH_GEMM_DEMO_K 512
 
 typedef struct kh_gemm_demo_opts {
@@ -15,11 +15,12 @@ typedef struct kh_gemm_demo_opts {
     const char *map_path; /* NULL: the built-in default machine */
     uint64_t seed;        /* 0: the demo's */
     int quiet;
+    const char *trace_path, *stats_path; /* --trace / --stats, NULL: none */
 } kh_gemm_demo_opts;
 
 typedef struct kh_gemm_demo_result {
     uint64_t cycles, quant_cycles, sim_cycles;
-    double mac_per_cycle, peak, rel_err, seconds;
+    double mac_per_cycle, peak, rel_err, seconds, gemm_seconds; /* CPU time */
     size_t mismatches;
 } kh_gemm_demo_result;
 
@@ -27,8 +28,8 @@ typedef struct kh_gemm_demo_result {
  * and right, 1 wrong or refused. */
 int kh_gemm_demo(const kh_gemm_demo_opts *o, kh_gemm_demo_result *r);
 
-/* Whole-machine speed on the demo GEMM (dims = {M, N, K} or NULL): prints
- * simulated cycles per second. Exit status. */
-int kh_gemm_bench_machine(const unsigned *dims);
+/* Whole-machine speed on the demo GEMM (dims = {M, N, K} or NULL; map
+ * NULL = the default machine): prints simulated cycles per second. */
+int kh_gemm_bench_machine(const unsigned *dims, const char *map);
 
 #endif

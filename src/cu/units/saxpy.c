@@ -256,10 +256,10 @@ static int sx_describe_stuck(void *unit, char *buf, size_t len)
     if (u->st == SX_WAIT)
         snprintf(buf, len,
                  "saxpy(%u,%u): waits for read responses: x %u of %u lines, y %u of %u (txn 0x10 / 0x20 from "
-                 "(%u,%u), matmul_saxpy.md §2.5)\n",
+                 "(%u,%u), matmul_saxpy.md §2.5)",
                  u->at.x, u->at.y, u->xw, u->beats, u->yw, u->beats, u->at.mem_x, u->at.mem_y);
     else
-        snprintf(buf, len, "saxpy(%u,%u): instruction in progress (state %d)%s\n", u->at.x, u->at.y, (int)u->st,
+        snprintf(buf, len, "saxpy(%u,%u): instruction in progress (state %d)%s", u->at.x, u->at.y, (int)u->st,
                  u->send_valid ? ", a flit waits for the shell's output" : "");
     return 1;
 }
