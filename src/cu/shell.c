@@ -69,21 +69,21 @@ uint64_t kh_cu_ctrl_reg(kh_cu *cu, unsigned index, kh_cycle now)
     uint64_t v = 0;
     account_busy(cu, now);
     switch (index) {
-    case 0: /* CU_CAPS */
+    case KH_CU_CTRL_INDEX_CU_CAPS:
         kh_cu_caps_set_cu_type(&v, cu->kind->cu_type);
         kh_cu_caps_set_cu_version(&v, cu->version);
         kh_cu_caps_set_n_buffers(&v, cu->kind->n_buffers);
         kh_cu_caps_set_inst_depth(&v, cu->inst_depth);
         break;
-    case 1: /* CU_STATUS */
+    case KH_CU_CTRL_INDEX_CU_STATUS:
         kh_cu_status_set_busy(&v, (uint64_t)shell_busy(cu));
         kh_cu_status_set_inst_space(&v, (cu->inst_depth - cu->inst_occupancy) & 0xFFFF);
         break;
-    case 2: /* CU_COUNTERS */
+    case KH_CU_CTRL_INDEX_CU_COUNTERS:
         kh_cu_counters_set_retired(&v, cu->retired);
         kh_cu_counters_set_busy_cycles(&v, cu->busy_cycles);
         break;
-    case 3: /* CU_DBG, the unit's own counter */
+    case KH_CU_CTRL_INDEX_CU_DBG: /* the unit's own counter */
         v = cu->kind->dbg ? cu->kind->dbg(cu->unit) : 0;
         break;
     default: /* indices 4..255 read 0 */
@@ -131,7 +131,7 @@ int kh_cu_accept(kh_comp *dst, unsigned port, const kh_flit *f, kh_cycle now)
             kh_hdr_set_type(r.w, KH_T_CU_CTRL);
             kh_hdr_set_txn(r.w, kh_hdr_txn(f->w));
             kh_hdr_set_last(r.w, 1);
-            kh_cu_ctrl_reply_set_op(r.w, 0x02); /* read response */
+            kh_cu_ctrl_reply_set_op(r.w, KH_CU_CTRL_REPLY_OP_READ_RESP);
             kh_cu_ctrl_reply_set_index(r.w, index);
             kh_cu_ctrl_reply_set_value(r.w, kh_cu_ctrl_reg(cu, index, now));
             cu->ctrl_reply = r;

@@ -117,8 +117,8 @@ static void respond(kh_ubench *b, const kh_flit *req, unsigned dst_x, unsigned d
         kh_hdr_set_type(t.f.w, KH_T_MEM_RD_RESP);
         if (streaming) {
             unsigned entry = i / ew, word = i % ew;
-            kh_hdr_set_txn(t.f.w, (txn + entry) & 0xFF);
-            kh_hdr_set_rsvd(t.f.w, word);
+            kh_hdr_set_txn(t.f.w, (txn + entry) % 256);
+            kh_hdr_set_rsvd_word(t.f.w, word); /* rsvd = {0, word} (memory.md §3.2) */
             kh_hdr_set_last(t.f.w, word == ew - 1);
         } else {
             kh_hdr_set_txn(t.f.w, txn);

@@ -20,6 +20,8 @@ static inline unsigned kf_type(const kh_flit *f) { return (unsigned)kh_hdr_type(
 static inline unsigned kf_txn(const kh_flit *f) { return (unsigned)kh_hdr_txn(f->w); }
 static inline unsigned kf_rsvd(const kh_flit *f) { return (unsigned)kh_hdr_rsvd(f->w); }
 static inline unsigned kf_remote(const kh_flit *f) { return (unsigned)kh_hdr_rsvd_remote(f->w); }
+static inline unsigned kf_remote_mesh(const kh_flit *f) { return (unsigned)kh_hdr_rsvd_mesh(f->w); }
+static inline void kf_set_word_index(kh_flit *f, unsigned w) { kh_hdr_set_rsvd_word(f->w, w); }
 static inline void kf_set_hdr(kh_flit *f, unsigned dx, unsigned dy, unsigned sx, unsigned sy,
                               unsigned type, unsigned txn, unsigned last, unsigned rsvd)
 {

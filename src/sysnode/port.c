@@ -65,7 +65,7 @@ int kh_node_port_accept(kh_comp *dst, unsigned inport, const kh_flit *f, kh_cycl
         n->counts.ilink_drops++;
         kh_comp_log(&p->c, KH_LOG_WARN,
                     "remote flit (type 0x%x) from (%u,%u) for mesh %u: no interlink model, dropped "
-                    "(memory.md §2 rule 1)", type, kf_src_x(f), kf_src_y(f), kf_rsvd(f) & 3);
+                    "(memory.md §2 rule 1)", type, kf_src_x(f), kf_src_y(f), kf_remote_mesh(f));
         return 1;
     }
     /* Rule 2: dst (0,0) is the control processor; none is modelled, so the

@@ -137,8 +137,9 @@ int kh_port_stream_flit(kh_port *p, kh_flit *f, kh_cycle now)
     if (!p->rs_run || !s->emit_valid) return 0;
     unsigned d = s->emit_d, w = s->emit_w;
     kh_flit_clear(f);
-    kf_set_hdr(f, s->dx[d], s->dy[d], p->x, p->y, KH_T_MEM_RD_RESP, (s->txn + s->emit_entry) & 0xFF,
-               w == s->ew - 1, w & 3); /* rsvd = {0, w[1:0]} */
+    kf_set_hdr(f, s->dx[d], s->dy[d], p->x, p->y, KH_T_MEM_RD_RESP, (s->txn + s->emit_entry) % 256,
+               w == s->ew - 1, 0);
+    kf_set_word_index(f, w); /* rsvd = {0, w[1:0]} (§3.2) */
     memcpy(f->w, s->emit[w], sizeof s->emit[w]);
     if (++s->emit_w == s->ew) {
         s->emit_w = 0;
