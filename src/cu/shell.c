@@ -124,13 +124,11 @@ int kh_cu_accept(kh_comp *dst, unsigned port, const kh_flit *f, kh_cycle now)
             unsigned index = (unsigned)kh_cu_ctrl_index(f->w);
             kh_flit r;
             kh_flit_clear(&r);
-            kh_hdr_set_dst_x(r.w, kh_hdr_src_x(f->w));
-            kh_hdr_set_dst_y(r.w, kh_hdr_src_y(f->w));
-            kh_hdr_set_src_x(r.w, cu->place.x);
-            kh_hdr_set_src_y(r.w, cu->place.y);
-            kh_hdr_set_type(r.w, KH_T_CU_CTRL);
-            kh_hdr_set_txn(r.w, kh_hdr_txn(f->w));
-            kh_hdr_set_last(r.w, 1);
+            kh_flit_set_hdr(&r, &(kh_flit_hdr){.dst_x = (unsigned)kh_hdr_src_x(f->w),
+                                               .dst_y = (unsigned)kh_hdr_src_y(f->w),
+                                               .src_x = cu->place.x, .src_y = cu->place.y,
+                                               .type = KH_T_CU_CTRL, .txn = (unsigned)kh_hdr_txn(f->w),
+                                               .last = 1}); /* flits.md §4.8 */
             kh_cu_ctrl_reply_set_op(r.w, KH_CU_CTRL_REPLY_OP_READ_RESP);
             kh_cu_ctrl_reply_set_index(r.w, index);
             kh_cu_ctrl_reply_set_value(r.w, kh_cu_ctrl_reg(cu, index, now));
@@ -179,13 +177,9 @@ void kh_cu_done(kh_cu *cu, int fault, uint32_t result, kh_cycle now)
     account_busy(cu, now);
     kh_flit s;
     kh_flit_clear(&s);
-    kh_hdr_set_dst_x(s.w, cu->lat_src_x);
-    kh_hdr_set_dst_y(s.w, cu->lat_src_y);
-    kh_hdr_set_src_x(s.w, cu->place.x);
-    kh_hdr_set_src_y(s.w, cu->place.y);
-    kh_hdr_set_type(s.w, KH_T_CU_SIGNAL);
-    kh_hdr_set_txn(s.w, cu->lat_txn);
-    kh_hdr_set_last(s.w, 1);
+    kh_flit_set_hdr(&s, &(kh_flit_hdr){.dst_x = cu->lat_src_x, .dst_y = cu->lat_src_y, .src_x = cu->place.x,
+                                       .src_y = cu->place.y, .type = KH_T_CU_SIGNAL, .txn = cu->lat_txn,
+                                       .last = 1}); /* control.md §5.4 */
     if (fault) { /* control.md §5.4 table */
         kh_cu_signal_set_code(s.w, KH_SIG_FAULT);
         kh_cu_signal_set_arg(s.w, result);

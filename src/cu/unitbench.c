@@ -103,26 +103,23 @@ static void ep_step(kh_comp *c, kh_cycle now)
     ep_wake_next(b, now);
 }
 
-static void respond(kh_ubench *b, const kh_flit *req, unsigned dst_x, unsigned dst_y, uint64_t addr,
-                    unsigned nwords, uint8_t txn, int streaming, unsigned ew)
+static void respond(kh_ubench *b, unsigned dst_x, unsigned dst_y, uint64_t addr, unsigned nwords,
+                    uint8_t txn, int streaming, unsigned ew)
 {
     for (unsigned i = 0; i < nwords; i++) {
         timed_flit t;
         uint64_t a = (addr + 32ull * i) & ((1ull << 40) - 1);
         kh_flit_clear(&t.f);
-        kh_hdr_set_dst_x(t.f.w, dst_x);
-        kh_hdr_set_dst_y(t.f.w, dst_y);
-        kh_hdr_set_src_x(t.f.w, b->cfg.mem_x);
-        kh_hdr_set_src_y(t.f.w, b->cfg.mem_y);
-        kh_hdr_set_type(t.f.w, KH_T_MEM_RD_RESP);
-        if (streaming) {
+        kh_flit_hdr h = {.dst_x = dst_x, .dst_y = dst_y, .src_x = b->cfg.mem_x, .src_y = b->cfg.mem_y,
+                         .type = KH_T_MEM_RD_RESP, .txn = txn, .last = i == nwords - 1};
+        if (streaming) { /* memory.md §3.2 */
             unsigned entry = i / ew, word = i % ew;
-            kh_hdr_set_txn(t.f.w, (txn + entry) % 256);
-            kh_hdr_set_rsvd_word(t.f.w, word); /* rsvd = {0, word} (memory.md §3.2) */
-            kh_hdr_set_last(t.f.w, word == ew - 1);
+            h.txn = (txn + entry) % 256;
+            h.last = word == ew - 1;
+            kh_flit_set_hdr(&t.f, &h);
+            kh_hdr_set_rsvd_word(t.f.w, word); /* rsvd = {0, word} */
         } else {
-            kh_hdr_set_txn(t.f.w, txn);
-            kh_hdr_set_last(t.f.w, i == nwords - 1);
+            kh_flit_set_hdr(&t.f, &h);
         }
         uint8_t bytes[32];
         kh_ubench_mem_read(b, a, bytes, 32);
@@ -131,7 +128,6 @@ static void respond(kh_ubench *b, const kh_flit *req, unsigned dst_x, unsigned d
         b->resp_free++;
         VEC_PUSH(b->resp, t);
     }
-    (void)req;
 }
 
 static void read_request(kh_ubench *b, const kh_flit *f, kh_cycle now)
@@ -148,10 +144,10 @@ static void read_request(kh_ubench *b, const kh_flit *f, kh_cycle now)
         if (ew == 0 || ew > 4) ew = 4;
         if (n == 0) n = 1;
         for (unsigned e = 0; e < n; e++)
-            respond(b, f, src_x, src_y, addr + 32ull * ew * e, ew, (uint8_t)(txn + e), 1, ew);
+            respond(b, src_x, src_y, addr + 32ull * ew * e, ew, (uint8_t)(txn + e), 1, ew);
         /* peers get their own copies only in a real agent: record them */
     } else {
-        respond(b, f, src_x, src_y, addr, (unsigned)kh_mem_rd_req_len(f->w) + 1, txn, 0, 1);
+        respond(b, src_x, src_y, addr, (unsigned)kh_mem_rd_req_len(f->w) + 1, txn, 0, 1);
     }
     kh_comp_wake(&b->ep->base, b->resp.v[b->resp_head].at > now ? b->resp.v[b->resp_head].at : now + 1);
 }
@@ -199,13 +195,8 @@ static void write_flit(kh_ubench *b, const kh_flit *f, kh_cycle now)
     if (b->cfg.send_acks) {
         timed_flit t;
         kh_flit_clear(&t.f);
-        kh_hdr_set_dst_x(t.f.w, x);
-        kh_hdr_set_dst_y(t.f.w, y);
-        kh_hdr_set_src_x(t.f.w, b->cfg.mem_x);
-        kh_hdr_set_src_y(t.f.w, b->cfg.mem_y);
-        kh_hdr_set_type(t.f.w, KH_T_MEM_WR_ACK);
-        kh_hdr_set_txn(t.f.w, w->txn);
-        kh_hdr_set_last(t.f.w, 1);
+        kh_flit_set_hdr(&t.f, &(kh_flit_hdr){.dst_x = x, .dst_y = y, .src_x = b->cfg.mem_x, .src_y = b->cfg.mem_y,
+                                             .type = KH_T_MEM_WR_ACK, .txn = w->txn, .last = 1}); /* memory.md §5 */
         t.at = now + b->cfg.rd_lat;
         if (b->resp_free > t.at) t.at = b->resp_free;
         b->resp_free = t.at + 1;
