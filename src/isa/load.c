@@ -2,6 +2,7 @@
  * A table is added to the set only when every layout in it passed every
  * load-time check, so a refused table changes nothing. */
 #include <ctype.h>
+#include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -645,7 +646,7 @@ int kh_isa_load_file(kh_isa *isa, const char *path, char *err, size_t errlen)
 {
     FILE *f = fopen(path, "rb");
     if (!f) {
-        isa_errf(err, errlen, "%s: cannot open", path);
+        isa_errf(err, errlen, "%s: cannot open: %s", path, strerror(errno));
         return -1;
     }
     size_t cap = 4096, n = 0;
