@@ -330,6 +330,10 @@ static void skipped_checks_are_named(void)
     x.origin = KH_ORIGIN_DISPATCH;
     kh_flitcheck_skipped(&f, &x, s, sizeof s);
     CHECK(!strstr(s, "V23"));
+    CHECK(strstr(s, "V8")); /* the dispatcher's src is port 0's, unknown here */
+    x.nports = 1, x.port_x[0] = 0, x.port_y[0] = 1;
+    kh_flitcheck_skipped(&f, &x, s, sizeof s);
+    CHECK(!strstr(s, "V8")); /* checked against port 0 */
 }
 
 /* ---- stream rules ---- */

@@ -244,8 +244,10 @@ void kh_flitcheck_skipped(const kh_flit *f, const kh_flitcheck_ctx *x, char *out
     int origin = x && x->origin != KH_ORIGIN_UNKNOWN;
     if (kh_hdr_rsvd_remote(f->w) && !(x && x->nports))
         add(out, outlen, &k, "V4 dst is a memory port (needs the mesh's port coordinates)");
-    if (!origin || (!x->know_src && x->origin != KH_ORIGIN_MAILBOX && x->origin != KH_ORIGIN_INTERLINK))
-        add(out, outlen, &k, "V8 src is the sender (needs the injecting endpoint)");
+    /* V8 compares src with the injector's coordinate; a dispatcher's is port 0's */
+    int v8_known = origin && (x->origin == KH_ORIGIN_MAILBOX || x->origin == KH_ORIGIN_INTERLINK ||
+                              (x->origin == KH_ORIGIN_DISPATCH ? x->nports > 0 : x->know_src));
+    if (!v8_known) add(out, outlen, &k, "V8 src is the sender (needs the injecting endpoint)");
     if (type == KH_HDR_TYPE_CU_SIGNAL && !origin)
         add(out, outlen, &k, "V16 framework codes come from the shell (needs the origin)");
     if ((type == KH_HDR_TYPE_CU_DATA && !(x && x->cu_data_data)) && !(x && x->dest != KH_DEST_UNKNOWN))
