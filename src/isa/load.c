@@ -179,7 +179,8 @@ static int parse_enum(parser *ps, isa_field *fd, const char *spec)
     char buf[1024];
     if (strlen(spec) >= sizeof buf) return perr(ps, "enum list of field %s is too long", fd->name);
     strcpy(buf, spec);
-    for (char *item = strtok(buf, ","); item; item = strtok(NULL, ",")) {
+    char *save = NULL; /* strtok_r: strtok keeps hidden state shared by every caller */
+    for (char *item = strtok_r(buf, ",", &save); item; item = strtok_r(NULL, ",", &save)) {
         char *colon = strchr(item, ':');
         uint64_t v;
         if (!colon) return perr(ps, "enum item '%s' of field %s: expected NAME:VALUE", item, fd->name);
