@@ -228,29 +228,24 @@ void kh_cu_log(kh_cu *cu, kh_log_level lvl, const char *fmt, ...)
 
 /* ---- the cycle ---- */
 
-static void shell_step(kh_comp *c, kh_cycle now)
+/* The instruction FIFO pops one cycle after the accept (§5.3, §5.11). */
+static void pop_accepted_inst(kh_cu *cu, kh_cycle now)
 {
-    kh_cu *cu = (kh_cu *)c;
-    cu->step_now = now;
-    cu->in_step = 1;
-    account_busy(cu, now);
+    if (cu->pop_at != now) return;
+    kh_fifo_pop(&cu->inst_q, now);
+    cu->inst_occupancy = (cu->inst_occupancy - 1) & 0xFFFF;
+    cu->pop_at = KH_NEVER;
+    kh_comp_space(&cu->base, KH_ALL_PORTS, now);
+}
 
-    /* Start-of-cycle state decides instruction issue (control.md §5.3). */
-    int issue_ok = !cu->in_flight && !kh_fifo_full(&cu->sig_q, now) && cu->pop_at != now;
-
-    /* The FIFO pop lands one cycle after the accept (§5.3, §5.11). */
-    if (cu->pop_at == now) {
-        kh_fifo_pop(&cu->inst_q, now);
-        cu->inst_occupancy = (cu->inst_occupancy - 1) & 0xFFFF;
-        cu->pop_at = KH_NEVER;
-        kh_comp_space(c, KH_ALL_PORTS, now);
-    }
-
-    /* 1. Output register: offer what was placed before this cycle. */
+/* The output register (§5.5): offer what was placed before this cycle, then
+ * refill by strict priority: completion, CU_CTRL reply; the unit's own flit
+ * comes through kh_cu_send while send_ready is up. */
+static void drive_output(kh_cu *cu, kh_cycle now)
+{
     if (cu->out_valid && cu->out_placed < now && cu->out_link) {
         if (kh_link_send(cu->out_link, &cu->out, now)) cu->out_valid = 0;
     }
-    /* 2. Refill by strict priority: completion, CU_CTRL reply, unit. */
     if (!cu->out_valid) {
         const kh_flit *sig = kh_fifo_head(&cu->sig_q, now);
         if (sig) {
@@ -266,14 +261,18 @@ static void shell_step(kh_comp *c, kh_cycle now)
         }
     }
     cu->send_ready = !cu->out_valid && kh_fifo_empty(&cu->sig_q) && !cu->ctrl_pending;
+}
 
-    /* 3. The unit: receive FIFO head, instruction offer, datapath step. */
+/* The unit's side of the cycle: the receive FIFO head (§5.7), the
+ * instruction offer when issue_ok (§5.3), then its datapath step. */
+static void run_unit(kh_cu *cu, int issue_ok, kh_cycle now)
+{
     const kh_flit *rf = kh_fifo_head(&cu->recv_q, now);
     if (rf && cu->kind->recv) {
         kh_flit copy = *rf;
         if (cu->kind->recv(cu->unit, &copy, now)) {
             kh_fifo_pop(&cu->recv_q, now);
-            kh_comp_space(c, KH_ALL_PORTS, now);
+            kh_comp_space(&cu->base, KH_ALL_PORTS, now);
         } else {
             cu->recv_refused = now;
         }
@@ -291,7 +290,7 @@ static void shell_step(kh_comp *c, kh_cycle now)
             if (cu->first_accept == KH_NEVER) cu->first_accept = now;
             cu->accept_cycle = now;
             cu->pop_at = now + 1;
-            kh_comp_wake(c, now + 1);
+            kh_comp_wake(&cu->base, now + 1);
         } else if (cu->done_cycle != now) {
             cu->in_flight = 0;
         }
@@ -303,9 +302,12 @@ static void shell_step(kh_comp *c, kh_cycle now)
         cu->unit_send_blocked = 0;
         cu->kind->step(cu->unit, now);
     }
-    cu->in_step = 0;
+}
 
-    /* What to wake for. */
+/* Ask the kernel for the next cycle anything here can move. */
+static void request_wakes(kh_cu *cu, kh_cycle now)
+{
+    kh_comp *c = &cu->base;
     if (cu->out_valid) {
         /* placed this cycle: offer next cycle; blocked: kh_link_space wakes us */
         if (cu->out_placed == now || !cu->out_link || cu->out_link->blocked_since == KH_NEVER)
@@ -325,6 +327,21 @@ static void shell_step(kh_comp *c, kh_cycle now)
         kh_cycle t = kh_fifo_head_ready(&cu->inst_q);
         kh_comp_wake(c, t > now ? t : now + 1);
     }
+}
+
+static void shell_step(kh_comp *c, kh_cycle now)
+{
+    kh_cu *cu = (kh_cu *)c;
+    cu->step_now = now;
+    cu->in_step = 1;
+    account_busy(cu, now);
+    /* Start-of-cycle state decides instruction issue (control.md §5.3). */
+    int issue_ok = !cu->in_flight && !kh_fifo_full(&cu->sig_q, now) && cu->pop_at != now;
+    pop_accepted_inst(cu, now);
+    drive_output(cu, now);
+    run_unit(cu, issue_ok, now);
+    cu->in_step = 0;
+    request_wakes(cu, now);
 }
 
 static int shell_stuck(kh_comp *c, char *buf, size_t len)
