@@ -87,15 +87,43 @@ typedef struct kh_fifo {
 
 int kh_fifo_init(kh_fifo *q, unsigned cap, unsigned latency); /* 0 ok, -1 no memory */
 void kh_fifo_free(kh_fifo *q);
-unsigned kh_fifo_used(const kh_fifo *q, kh_cycle now); /* occupancy at the start of now */
-int kh_fifo_full(const kh_fifo *q, kh_cycle now);
-int kh_fifo_empty(const kh_fifo *q); /* nothing stored, visible or not */
-void kh_fifo_push(kh_fifo *q, const kh_flit *f, kh_cycle now); /* caller checked full */
+/* The accessors are inline: routers call them several times per flit. */
+static inline unsigned kh_fifo_used(const kh_fifo *q, kh_cycle now) /* occupancy at the start of now */
+{
+    return q->count + (q->pop_cycle == now ? q->pops : 0);
+}
+static inline int kh_fifo_full(const kh_fifo *q, kh_cycle now) { return kh_fifo_used(q, now) >= q->cap; }
+static inline int kh_fifo_empty(const kh_fifo *q) { return q->count == 0; } /* nothing stored, visible or not */
+_Noreturn void kh_fifo_overflow(const kh_fifo *q); /* a push into a full FIFO: a simulator bug; aborts */
+static inline void kh_fifo_push(kh_fifo *q, const kh_flit *f, kh_cycle now) /* caller checked full */
+{
+    if (q->count >= q->cap) kh_fifo_overflow(q);
+    unsigned tail = q->head + q->count; /* no division: cap need not be a power of two */
+    if (tail >= q->cap) tail -= q->cap;
+    q->flit[tail] = *f;
+    q->ready[tail] = now + q->latency;
+    q->count++;
+    unsigned used = kh_fifo_used(q, now);
+    if (used > q->high_water) q->high_water = used;
+}
 /* The head if it is visible in cycle now, else NULL. */
-const kh_flit *kh_fifo_head(const kh_fifo *q, kh_cycle now);
+static inline const kh_flit *kh_fifo_head(const kh_fifo *q, kh_cycle now)
+{
+    return q->count && q->ready[q->head] <= now ? &q->flit[q->head] : (const kh_flit *)0;
+}
 /* Cycle the head becomes visible; KH_NEVER when empty. */
-kh_cycle kh_fifo_head_ready(const kh_fifo *q);
-void kh_fifo_pop(kh_fifo *q, kh_cycle now);
+static inline kh_cycle kh_fifo_head_ready(const kh_fifo *q) { return q->count ? q->ready[q->head] : KH_NEVER; }
+static inline void kh_fifo_pop(kh_fifo *q, kh_cycle now)
+{
+    if (!q->count) return;
+    if (++q->head == q->cap) q->head = 0;
+    q->count--;
+    if (q->pop_cycle != now) {
+        q->pop_cycle = now;
+        q->pops = 0;
+    }
+    q->pops++;
+}
 
 /* ---- links ------------------------------------------------------------- */
 
@@ -125,6 +153,9 @@ struct kh_link {
 /* Create a link owned by the simulation. dst == NULL makes a tie-off. */
 kh_link *kh_link_new(kh_sim *sim, kh_comp *src, kh_comp *dst, unsigned dst_port,
                      kh_accept_fn accept, const char *name);
+/* Give a tie-off (or any link) a receiver: the link joins dst's inbound
+ * list so kh_comp_space() reaches its sender. */
+void kh_link_set_dst(kh_link *l, kh_comp *dst, unsigned dst_port, kh_accept_fn accept);
 /* Offer f in cycle now. Returns 1 if transferred. Returns 0 if the receiver
  * is busy: the sender keeps the flit and is woken (at a later cycle) once the
  * receiver calls kh_link_space(). At most one transfer per link per cycle. */

@@ -65,3 +65,22 @@ void kh_comp_space(kh_comp *c, unsigned port, kh_cycle now)
     for (kh_link *l = c->in_links; l; l = l->next_in)
         if (port == KH_ALL_PORTS || l->dst_port == port) kh_link_space(l, now);
 }
+
+void kh_link_set_dst(kh_link *l, kh_comp *dst, unsigned dst_port, kh_accept_fn accept)
+{
+    if (l->dst) { /* unlink from the old receiver's list */
+        for (kh_link **pp = &l->dst->in_links; *pp; pp = &(*pp)->next_in)
+            if (*pp == l) {
+                *pp = l->next_in;
+                break;
+            }
+    }
+    l->dst = dst;
+    l->dst_port = dst_port;
+    l->accept = accept;
+    l->next_in = NULL;
+    if (dst) {
+        l->next_in = dst->in_links;
+        dst->in_links = l;
+    }
+}

@@ -76,6 +76,7 @@ void kh_sim_destroy(kh_sim *sim)
     free(sim->comps);
     free(sim->links);
     free(sim->heap);
+    free(sim->wheel);
     free(sim);
 }
 
@@ -91,6 +92,16 @@ void kh_sim_add(kh_sim *sim, kh_comp *c, const kh_comp_ops *ops, const char *nam
         sim->comps = v;
         sim->capcomps = cap;
     }
+    if (sim->ncomps >= sim->nwords * 64) { /* grow every slot's bitmap */
+        unsigned nw = sim->nwords ? sim->nwords * 2 : 1;
+        uint64_t *w = calloc((size_t)KH_WHEEL * nw, sizeof *w);
+        if (!w) abort(); /* out of memory while building a machine */
+        for (unsigned s = 0; s < KH_WHEEL; s++)
+            for (unsigned k = 0; k < sim->nwords; k++) w[s * nw + k] = sim->wheel[s * sim->nwords + k];
+        free(sim->wheel);
+        sim->wheel = w;
+        sim->nwords = nw;
+    }
     c->ops = ops;
     c->sim = sim;
     c->id = sim->ncomps;
@@ -99,6 +110,13 @@ void kh_sim_add(kh_sim *sim, kh_comp *c, const kh_comp_ops *ops, const char *nam
     c->in_links = NULL;
     snprintf(c->name, sizeof c->name, "%s", name ? name : ops->kind);
     sim->comps[sim->ncomps++] = c;
+}
+
+static void wheel_set(kh_sim *sim, kh_cycle at, unsigned id)
+{
+    unsigned s = (unsigned)(at % KH_WHEEL);
+    sim->wheel[s * sim->nwords + (id >> 6)] |= UINT64_C(1) << (id & 63);
+    sim->occ |= UINT64_C(1) << s;
 }
 
 void kh_comp_wake(kh_comp *c, kh_cycle at)
@@ -113,24 +131,55 @@ void kh_comp_wake(kh_comp *c, kh_cycle at)
     } else if (at < sim->now) {
         at = sim->now;
     }
-    if (at == c->wake) return; /* already pending: coalesce */
     if (at < c->wake) c->wake = at;
+    if (at - sim->now < KH_WHEEL) {
+        wheel_set(sim, at, c->id);
+        return;
+    }
     if (heap_push(sim, (kh_wake_ent){at, c->id})) abort();
 }
 
-/* Execute every step due in cycle t (the heap minimum). */
+/* Move heap wakes that now fall inside the wheel's window. */
+static void migrate(kh_sim *sim)
+{
+    while (sim->nheap && sim->heap[0].t - sim->now < KH_WHEEL) {
+        kh_wake_ent e = heap_pop(sim);
+        wheel_set(sim, e.t, e.id);
+    }
+}
+
+/* The earliest cycle with a wake, KH_NEVER if none. */
+static kh_cycle next_due(kh_sim *sim)
+{
+    migrate(sim);
+    if (sim->occ) {
+        unsigned r = (unsigned)(sim->now % KH_WHEEL);
+        uint64_t rot = r ? (sim->occ >> r) | (sim->occ << (KH_WHEEL - r)) : sim->occ;
+        return sim->now + (kh_cycle)__builtin_ctzll(rot);
+    }
+    return sim->nheap ? sim->heap[0].t : KH_NEVER;
+}
+
+/* Execute every step due in cycle t, in id (registration) order. */
 static void run_cycle(kh_sim *sim, kh_cycle t)
 {
     sim->now = t;
+    migrate(sim);
     sim->in_step = 1;
-    while (sim->nheap && sim->heap[0].t == t) {
-        kh_wake_ent e = heap_pop(sim);
-        kh_comp *c = sim->comps[e.id];
-        if (c->last_step == t) continue; /* already stepped this cycle */
-        c->last_step = t;
-        if (c->wake <= t) c->wake = KH_NEVER; /* the step re-requests what it still needs */
-        sim->steps++;
-        c->ops->step(c, t);
+    unsigned s = (unsigned)(t % KH_WHEEL);
+    uint64_t *slot = &sim->wheel[s * sim->nwords];
+    sim->occ &= ~(UINT64_C(1) << s);
+    for (unsigned w = 0; w < sim->nwords; w++) {
+        /* steps of cycle t only wake later cycles, so this word is final */
+        uint64_t bits = slot[w];
+        slot[w] = 0;
+        for (; bits; bits &= bits - 1) {
+            kh_comp *c = sim->comps[w * 64 + (unsigned)__builtin_ctzll(bits)];
+            c->last_step = t;
+            if (c->wake <= t) c->wake = KH_NEVER; /* the step re-requests what it still needs */
+            sim->steps++;
+            c->ops->step(c, t);
+        }
     }
     sim->in_step = 0;
     sim->now = t + 1;
@@ -139,28 +188,38 @@ static void run_cycle(kh_sim *sim, kh_cycle t)
 uint64_t kh_sim_run(kh_sim *sim, kh_cycle n)
 {
     uint64_t before = sim->steps;
-    kh_cycle end = sim->now + n;
-    while (sim->nheap && sim->heap[0].t < end) run_cycle(sim, sim->heap[0].t);
+    kh_cycle end = sim->now + n, t;
+    while ((t = next_due(sim)) < end) run_cycle(sim, t);
     sim->now = end;
     return sim->steps - before;
 }
 
 int kh_sim_run_until_idle(kh_sim *sim, kh_cycle limit)
 {
-    kh_cycle end = sim->now + limit;
-    while (sim->nheap) {
-        if (sim->heap[0].t >= end) {
+    kh_cycle end = sim->now + limit, t;
+    while ((t = next_due(sim)) != KH_NEVER) {
+        if (t >= end) {
             sim->now = end;
             return 0;
         }
-        run_cycle(sim, sim->heap[0].t);
+        run_cycle(sim, t);
     }
     return 1;
 }
 
-int kh_sim_idle(const kh_sim *sim) { return sim->nheap == 0; }
+int kh_sim_idle(const kh_sim *sim) { return sim->nheap == 0 && !sim->occ; }
 
-kh_cycle kh_sim_next_wake(const kh_sim *sim) { return sim->nheap ? sim->heap[0].t : KH_NEVER; }
+kh_cycle kh_sim_next_wake(const kh_sim *sim)
+{
+    kh_cycle t = sim->nheap ? sim->heap[0].t : KH_NEVER;
+    if (sim->occ) {
+        unsigned r = (unsigned)(sim->now % KH_WHEEL);
+        uint64_t rot = r ? (sim->occ >> r) | (sim->occ << (KH_WHEEL - r)) : sim->occ;
+        kh_cycle w = sim->now + (kh_cycle)__builtin_ctzll(rot);
+        if (w < t) t = w;
+    }
+    return t;
+}
 
 int kh_sim_describe_stuck(kh_sim *sim, char *buf, size_t len)
 {

@@ -4,6 +4,8 @@
 
 #include "kohaku/sim.h"
 
+#define KH_WHEEL 64 /* cycles covered by the wheel: one bit per slot in occ */
+
 typedef struct kh_wake_ent {
     kh_cycle t;
     unsigned id;
@@ -17,7 +19,14 @@ struct kh_sim {
     unsigned ncomps, capcomps;
     kh_link **links;
     unsigned nlinks, caplinks;
-    kh_wake_ent *heap; /* min-heap on (t, id) */
+    /* Wakes within the next KH_WHEEL cycles: one bitmap over component ids
+     * per cycle slot (slot = cycle mod KH_WHEEL); a set bit coalesces
+     * repeated requests and iterating the bits gives id order. Later wakes
+     * wait in the heap and move into the wheel as time reaches them. */
+    uint64_t *wheel;   /* KH_WHEEL slots x nwords */
+    unsigned nwords;   /* 64-bit words per slot */
+    uint64_t occ;      /* bit s: slot s has a wake */
+    kh_wake_ent *heap; /* min-heap on (t, id), wakes >= now + KH_WHEEL */
     size_t nheap, capheap;
     uint64_t steps;
     kh_log_fn log_fn;
