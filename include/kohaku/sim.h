@@ -67,7 +67,31 @@ void kh_sim_add(kh_sim *sim, kh_comp *c, const kh_comp_ops *ops, const char *nam
  * per cycle however often it asked. Inside a step of cycle t, `at` must be
  * > t (an earlier request is a bug: it is moved to t+1 and logged); between
  * cycles (host access) `at` may be the current cycle. */
-void kh_comp_wake(kh_comp *c, kh_cycle at);
+void kh_comp_wake_far(kh_comp *c, kh_cycle at); /* the general case (kernel use) */
+
+/* The scheduler's hot fields, first member of kh_sim, public only so that
+ * the common wake (a later cycle within the wheel) is inline. */
+#define KH_WHEEL 64 /* cycles covered by the wake wheel: one bit per slot in occ */
+typedef struct kh_sched {
+    kh_cycle now;     /* next cycle to execute, or the cycle being executed */
+    uint64_t occ;     /* bit s: wheel slot s has a wake */
+    uint64_t *wheel;  /* KH_WHEEL slots x nwords bitmaps over component ids */
+    unsigned nwords;
+    kh_trace *trace;  /* the trace sink, NULL when tracing is off */
+} kh_sched;
+
+static inline void kh_comp_wake(kh_comp *c, kh_cycle at)
+{
+    kh_sched *s = (kh_sched *)(void *)c->sim;
+    if (at > s->now && at - s->now < KH_WHEEL) {
+        unsigned slot = (unsigned)(at % KH_WHEEL);
+        if (at < c->wake) c->wake = at;
+        s->wheel[slot * s->nwords + (c->id >> 6)] |= UINT64_C(1) << (c->id & 63);
+        s->occ |= UINT64_C(1) << slot;
+    } else {
+        kh_comp_wake_far(c, at);
+    }
+}
 
 /* ---- FIFOs with start-of-cycle semantics ------------------------------- */
 
@@ -156,10 +180,7 @@ kh_link *kh_link_new(kh_sim *sim, kh_comp *src, kh_comp *dst, unsigned dst_port,
 /* Give a tie-off (or any link) a receiver: the link joins dst's inbound
  * list so kh_comp_space() reaches its sender. */
 void kh_link_set_dst(kh_link *l, kh_comp *dst, unsigned dst_port, kh_accept_fn accept);
-/* Offer f in cycle now. Returns 1 if transferred. Returns 0 if the receiver
- * is busy: the sender keeps the flit and is woken (at a later cycle) once the
- * receiver calls kh_link_space(). At most one transfer per link per cycle. */
-int kh_link_send(kh_link *l, const kh_flit *f, kh_cycle now);
+/* kh_link_send: see the end of this header (inline). */
 /* Receiver: space was freed in cycle now; wakes a waiting sender at now+1. */
 void kh_link_space(kh_link *l, kh_cycle now);
 /* Same, for every link into component c's input `port` (KH_ALL_PORTS: any
@@ -227,5 +248,28 @@ unsigned kh_sim_log_count(const kh_sim *sim, kh_log_level lvl);
 /* Opaque per-simulation slot for a machine built on top (mesh, node, ...). */
 void kh_sim_set_user(kh_sim *sim, void *user);
 void *kh_sim_user(const kh_sim *sim);
+
+/* Offer f in cycle now. Returns 1 if transferred. Returns 0 if the receiver
+ * is busy: the sender keeps the flit and is woken (at a later cycle) once the
+ * receiver calls kh_link_space(). At most one transfer per link per cycle.
+ * Inline (it runs once per flit-hop); defined here because it needs kh_sched. */
+void kh_link_trace(const kh_link *l, const kh_flit *f, kh_cycle now); /* kernel use */
+static inline int kh_link_send(kh_link *l, const kh_flit *f, kh_cycle now)
+{
+    if (l->last_xfer == now) return 0; /* one transfer per cycle: the sender must hold */
+    if (l->dst && !l->accept(l->dst, l->dst_port, f, now)) {
+        if (l->blocked_since == KH_NEVER) l->blocked_since = now;
+        return 0;
+    }
+    if (l->blocked_since != KH_NEVER) {
+        l->stall_cycles += now - l->blocked_since;
+        l->blocked_since = KH_NEVER;
+    }
+    l->flits++;
+    l->last_xfer = now;
+    if (!l->dst) l->dropped++;
+    if (l->src && ((kh_sched *)(void *)l->src->sim)->trace) kh_link_trace(l, f, now);
+    return 1;
+}
 
 #endif

@@ -76,12 +76,12 @@ void kh_sim_destroy(kh_sim *sim)
     free(sim->comps);
     free(sim->links);
     free(sim->heap);
-    free(sim->wheel);
+    free(sim->sched.wheel);
     free(sim);
 }
 
 const kh_params *kh_sim_params(const kh_sim *sim) { return &sim->params; }
-kh_cycle kh_sim_now(const kh_sim *sim) { return sim->now; }
+kh_cycle kh_sim_now(const kh_sim *sim) { return sim->sched.now; }
 
 void kh_sim_add(kh_sim *sim, kh_comp *c, const kh_comp_ops *ops, const char *name)
 {
@@ -92,15 +92,15 @@ void kh_sim_add(kh_sim *sim, kh_comp *c, const kh_comp_ops *ops, const char *nam
         sim->comps = v;
         sim->capcomps = cap;
     }
-    if (sim->ncomps >= sim->nwords * 64) { /* grow every slot's bitmap */
-        unsigned nw = sim->nwords ? sim->nwords * 2 : 1;
+    if (sim->ncomps >= sim->sched.nwords * 64) { /* grow every slot's bitmap */
+        unsigned nw = sim->sched.nwords ? sim->sched.nwords * 2 : 1;
         uint64_t *w = calloc((size_t)KH_WHEEL * nw, sizeof *w);
         if (!w) abort(); /* out of memory while building a machine */
         for (unsigned s = 0; s < KH_WHEEL; s++)
-            for (unsigned k = 0; k < sim->nwords; k++) w[s * nw + k] = sim->wheel[s * sim->nwords + k];
-        free(sim->wheel);
-        sim->wheel = w;
-        sim->nwords = nw;
+            for (unsigned k = 0; k < sim->sched.nwords; k++) w[s * nw + k] = sim->sched.wheel[s * sim->sched.nwords + k];
+        free(sim->sched.wheel);
+        sim->sched.wheel = w;
+        sim->sched.nwords = nw;
     }
     c->ops = ops;
     c->sim = sim;
@@ -115,24 +115,24 @@ void kh_sim_add(kh_sim *sim, kh_comp *c, const kh_comp_ops *ops, const char *nam
 static void wheel_set(kh_sim *sim, kh_cycle at, unsigned id)
 {
     unsigned s = (unsigned)(at % KH_WHEEL);
-    sim->wheel[s * sim->nwords + (id >> 6)] |= UINT64_C(1) << (id & 63);
-    sim->occ |= UINT64_C(1) << s;
+    sim->sched.wheel[s * sim->sched.nwords + (id >> 6)] |= UINT64_C(1) << (id & 63);
+    sim->sched.occ |= UINT64_C(1) << s;
 }
 
-void kh_comp_wake(kh_comp *c, kh_cycle at)
+void kh_comp_wake_far(kh_comp *c, kh_cycle at)
 {
     kh_sim *sim = c->sim;
     if (sim->in_step) {
-        if (at <= sim->now) {
+        if (at <= sim->sched.now) {
             kh_sim_log(sim, KH_LOG_ERROR, "%s asked to be stepped in cycle %llu during cycle %llu",
-                       c->name, (unsigned long long)at, (unsigned long long)sim->now);
-            at = sim->now + 1;
+                       c->name, (unsigned long long)at, (unsigned long long)sim->sched.now);
+            at = sim->sched.now + 1;
         }
-    } else if (at < sim->now) {
-        at = sim->now;
+    } else if (at < sim->sched.now) {
+        at = sim->sched.now;
     }
     if (at < c->wake) c->wake = at;
-    if (at - sim->now < KH_WHEEL) {
+    if (at - sim->sched.now < KH_WHEEL) {
         wheel_set(sim, at, c->id);
         return;
     }
@@ -142,7 +142,7 @@ void kh_comp_wake(kh_comp *c, kh_cycle at)
 /* Move heap wakes that now fall inside the wheel's window. */
 static void migrate(kh_sim *sim)
 {
-    while (sim->nheap && sim->heap[0].t - sim->now < KH_WHEEL) {
+    while (sim->nheap && sim->heap[0].t - sim->sched.now < KH_WHEEL) {
         kh_wake_ent e = heap_pop(sim);
         wheel_set(sim, e.t, e.id);
     }
@@ -152,10 +152,10 @@ static void migrate(kh_sim *sim)
 static kh_cycle next_due(kh_sim *sim)
 {
     migrate(sim);
-    if (sim->occ) {
-        unsigned r = (unsigned)(sim->now % KH_WHEEL);
-        uint64_t rot = r ? (sim->occ >> r) | (sim->occ << (KH_WHEEL - r)) : sim->occ;
-        return sim->now + (kh_cycle)__builtin_ctzll(rot);
+    if (sim->sched.occ) {
+        unsigned r = (unsigned)(sim->sched.now % KH_WHEEL);
+        uint64_t rot = r ? (sim->sched.occ >> r) | (sim->sched.occ << (KH_WHEEL - r)) : sim->sched.occ;
+        return sim->sched.now + (kh_cycle)__builtin_ctzll(rot);
     }
     return sim->nheap ? sim->heap[0].t : KH_NEVER;
 }
@@ -163,13 +163,13 @@ static kh_cycle next_due(kh_sim *sim)
 /* Execute every step due in cycle t, in id (registration) order. */
 static void run_cycle(kh_sim *sim, kh_cycle t)
 {
-    sim->now = t;
+    sim->sched.now = t;
     migrate(sim);
     sim->in_step = 1;
     unsigned s = (unsigned)(t % KH_WHEEL);
-    uint64_t *slot = &sim->wheel[s * sim->nwords];
-    sim->occ &= ~(UINT64_C(1) << s);
-    for (unsigned w = 0; w < sim->nwords; w++) {
+    uint64_t *slot = &sim->sched.wheel[s * sim->sched.nwords];
+    sim->sched.occ &= ~(UINT64_C(1) << s);
+    for (unsigned w = 0; w < sim->sched.nwords; w++) {
         /* steps of cycle t only wake later cycles, so this word is final */
         uint64_t bits = slot[w];
         slot[w] = 0;
@@ -182,24 +182,24 @@ static void run_cycle(kh_sim *sim, kh_cycle t)
         }
     }
     sim->in_step = 0;
-    sim->now = t + 1;
+    sim->sched.now = t + 1;
 }
 
 uint64_t kh_sim_run(kh_sim *sim, kh_cycle n)
 {
     uint64_t before = sim->steps;
-    kh_cycle end = sim->now + n, t;
+    kh_cycle end = sim->sched.now + n, t;
     while ((t = next_due(sim)) < end) run_cycle(sim, t);
-    sim->now = end;
+    sim->sched.now = end;
     return sim->steps - before;
 }
 
 int kh_sim_run_until_idle(kh_sim *sim, kh_cycle limit)
 {
-    kh_cycle end = sim->now + limit, t;
+    kh_cycle end = sim->sched.now + limit, t;
     while ((t = next_due(sim)) != KH_NEVER) {
         if (t >= end) {
-            sim->now = end;
+            sim->sched.now = end;
             return 0;
         }
         run_cycle(sim, t);
@@ -207,15 +207,15 @@ int kh_sim_run_until_idle(kh_sim *sim, kh_cycle limit)
     return 1;
 }
 
-int kh_sim_idle(const kh_sim *sim) { return sim->nheap == 0 && !sim->occ; }
+int kh_sim_idle(const kh_sim *sim) { return sim->nheap == 0 && !sim->sched.occ; }
 
 kh_cycle kh_sim_next_wake(const kh_sim *sim)
 {
     kh_cycle t = sim->nheap ? sim->heap[0].t : KH_NEVER;
-    if (sim->occ) {
-        unsigned r = (unsigned)(sim->now % KH_WHEEL);
-        uint64_t rot = r ? (sim->occ >> r) | (sim->occ << (KH_WHEEL - r)) : sim->occ;
-        kh_cycle w = sim->now + (kh_cycle)__builtin_ctzll(rot);
+    if (sim->sched.occ) {
+        unsigned r = (unsigned)(sim->sched.now % KH_WHEEL);
+        uint64_t rot = r ? (sim->sched.occ >> r) | (sim->sched.occ << (KH_WHEEL - r)) : sim->sched.occ;
+        kh_cycle w = sim->sched.now + (kh_cycle)__builtin_ctzll(rot);
         if (w < t) t = w;
     }
     return t;
@@ -268,7 +268,7 @@ void kh_comp_log(kh_comp *c, kh_log_level lvl, const char *fmt, ...)
 {
     char prefix[96];
     va_list ap;
-    snprintf(prefix, sizeof prefix, "[%llu] %s: ", (unsigned long long)c->sim->now, c->name);
+    snprintf(prefix, sizeof prefix, "[%llu] %s: ", (unsigned long long)c->sim->sched.now, c->name);
     va_start(ap, fmt);
     vlog(c->sim, lvl, prefix, fmt, ap);
     va_end(ap);
@@ -281,7 +281,7 @@ kh_comp *kh_sim_comp(const kh_sim *sim, unsigned i) { return i < sim->ncomps ? s
 unsigned kh_sim_nlinks(const kh_sim *sim) { return sim->nlinks; }
 kh_link *kh_sim_link(const kh_sim *sim, unsigned i) { return i < sim->nlinks ? sim->links[i] : NULL; }
 
-void kh_sim_set_trace(kh_sim *sim, kh_trace *t) { sim->trace = t; }
+void kh_sim_set_trace(kh_sim *sim, kh_trace *t) { sim->trace = t; sim->sched.trace = t; }
 kh_trace *kh_sim_trace(const kh_sim *sim) { return sim->trace; }
 
 void kh_trace_span(kh_comp *c, const char *name, kh_cycle begin, kh_cycle end, const char *args)

@@ -4,16 +4,14 @@
 
 #include "kohaku/sim.h"
 
-#define KH_WHEEL 64 /* cycles covered by the wheel: one bit per slot in occ */
-
 typedef struct kh_wake_ent {
     kh_cycle t;
     unsigned id;
 } kh_wake_ent;
 
 struct kh_sim {
+    kh_sched sched;    /* first member: kh_comp_wake's inline path reads it */
     kh_params params;
-    kh_cycle now;      /* next cycle to execute, or the cycle being executed */
     int in_step;       /* inside the steps of cycle `now` */
     kh_comp **comps;
     unsigned ncomps, capcomps;
@@ -23,9 +21,6 @@ struct kh_sim {
      * per cycle slot (slot = cycle mod KH_WHEEL); a set bit coalesces
      * repeated requests and iterating the bits gives id order. Later wakes
      * wait in the heap and move into the wheel as time reaches them. */
-    uint64_t *wheel;   /* KH_WHEEL slots x nwords */
-    unsigned nwords;   /* 64-bit words per slot */
-    uint64_t occ;      /* bit s: slot s has a wake */
     kh_wake_ent *heap; /* min-heap on (t, id), wakes >= now + KH_WHEEL */
     size_t nheap, capheap;
     uint64_t steps;
