@@ -52,14 +52,13 @@ struct kh_comp {
     const kh_comp_ops *ops;
     kh_sim *sim;
     unsigned id;    /* registration order; same-cycle steps run in id order */
-    kh_cycle wake;  /* earliest pending request (a hint), KH_NEVER if none */
     kh_cycle last_step; /* cycle of the latest step, KH_NEVER before the first */
     kh_link *in_links;  /* links whose receiver is this component (kh_comp_space) */
     char name[48];  /* e.g. "router(1,2)", "cu(2,1)" */
 };
 
 /* Register c with the simulation, which takes ownership (ops->destroy is
- * called by kh_sim_destroy). Fills c->sim, c->id, c->wake. */
+ * called by kh_sim_destroy). Fills c->sim, c->id. */
 void kh_sim_add(kh_sim *sim, kh_comp *c, const kh_comp_ops *ops, const char *name);
 
 /* Ask for a step in cycle `at`. Every request is kept (a component asking
@@ -85,7 +84,6 @@ static inline void kh_comp_wake(kh_comp *c, kh_cycle at)
     kh_sched *s = (kh_sched *)(void *)c->sim;
     if (at > s->now && at - s->now < KH_WHEEL) {
         unsigned slot = (unsigned)(at % KH_WHEEL);
-        if (at < c->wake) c->wake = at;
         s->wheel[slot * s->nwords + (c->id >> 6)] |= UINT64_C(1) << (c->id & 63);
         s->occ |= UINT64_C(1) << slot;
     } else {

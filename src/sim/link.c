@@ -36,7 +36,7 @@ kh_link *kh_link_new(kh_sim *sim, kh_comp *src, kh_comp *dst, unsigned dst_port,
 
 void kh_link_trace(const kh_link *l, const kh_flit *f, kh_cycle now)
 {
-    kh_trace *t = l->src->sim->trace;
+    kh_trace *t = l->src->sim->sched.trace;
     if (t->link) t->link(t->ctx, l, f, now);
 }
 

@@ -105,7 +105,6 @@ void kh_sim_add(kh_sim *sim, kh_comp *c, const kh_comp_ops *ops, const char *nam
     c->ops = ops;
     c->sim = sim;
     c->id = sim->ncomps;
-    c->wake = KH_NEVER;
     c->last_step = KH_NEVER;
     c->in_links = NULL;
     snprintf(c->name, sizeof c->name, "%s", name ? name : ops->kind);
@@ -131,7 +130,6 @@ void kh_comp_wake_far(kh_comp *c, kh_cycle at)
     } else if (at < sim->sched.now) {
         at = sim->sched.now;
     }
-    if (at < c->wake) c->wake = at;
     if (at - sim->sched.now < KH_WHEEL) {
         wheel_set(sim, at, c->id);
         return;
@@ -176,7 +174,6 @@ static void run_cycle(kh_sim *sim, kh_cycle t)
         for (; bits; bits &= bits - 1) {
             kh_comp *c = sim->comps[w * 64 + (unsigned)__builtin_ctzll(bits)];
             c->last_step = t;
-            if (c->wake <= t) c->wake = KH_NEVER; /* the step re-requests what it still needs */
             sim->steps++;
             c->ops->step(c, t);
         }
@@ -281,18 +278,18 @@ kh_comp *kh_sim_comp(const kh_sim *sim, unsigned i) { return i < sim->ncomps ? s
 unsigned kh_sim_nlinks(const kh_sim *sim) { return sim->nlinks; }
 kh_link *kh_sim_link(const kh_sim *sim, unsigned i) { return i < sim->nlinks ? sim->links[i] : NULL; }
 
-void kh_sim_set_trace(kh_sim *sim, kh_trace *t) { sim->trace = t; sim->sched.trace = t; }
-kh_trace *kh_sim_trace(const kh_sim *sim) { return sim->trace; }
+void kh_sim_set_trace(kh_sim *sim, kh_trace *t) { sim->sched.trace = t; }
+kh_trace *kh_sim_trace(const kh_sim *sim) { return sim->sched.trace; }
 
 void kh_trace_span(kh_comp *c, const char *name, kh_cycle begin, kh_cycle end, const char *args)
 {
-    kh_trace *t = c->sim->trace;
+    kh_trace *t = c->sim->sched.trace;
     if (t && t->span) t->span(t->ctx, c, name, begin, end, args);
 }
 
 void kh_trace_instant(kh_comp *c, const char *name, kh_cycle at, const char *args)
 {
-    kh_trace *t = c->sim->trace;
+    kh_trace *t = c->sim->sched.trace;
     if (t && t->instant) t->instant(t->ctx, c, name, at, args);
 }
 

@@ -28,7 +28,6 @@ struct kh_sim {
     void *log_ctx;
     kh_log_level log_min;
     unsigned log_counts[4];
-    kh_trace *trace;
     void *user;
 };
 
