@@ -2,13 +2,13 @@
  * A table is added to the set only when every layout in it passed every
  * load-time check, so a refused table changes nothing. */
 #include <ctype.h>
-#include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "isa/isa_int.h"
+#include "kohaku/file.h"
 #include "kohaku/hex.h"
 
 #define MAX_TOKENS 64
@@ -645,23 +645,9 @@ int kh_isa_load(kh_isa *isa, const char *name, const char *path, const char *tex
 
 int kh_isa_load_file(kh_isa *isa, const char *path, char *err, size_t errlen)
 {
-    FILE *f = fopen(path, "rb");
-    if (!f) {
-        isa_errf(err, errlen, "%s: cannot open: %s", path, strerror(errno));
-        return -1;
-    }
-    size_t cap = 4096, n = 0;
-    char *buf = xrealloc(NULL, cap);
-    size_t got;
-    while ((got = fread(buf + n, 1, cap - n - 1, f)) > 0) {
-        n += got;
-        if (cap - n - 1 == 0) {
-            cap *= 2;
-            buf = xrealloc(buf, cap);
-        }
-    }
-    fclose(f);
-    buf[n] = '\0';
+    size_t n;
+    char *buf = kh_file_read(path, &n, err, errlen);
+    if (!buf) return -1;
     if (memchr(buf, '\0', n)) {
         free(buf);
         isa_errf(err, errlen, "%s: contains a NUL byte", path);

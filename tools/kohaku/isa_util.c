@@ -1,6 +1,6 @@
 #include "isa_util.h"
+#include "kohaku/file.h"
 
-#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -24,30 +24,17 @@ kh_isa *cli_open_isa(const char *cmd)
 char *cli_read_text(const char *cmd, const char *path)
 {
     int use_stdin = !path || !strcmp(path, "-");
-    FILE *f = use_stdin ? stdin : fopen(path, "rb");
-    if (!f) {
-        fprintf(stderr, "kohaku %s: %s: cannot open: %s\n", cmd, path, strerror(errno));
-        return NULL;
-    }
-    size_t cap = 4096, n = 0, got;
-    char *buf = malloc(cap);
-    while (buf && (got = fread(buf + n, 1, cap - n - 1, f)) > 0) {
-        n += got;
-        if (n + 1 == cap) {
-            char *p = realloc(buf, cap *= 2);
-            if (!p) free(buf);
-            buf = p;
-        }
-    }
-    if (!use_stdin) fclose(f);
+    const char *what = use_stdin ? "standard input" : path;
+    char err[512];
+    size_t n;
+    char *buf = use_stdin ? kh_file_read_stream(stdin, what, &n, err, sizeof err)
+                          : kh_file_read(path, &n, err, sizeof err);
     if (!buf) {
-        fprintf(stderr, "kohaku %s: out of memory\n", cmd);
+        fprintf(stderr, "kohaku %s: %s\n", cmd, err);
         return NULL;
     }
-    buf[n] = '\0';
     if (memchr(buf, '\0', n)) {
-        fprintf(stderr, "kohaku %s: %s: contains a NUL byte; not a text file\n", cmd,
-                use_stdin ? "standard input" : path);
+        fprintf(stderr, "kohaku %s: %s: contains a NUL byte; not a text file\n", cmd, what);
         free(buf);
         return NULL;
     }
