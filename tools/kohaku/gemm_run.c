@@ -17,19 +17,19 @@
 #define PEAK_PER_CLUSTER 512 /* MAC/cycle: 4 tensor units of 4 x 8 x 4 (cluster.md §1) */
 #define REL_ERR_LIMIT 0.05   /* MXFP7 keeps about 6 bits: a few per cent at most */
 
-static uint64_t rs;
-static uint64_t rnd(void)
+/* xorshift64; the caller owns the state (no global mutable state). */
+static uint64_t rnd(uint64_t *rs)
 {
-    rs ^= rs << 13;
-    rs ^= rs >> 7;
-    rs ^= rs << 17;
-    return rs;
+    *rs ^= *rs << 13;
+    *rs ^= *rs >> 7;
+    *rs ^= *rs << 17;
+    return *rs;
 }
 
 /* FP16 values of magnitude [2^-3, 2), either sign, some exact zeros. */
-static uint16_t rnd_f16(void)
+static uint16_t rnd_f16(uint64_t *rs)
 {
-    uint64_t r = rnd();
+    uint64_t r = rnd(rs);
     if (r % 16 == 0) return 0;
     return (uint16_t)((r >> 4 & 1) << 15 | (12 + (r >> 5) % 4) << 10 | (r >> 8) % 1024);
 }
@@ -95,9 +95,9 @@ int kh_gemm_demo(const kh_gemm_demo_opts *o, kh_gemm_demo_result *res)
         snprintf(err, sizeof err, "out of memory for a %ux%ux%u GEMM", o->m, o->n, o->k);
         goto fail;
     }
-    rs = o->seed ? o->seed : 0x5DEECE66Dull;
-    for (size_t i = 0; i < na; i++) a[i] = rnd_f16();
-    for (size_t i = 0; i < nb; i++) bt[i] = rnd_f16();
+    uint64_t rs = o->seed ? o->seed : 0x5DEECE66Dull;
+    for (size_t i = 0; i < na; i++) a[i] = rnd_f16(&rs);
+    for (size_t i = 0; i < nb; i++) bt[i] = rnd_f16(&rs);
     kh_gemm_stats st;
     memset(&st, 0, sizeof st);
     double t0 = (double)clock();
