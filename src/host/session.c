@@ -569,7 +569,8 @@ kh_session *kh_session_parse(const char *text, const char *name, const char *bas
         if (hash) *hash = 0;
         char *tok[MAX_TOKENS];
         int ntok = 0;
-        for (char *t = strtok(buf, " \t\r\f\v"); t; t = strtok(NULL, " \t\r\f\v")) {
+        char *save = NULL; /* strtok_r: strtok keeps hidden state shared by every caller */
+        for (char *t = strtok_r(buf, " \t\r\f\v", &save); t; t = strtok_r(NULL, " \t\r\f\v", &save)) {
             if (ntok == MAX_TOKENS) {
                 fail(&p, "more than %d words on one line", MAX_TOKENS);
                 free(buf);
