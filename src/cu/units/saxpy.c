@@ -111,13 +111,8 @@ static void compute(saxpy *u)
 static void header(const saxpy *u, kh_flit *f, unsigned type, unsigned txn, unsigned last)
 {
     kh_flit_clear(f);
-    kh_hdr_set_dst_x(f->w, u->at.mem_x);
-    kh_hdr_set_dst_y(f->w, u->at.mem_y);
-    kh_hdr_set_src_x(f->w, u->at.x);
-    kh_hdr_set_src_y(f->w, u->at.y);
-    kh_hdr_set_type(f->w, type);
-    kh_hdr_set_txn(f->w, txn);
-    kh_hdr_set_last(f->w, last);
+    kh_flit_set_hdr(f, &(kh_flit_hdr){.dst_x = u->at.mem_x, .dst_y = u->at.mem_y, .src_x = u->at.x,
+                                      .src_y = u->at.y, .type = type, .txn = txn, .last = last});
 }
 
 static void read_req(const saxpy *u, kh_flit *f, unsigned tag, uint64_t addr)
