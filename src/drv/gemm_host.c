@@ -474,12 +474,12 @@ int kh_gemm_execute(kh_machine *mc, const kh_gemm_plan *p, kh_gemm_stats *st, ch
             unsigned len = left < slots ? (unsigned)left : slots;
             unsigned base = i * slots, txn = (round + 1) & 0xFF;
             uint64_t want = 0, mask = 0, dst = 0, run_mask = 0;
-            kh_orch_node_status_set_count(&mask, 0xFFFF);
+            kh_orch_node_status_set_count(&mask, ~UINT64_C(0)); /* every bit of count */
             /* never more queued than the unit's instruction FIFO holds: wait
              * until this cluster has retired everything sent so far (a count
              * that cannot move past the polled value) */
             if (c->sent && c->sent + len > depth) {
-                kh_orch_node_status_set_count(&want, (c->base_count + c->sent) & 0xFFFF);
+                kh_orch_node_status_set_count(&want, c->base_count + c->sent); /* 16-bit wrap: the setter masks */
                 if (cmd(&h, &e, KH_ENG_OP_POLL, (uint32_t)node_status_off(c), want, mask)) goto out;
             }
             for (unsigned s = 0; s < len; s++)
@@ -505,8 +505,8 @@ int kh_gemm_execute(kh_machine *mc, const kh_gemm_plan *p, kh_gemm_stats *st, ch
             for (unsigned i = 0; i < ncl; i++) {
                 if (!cl[i].n) continue;
                 uint64_t want = 0, mask = 0;
-                kh_orch_node_status_set_count(&want, (cl[i].base_count + cl[i].n) & 0xFFFF);
-                kh_orch_node_status_set_count(&mask, 0xFFFF);
+                kh_orch_node_status_set_count(&want, cl[i].base_count + cl[i].n); /* the setter masks */
+                kh_orch_node_status_set_count(&mask, ~UINT64_C(0)); /* every bit of count */
                 if (cmd(&h, &e, KH_ENG_OP_POLL, (uint32_t)node_status_off(&cl[i]), want, mask)) goto out;
             }
         if (cmd(&h, &e, KH_ENG_OP_DONE, 0, round, 0)) goto out;
