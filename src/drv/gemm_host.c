@@ -375,7 +375,7 @@ static int stage(host *h, unsigned slot, const kh_flit *payload, unsigned txn, i
     kh_hdr_set_txn(f.w, txn);
     kh_hdr_set_last(f.w, last ? 1 : 0);
     uint8_t by[40];
-    for (unsigned i = 0; i < 40; i++) by[i] = (uint8_t)(f.w[i / 8] >> (8 * (i % 8)));
+    kh_words_to_bytes(f.w, 5, by); /* the flit in host-window order (flits.md §8) */
     return kh_card_write_block(h->card, kh_host_ctrl(0, KH_ORCH_STAGE + 40u * slot), by, 40, h->err, h->errlen);
 }
 

@@ -77,21 +77,10 @@ static uint32_t sx_i2f(int32_t v)
     return sign << 31 | (127u + p) << 23 | ((mag << (23 - p)) & 0x7FFFFFu);
 }
 
-static uint32_t line_elem(const kh_flit *l, unsigned j)
-{
-    uint8_t b[32];
-    kh_flit_payload_to_bytes(l, b);
-    return (uint32_t)b[4 * j] | (uint32_t)b[4 * j + 1] << 8 | (uint32_t)b[4 * j + 2] << 16 |
-           (uint32_t)b[4 * j + 3] << 24;
-}
+/* Element j is payload bytes [4j+3:4j], little-endian: bits [32j+31:32j]. */
+static uint32_t line_elem(const kh_flit *l, unsigned j) { return (uint32_t)kh_bits_get(l->w, 32 * j, 32); }
 
-static void line_set_elem(kh_flit *l, unsigned j, uint32_t v)
-{
-    uint8_t b[32];
-    kh_flit_payload_to_bytes(l, b);
-    for (unsigned k = 0; k < 4; k++) b[4 * j + k] = (uint8_t)(v >> (8 * k));
-    kh_flit_payload_from_bytes(l, b);
-}
+static void line_set_elem(kh_flit *l, unsigned j, uint32_t v) { kh_bits_set(l->w, 32 * j, 32, v); }
 
 /* Elements n .. 8*beats-1 keep the values read (the write-back is a
  * read-modify-write of the last line). */
