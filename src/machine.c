@@ -1,10 +1,10 @@
 /* The machine builder: a map picture becomes a simulation with its mesh,
  * system node, orchestrator, units and host card (docs/design.md §4). */
-#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "kohaku/file.h"
 #include "kohaku/machine.h"
 #include "kohaku/mesh.h"
 #include "kohaku/node.h"
@@ -172,30 +172,8 @@ bad:
 
 kh_machine *kh_machine_load(const char *path, const kh_params *p, char *err, size_t errlen)
 {
-    FILE *f = fopen(path, "rb");
-    if (!f) {
-        snprintf(err, errlen, "cannot open map '%s': %s", path, strerror(errno));
-        return NULL;
-    }
-    char *text = NULL;
-    size_t cap = 0, len = 0;
-    for (;;) {
-        if (len + 1 >= cap) {
-            char *nt = realloc(text, cap = cap ? 2 * cap : 4096);
-            if (!nt) break;
-            text = nt;
-        }
-        size_t got = fread(text + len, 1, cap - len - 1, f);
-        len += got;
-        if (got == 0) break;
-    }
-    fclose(f);
-    if (!text || len + 1 > cap) {
-        free(text);
-        snprintf(err, errlen, "out of memory reading map '%s'", path);
-        return NULL;
-    }
-    text[len] = 0;
+    char *text = kh_file_read(path, NULL, err, errlen);
+    if (!text) return NULL;
     char e2[512];
     kh_machine *m = kh_machine_new(text, p, e2, sizeof e2);
     free(text);

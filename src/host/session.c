@@ -1,7 +1,6 @@
 /* Parsing host sessions (docs/session.md): lines, symbolic addresses and
  * values, data operands. Running them is session_run.c. */
 #include <ctype.h>
-#include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -9,6 +8,7 @@
 
 #include "host/session_int.h"
 #include "kohaku/card.h"
+#include "kohaku/file.h"
 #include "kohaku/gen/flit.h"
 #include "kohaku/hex.h"
 #include "kohaku/orch.h"
@@ -300,24 +300,10 @@ static int read_file(sess_parse *p, const char *path, uint8_t **out, size_t *n)
         snprintf(full, sizeof full, "%s/%s", p->base_dir, path);
     else
         snprintf(full, sizeof full, "%s", path);
-    FILE *f = fopen(full, "rb");
-    if (!f) return fail(p, "cannot open '%s': %s", full, strerror(errno));
-    size_t cap = 4096, len = 0;
-    uint8_t *b = malloc(cap);
-    while (b) {
-        size_t got = fread(b + len, 1, cap - len, f);
-        len += got;
-        if (len < cap) break;
-        uint8_t *nb = realloc(b, cap *= 2);
-        if (!nb) {
-            free(b);
-            b = NULL;
-        } else {
-            b = nb;
-        }
-    }
-    fclose(f);
-    if (!b) return fail(p, "out of memory reading '%s'", full);
+    char e2[512];
+    size_t len;
+    uint8_t *b = (uint8_t *)kh_file_read(full, &len, e2, sizeof e2);
+    if (!b) return fail(p, "%s", e2);
     *out = b;
     *n = len;
     return 0;
@@ -593,26 +579,9 @@ bad:
 
 kh_session *kh_session_load(const char *path, char *err, size_t errlen)
 {
-    FILE *f = fopen(path, "rb");
-    if (!f) {
-        snprintf(err, errlen, "cannot open session '%s': %s", path, strerror(errno));
-        return NULL;
-    }
-    size_t cap = 4096, len = 0;
-    char *text = malloc(cap);
-    while (text) {
-        len += fread(text + len, 1, cap - len - 1, f);
-        if (len < cap - 1) break;
-        char *nt = realloc(text, cap *= 2);
-        if (!nt) free(text);
-        text = nt;
-    }
-    fclose(f);
-    if (!text) {
-        snprintf(err, errlen, "out of memory reading '%s'", path);
-        return NULL;
-    }
-    text[len] = 0;
+    size_t len;
+    char *text = kh_file_read(path, &len, err, errlen);
+    if (!text) return NULL;
     if (memchr(text, 0, len)) {
         free(text);
         snprintf(err, errlen, "session '%s' is not a text file (it holds a NUL byte)", path);

@@ -34,50 +34,18 @@ static uint16_t rnd_f16(uint64_t *rs)
     return (uint16_t)((r >> 4 & 1) << 15 | (12 + (r >> 5) % 4) << 10 | (r >> 8) % 1024);
 }
 
-static char *read_file(const char *path, char *err, size_t errlen)
-{
-    FILE *f = fopen(path, "rb");
-    if (!f) {
-        snprintf(err, errlen, "cannot open map '%s'", path);
-        return NULL;
-    }
-    char *buf = NULL;
-    size_t n = 0, cap = 0;
-    for (;;) {
-        if (n + 4096 + 1 > cap) {
-            cap = cap ? 2 * cap : 8192;
-            char *b = realloc(buf, cap);
-            if (!b) {
-                free(buf);
-                fclose(f);
-                snprintf(err, errlen, "out of memory reading '%s'", path);
-                return NULL;
-            }
-            buf = b;
-        }
-        size_t r = fread(buf + n, 1, 4096, f);
-        n += r;
-        if (r < 4096) break;
-    }
-    fclose(f);
-    buf[n] = 0;
-    return buf;
-}
-
 int kh_gemm_demo(const kh_gemm_demo_opts *o, kh_gemm_demo_result *res)
 {
     char err[2000];
-    char *map = NULL;
     kh_machine *mc = NULL;
     kh_simout *so = NULL;
     uint16_t *a = NULL, *bt = NULL, *c = NULL, *cref = NULL;
     double *cf = NULL;
     int rc = 1;
     memset(res, 0, sizeof *res);
-    if (o->map_path && !(map = read_file(o->map_path, err, sizeof err))) goto fail;
     kh_params par;
     kh_params_default(&par);
-    mc = kh_machine_new(map, &par, err, sizeof err);
+    mc = o->map_path ? kh_machine_load(o->map_path, &par, err, sizeof err) : kh_machine_new(NULL, &par, err, sizeof err);
     if (!mc) goto fail;
     if ((o->trace_path || o->stats_path) && !(so = kh_simout_open(kh_machine_sim(mc), o->trace_path, err, sizeof err)))
         goto fail;
@@ -163,7 +131,6 @@ done:
         rc = 1;
     }
     kh_machine_free(mc);
-    free(map);
     free(a);
     free(bt);
     free(c);
