@@ -10,6 +10,7 @@
 #include "kohaku/card.h"
 #include "kohaku/file.h"
 #include "kohaku/gen/flit.h"
+#include "kohaku/gen/regs.h"
 #include "kohaku/hex.h"
 #include "kohaku/orch.h"
 
@@ -77,7 +78,10 @@ static int fn_range(sess_parse *p, const char *name, uint64_t v, uint64_t max)
 static int f_node_status(sess_parse *p, const uint64_t *a, uint64_t *out)
 {
     if (fn_range(p, "NODE_STATUS", a[0], 15) || fn_range(p, "NODE_STATUS", a[1], 15)) return -1;
-    *out = kh_host_ctrl(p->mesh, KH_ORCH_NODE_STATUS + 8 * kh_orch_node_index((unsigned)a[0], (unsigned)a[1]));
+    uint64_t off = 0;
+    kh_orch_node_status_addr_set_window(&off, KH_ORCH_NODE_STATUS_ADDR_WINDOW_MIRROR);
+    kh_orch_node_status_addr_set_idx(&off, kh_orch_node_index((unsigned)a[0], (unsigned)a[1]));
+    *out = kh_host_ctrl(p->mesh, (uint32_t)off);
     return 0;
 }
 static int f_xy(sess_parse *p, const uint64_t *a, uint64_t *out)
@@ -119,7 +123,11 @@ static int f_aux_cfg(sess_parse *p, const uint64_t *a, uint64_t *out)
 static int f_cmd(sess_parse *p, const uint64_t *a, uint64_t *out)
 {
     if (fn_range(p, "CMD", a[0], 127) || fn_range(p, "CMD", a[1], 3)) return -1;
-    *out = KH_HOST_CMD_BASE + KH_ENG_CMD + 32 * a[0] + 8 * a[1];
+    uint64_t off = 0;
+    kh_eng_cmd_addr_set_window(&off, KH_ENG_CMD_ADDR_WINDOW_CMD);
+    kh_eng_cmd_addr_set_cmd(&off, a[0]);
+    kh_eng_cmd_addr_set_word(&off, a[1]);
+    *out = KH_HOST_CMD_BASE + off;
     return 0;
 }
 static int f_ctrl_win(sess_parse *p, const uint64_t *a, uint64_t *out)
