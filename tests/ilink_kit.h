@@ -182,8 +182,15 @@ static inline kh_flit kit_hdr(unsigned type, unsigned dx, unsigned dy, unsigned 
     return f;
 }
 
+/* One flit through TX_FLIT and TX_KICK, waiting for TX room first (a kick
+ * into a full TX FIFO is ignored, control.md §2.7). */
 static inline void kit_tx(kit *k, unsigned mesh, const kh_flit *f)
 {
+    for (unsigned i = 0; i < 100000; i++) {
+        uint64_t s = kit_r(k, mesh, KH_ORCH_TX_STATUS);
+        if (!kh_orch_tx_status_full(&s)) break;
+        kh_sim_run(k->sim, 1);
+    }
     for (unsigned i = 0; i < 5; i++) kit_w(k, mesh, KH_ORCH_TX_FLIT + 8 * i, f->w[i]);
     kit_w(k, mesh, KH_ORCH_TX_KICK, 1);
 }
