@@ -7,6 +7,9 @@
 #include <string.h>
 
 #include "kohaku/gemm.h"
+#include "kohaku/gen/cluster.h"
+#include "kohaku/gen/flit.h"
+#include "kohaku/gen/regs.h"
 #include "kohaku/num.h"
 #include "support/mxref.h"
 #include "support/test.h"
@@ -219,6 +222,131 @@ static void consecutive_tiles_reuse_a_in_l1(void)
     machine_gemm(16, 96, 128, 0, 4, 2, 2);   /* two chunks */
 }
 
+/* ---- shared fetch on the whole machine (cluster.md §4.2, §4.3) ---- */
+
+static kh_flit cl_inst(unsigned op, uint64_t addr, unsigned n, unsigned sel, unsigned peers, unsigned npeer)
+{
+    kh_flit f;
+    kh_flit_clear(&f);
+    kh_cluster_set_op(f.w, op);
+    kh_cluster_set_addr(f.w, addr);
+    kh_cluster_set_n(f.w, n);
+    kh_cluster_set_sel(f.w, sel);
+    kh_cluster_set_peers(f.w, peers);
+    kh_cluster_set_npeer(f.w, npeer);
+    kh_cluster_set_gm(f.w, n);
+    kh_cluster_set_nk(f.w, 1);
+    kh_cluster_set_anchor(f.w, 40);
+    return f;
+}
+
+/* Stage a program in slots base.. and dispatch it to (x, y) (control.md §4). */
+static int dispatch(kh_machine *mc, unsigned base, unsigned x, unsigned y, const kh_flit *p, unsigned n)
+{
+    kh_card *c = kh_machine_card(mc);
+    char err[200];
+    for (unsigned i = 0; i < n; i++) {
+        kh_flit f = p[i];
+        kh_hdr_set_type(f.w, KH_T_CU_INST);
+        kh_hdr_set_txn(f.w, 9);
+        kh_hdr_set_last(f.w, i == n - 1);
+        uint8_t by[40];
+        for (unsigned j = 0; j < 40; j++) by[j] = (uint8_t)(f.w[j / 8] >> (8 * (j % 8)));
+        if (kh_card_write_block(c, kh_host_ctrl(0, KH_ORCH_STAGE + 40 * (base + i)), by, 40, err, sizeof err))
+            return -1;
+    }
+    uint64_t dst = 0, st = 1;
+    kh_orch_prog_dst_set_x(&dst, x);
+    kh_orch_prog_dst_set_y(&dst, y);
+    if (kh_card_write64(c, kh_host_ctrl(0, KH_ORCH_PROG_BASE), base, err, sizeof err) ||
+        kh_card_write64(c, kh_host_ctrl(0, KH_ORCH_PROG_LEN), n, err, sizeof err) ||
+        kh_card_write64(c, kh_host_ctrl(0, KH_ORCH_PROG_DST), dst, err, sizeof err) ||
+        kh_card_write64(c, kh_host_ctrl(0, KH_ORCH_PROG_CRED), n, err, sizeof err) ||
+        kh_card_write64(c, kh_host_ctrl(0, KH_ORCH_PROG_KICK), 1, err, sizeof err))
+        return -1;
+    for (unsigned guard = 0; kh_orch_prog_stat_run(&st) && guard < 100000; guard++) {
+        kh_sim_run(kh_machine_sim(mc), 4);
+        if (kh_card_read64(c, kh_host_ctrl(0, KH_ORCH_PROG_STAT), &st, err, sizeof err)) return -1;
+    }
+    return 0;
+}
+
+/* Two clusters share one A fetch: the lower coordinate (1,1) leads and
+ * sends the one request, the memory agent delivers every entry to both, and
+ * each multiplies it by its own B. */
+static void keep_log(void *ctx, kh_log_level lvl, const char *msg)
+{
+    char *buf = ctx;
+    (void)lvl;
+    size_t used = strlen(buf);
+    snprintf(buf + used, 2048 - used, "%s\n", msg);
+}
+
+static void shared_fetch_feeds_both_clusters(void)
+{
+    enum { N = 6 };
+    kh_machine *mc = machine();
+    char log[2048] = "";
+    if (!mc) return;
+    kh_sim_set_log(kh_machine_sim(mc), keep_log, log, KH_LOG_WARN);
+    uint64_t A[N][16], B1[16], B2[16];
+    mxref_entry ra[512], rb[512];
+    uint32_t tile[N][16];
+    char err[200];
+    for (unsigned e = 0; e < N; e++)
+        for (unsigned i = 0; i < 16; i++) A[e][i] = (uint64_t)rnd_f16() << 48 | (uint64_t)rnd_f16() << 16 | rnd_f16();
+    for (unsigned i = 0; i < 16; i++) {
+        B1[i] = (uint64_t)rnd_f16() << 40 | rnd_f16();
+        B2[i] = (uint64_t)rnd_f16() << 33 | rnd_f16();
+    }
+    uint8_t by[N * 128];
+    for (unsigned j = 0; j < sizeof by; j++) by[j] = (uint8_t)(A[j / 128][j % 128 / 8] >> (8 * (j % 8)));
+    kh_card_write_block(kh_machine_card(mc), kh_host_dram(0, 0x10000), by, N * 128, err, sizeof err);
+    for (unsigned j = 0; j < 128; j++) by[j] = (uint8_t)(B1[j / 8] >> (8 * (j % 8)));
+    kh_card_write_block(kh_machine_card(mc), kh_host_dram(0, 0x20000), by, 128, err, sizeof err);
+    for (unsigned j = 0; j < 128; j++) by[j] = (uint8_t)(B2[j / 8] >> (8 * (j % 8)));
+    kh_card_write_block(kh_machine_card(mc), kh_host_dram(0, 0x30000), by, 128, err, sizeof err);
+    uint64_t ar0;
+    kh_card_read64(kh_machine_card(mc), kh_host_ctrl(0, KH_ORCH_AUX_STAT), &ar0, err, sizeof err);
+    kh_flit lead[4] = {cl_inst(1, 0x10000, N, 0, 0x12, 1), cl_inst(1, 0x20000, 1, 1, 0, 0),
+                       cl_inst(2, 0, N, 0, 0, 0), cl_inst(3, 0x40000, N, 0, 0, 0)};
+    kh_flit foll[4] = {cl_inst(1, 0x10000, N, 0, 0x11, 1), cl_inst(1, 0x30000, 1, 1, 0, 0),
+                       cl_inst(2, 0, N, 0, 0, 0), cl_inst(3, 0x50000, N, 0, 0, 0)};
+    if (dispatch(mc, 0, 2, 1, foll, 4) || dispatch(mc, 8, 1, 1, lead, 4)) {
+        kh_test_fail(__FILE__, __LINE__, "dispatch failed");
+        goto out;
+    }
+    if (!kh_sim_run_until_idle(kh_machine_sim(mc), 10000000)) {
+        kh_test_fail(__FILE__, __LINE__, "the shared fetch did not finish");
+        goto out;
+    }
+    uint64_t ns, ar1;
+    kh_card_read64(kh_machine_card(mc), kh_host_ctrl(0, KH_ORCH_AUX_STAT), &ar1, err, sizeof err);
+    /* entries read: N for the shared A, one B each (one AR per entry, memory.md §10) */
+    CHECK_EQ((kh_orch_aux_stat_ar_count(&ar1) - kh_orch_aux_stat_ar_count(&ar0)) & 0xFFFF, N + 2);
+    CHECK(strstr(log, "mat(1,1): FILL with npeer=1") != NULL); /* flagged on both members */
+    CHECK(strstr(log, "mat(2,1): FILL with npeer=1") != NULL);
+    for (int m = 0; m < 2; m++) {
+        kh_card_read64(kh_machine_card(mc), kh_host_ctrl(0, KH_ORCH_NODE_STATUS + 8 * kh_orch_node_index(m ? 2 : 1, 1)),
+                       &ns, err, sizeof err);
+        CHECK_EQ(kh_orch_node_status_code(&ns), KH_SIG_BATCH_COMPLETE);
+        for (unsigned e = 0; e < N; e++) mxref_unpack(A[e], 0, &ra[e]);
+        mxref_unpack(m ? B2 : B1, 1, &rb[0]);
+        mxref_gemm g = {N, 1, 1, 0, 40, 0, 0, 0, 0, 0};
+        mxref_sweep(&g, ra, 512, rb, 512, tile, N, NULL);
+        uint8_t out[N * 32];
+        kh_card_read_block(kh_machine_card(mc), kh_host_dram(0, m ? 0x50000 : 0x40000), out, sizeof out, err,
+                           sizeof err);
+        for (unsigned t = 0; t < N; t++) {
+            uint16_t h[16];
+            mxref_drain(tile[t], h);
+            for (unsigned l = 0; l < 16; l++) CHECK_EQ(out[32 * t + 2 * l] | out[32 * t + 2 * l + 1] << 8, h[l]);
+        }
+    }
+out:
+    kh_machine_free(mc);
+}
+
 /* Bad shapes are refused with the rule. */
 static void plan_refuses_bad_shapes(void)
 {
@@ -246,5 +374,6 @@ int main(void)
     KH_RUN(quantise_recipe_1_equals_recipe_2);
     KH_RUN(gemm_on_every_cluster_matches_references);
     KH_RUN(consecutive_tiles_reuse_a_in_l1);
+    KH_RUN(shared_fetch_feeds_both_clusters);
     return kh_test_end("t_cluster_gemm");
 }

@@ -330,6 +330,10 @@ static void skipped_checks_are_named(void)
     x.origin = KH_ORIGIN_DISPATCH;
     kh_flitcheck_skipped(&f, &x, s, sizeof s);
     CHECK(!strstr(s, "V23"));
+    CHECK(strstr(s, "V8")); /* the dispatcher's src is port 0's, unknown here */
+    x.nports = 1, x.port_x[0] = 0, x.port_y[0] = 1;
+    kh_flitcheck_skipped(&f, &x, s, sizeof s);
+    CHECK(!strstr(s, "V8")); /* checked against port 0 */
 }
 
 /* ---- stream rules ---- */
@@ -463,6 +467,49 @@ static void v39_streaming_responses_in_order(void)
     kh_flitstream_free(s);
 }
 
+/* A plain read of len 255 is one AXI burst of 256 beats (flits.md §4.1):
+ * 256 responses, last on the final one only, each owed to the requester. */
+static void v39_plain_read_of_256_beats(void)
+{
+    kh_flitstream *s = kh_flitstream_new(NULL);
+    kh_flit rq = fl(KH_HDR_TYPE_MEM_RD_REQ, 2, 2, 0, 1, 1);
+    kh_hdr_set_txn(rq.w, 0x21);
+    kh_mem_rd_req_set_len(rq.w, 255);
+    CHECK_EQ(got(s, &rq), 0);
+    unsigned bad = 0;
+    for (unsigned b = 0; b < 256; b++) {
+        kh_flit r = fl(KH_HDR_TYPE_MEM_RD_RESP, 0, 1, 2, 2, b == 255);
+        kh_hdr_set_txn(r.w, 0x21);
+        bad += (unsigned)sent(s, &r);
+    }
+    CHECK_EQ(bad, 0);
+    kh_flit extra = fl(KH_HDR_TYPE_MEM_RD_RESP, 0, 1, 2, 2, 1);
+    kh_hdr_set_txn(extra.w, 0x21);
+    CHECK(sent(s, &extra) && ERR(39)); /* the burst is over */
+    kh_flitstream_free(s);
+}
+
+/* Peers are read only on a streaming read (memory.md §3.1: a plain read
+ * has no peers), so a plain read's n_peer charges no peer's budget. */
+static void v37_plain_read_charges_no_peer(void)
+{
+    kh_flitstream_cfg cfg = {0, 4, 0};
+    kh_flitstream *s = kh_flitstream_new(&cfg);
+    kh_flit rq = fl(KH_HDR_TYPE_MEM_RD_REQ, 2, 2, 0, 1, 1);
+    kh_mem_rd_req_set_len(rq.w, 3);
+    kh_mem_rd_req_set_n_peer(rq.w, 1);
+    kh_mem_rd_req_set_peer0_x(rq.w, 3), kh_mem_rd_req_set_peer0_y(rq.w, 3);
+    CHECK_EQ(got(s, &rq), 0);
+    CHECK_EQ(warns, 0);
+    CHECK_EQ(got(s, &rq), 0); /* 4 more at (2,2): over its budget of 4 ... */
+    CHECK(WARN(37) && strstr(last_msg, "(2,2)"));
+    kh_flit to_peer = fl(KH_HDR_TYPE_MEM_RD_REQ, 3, 3, 0, 1, 1);
+    kh_mem_rd_req_set_len(to_peer.w, 3);
+    CHECK_EQ(got(s, &to_peer), 0); /* ... but (3,3) was charged nothing */
+    CHECK_EQ(warns, 0);
+    kh_flitstream_free(s);
+}
+
 int main(void)
 {
     KH_RUN(clean_flits_of_every_type_pass);
@@ -496,5 +543,7 @@ int main(void)
     KH_RUN(v37_read_budget_warns);
     KH_RUN(v38_one_ctrl_request_per_unit);
     KH_RUN(v39_streaming_responses_in_order);
+    KH_RUN(v39_plain_read_of_256_beats);
+    KH_RUN(v37_plain_read_charges_no_peer);
     return kh_test_end("t_flitcheck");
 }

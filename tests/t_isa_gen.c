@@ -51,6 +51,44 @@ static void hdr_worked_cu_signal(void)
     CHECK_EQ(header(0, 1, 3, 2, 6, 0x2A, 1, 0), 0x013262A8);
 }
 
+/* flits.md §10 row 3: the remote descriptor for final node (3,2) carries
+ * txn 0x23 = {fin_y, fin_x}; the txn_fin views read and write its halves. */
+static void hdr_txn_views_name_the_far_node(void)
+{
+    kh_flit f;
+    kh_flit_clear(&f);
+    kh_hdr_set_txn(f.w, 0x23);
+    CHECK_EQ(kh_hdr_txn_fin_x(f.w), 3);
+    CHECK_EQ(kh_hdr_txn_fin_y(f.w), 2);
+    kh_flit_clear(&f);
+    kh_hdr_set_txn_fin_x(f.w, 3);
+    kh_hdr_set_txn_fin_y(f.w, 2);
+    CHECK_EQ(kh_hdr_txn(f.w), 0x23);
+}
+
+/* kh_flit_set_hdr writes the same four worked words of flits.md §10 and
+ * leaves the payload alone. */
+static void flit_set_hdr_writes_the_worked_headers(void)
+{
+    static const struct {
+        kh_flit_hdr h;
+        uint64_t want;
+    } rows[] = {
+        {{.dst_x = 3, .dst_y = 2, .src_x = 0, .src_y = 1, .type = 5, .txn = 0x2A, .last = 1}, 0x320152A8},
+        {{.dst_x = 2, .dst_y = 2, .src_x = 0, .src_y = 1, .type = 2, .txn = 0x10, .last = 1, .rsvd = 3}, 0x2201210B},
+        {{.dst_x = 0, .dst_y = 1, .src_x = 2, .src_y = 1, .type = 8, .txn = 0x23, .rsvd = 6}, 0x01218236},
+        {{.dst_x = 0, .dst_y = 1, .src_x = 3, .src_y = 2, .type = 6, .txn = 0x2A, .last = 1}, 0x013262A8},
+    };
+    for (unsigned i = 0; i < sizeof rows / sizeof rows[0]; i++) {
+        kh_flit f;
+        kh_flit_clear(&f);
+        f.w[1] = 0x5A5A;
+        kh_flit_set_hdr(&f, &rows[i].h);
+        CHECK_EQ(f.w[4], rows[i].want);
+        CHECK_EQ(f.w[1], 0x5A5A);
+    }
+}
+
 /* Decoding the same word gives the fields back, and the rsvd views split
  * rsvd[2] from rsvd[1:0] (flits.md §2.4). */
 static void hdr_decode_and_rsvd_views(void)
@@ -300,6 +338,8 @@ int main(void)
     KH_RUN(hdr_worked_mem_rd_resp);
     KH_RUN(hdr_worked_remote_cu_data);
     KH_RUN(hdr_worked_cu_signal);
+    KH_RUN(flit_set_hdr_writes_the_worked_headers);
+    KH_RUN(hdr_txn_views_name_the_far_node);
     KH_RUN(hdr_decode_and_rsvd_views);
     KH_RUN(hdr_type_codes_match_flit_h);
     KH_RUN(mem_rd_req_addr_is_40_bits_at_255_216);

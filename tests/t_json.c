@@ -1,8 +1,11 @@
 /* The JSON reader (json.h): RFC 8259 values, exact 64-bit integers, errors
  * with line and column, no recursion, JSON Lines. */
+#include <stdio.h>
 #include <stdlib.h>
+#include <unistd.h>
 #include <string.h>
 
+#include "kohaku/file.h"
 #include "kohaku/json.h"
 #include "support/test.h"
 
@@ -330,6 +333,36 @@ static void jsonl_reads_the_recorded_quant_file(void)
     CHECK(strstr(msg, "cannot open '/nonexistent/x.jsonl'") != NULL);
 }
 
+/* kh_file_read returns every byte of a file larger than its first buffer,
+ * NUL-terminated, embedded NULs counted; a missing file names the path. */
+static void file_read_returns_the_whole_file(void)
+{
+    char path[] = "/tmp/kh_t_json_XXXXXX";
+    int fd = mkstemp(path);
+    CHECK(fd >= 0);
+    if (fd < 0) return;
+    size_t n = 200000;
+    char *want = malloc(n);
+    for (size_t i = 0; i < n; i++) want[i] = (char)(i * 7 % 251);
+    FILE *f = fdopen(fd, "wb");
+    CHECK(f && fwrite(want, 1, n, f) == n);
+    if (f) fclose(f);
+    char err[256];
+    size_t len = 0;
+    char *got = kh_file_read(path, &len, err, sizeof err);
+    CHECK(got != NULL);
+    if (got) {
+        CHECK_EQ(len, n);
+        CHECK(!memcmp(got, want, n));
+        CHECK_EQ(got[n], 0);
+    }
+    free(got);
+    free(want);
+    unlink(path);
+    CHECK(kh_file_read(path, &len, err, sizeof err) == NULL);
+    CHECK(strstr(err, path) != NULL);
+}
+
 int main(void)
 {
     KH_RUN(literals_parse);
@@ -343,5 +376,6 @@ int main(void)
     KH_RUN(mutated_input_never_crashes);
     KH_RUN(jsonl_skips_blank_lines_and_numbers_lines);
     KH_RUN(jsonl_reads_the_recorded_quant_file);
+    KH_RUN(file_read_returns_the_whole_file);
     return kh_test_end("t_json");
 }

@@ -296,6 +296,8 @@ typedef struct vk_comp {
 } vk_comp;
 static inline int vk_completion(kh_ubench *b, unsigned n, vk_comp *c)
 {
+    c->code = 99; /* none */
+    c->arg = c->txn = c->last = 0;
     for (size_t i = 0; i < kh_ubench_nout(b); i++) {
         const kh_flit *f = &kh_ubench_out(b, i)->f;
         if (kh_hdr_type(f->w) != KH_T_CU_SIGNAL) continue;
@@ -324,6 +326,36 @@ static inline vk_comp vk_last(kh_ubench *b)
     unsigned n = vk_ncompletions(b);
     if (n) vk_completion(b, n - 1, &c);
     return c;
+}
+
+/* ---- CU_DATA bursts into the unit (flits.md §4.7) ---- */
+
+static inline kh_flit vk_cudata_desc(unsigned buf, unsigned off, unsigned len, unsigned sx, unsigned sy)
+{
+    kh_flit f;
+    kh_flit_clear(&f);
+    kh_hdr_set_dst_x(f.w, VK_CU_X);
+    kh_hdr_set_dst_y(f.w, VK_CU_Y);
+    kh_hdr_set_src_x(f.w, sx);
+    kh_hdr_set_src_y(f.w, sy);
+    kh_hdr_set_type(f.w, KH_T_CU_DATA);
+    kh_cu_data_set_buf_id(f.w, buf);
+    kh_cu_data_set_offset(f.w, off);
+    kh_cu_data_set_len(f.w, len);
+    return f;
+}
+static inline kh_flit vk_cudata_word(unsigned sx, unsigned sy, uint64_t v, int last)
+{
+    kh_flit f;
+    kh_flit_clear(&f);
+    kh_hdr_set_dst_x(f.w, VK_CU_X);
+    kh_hdr_set_dst_y(f.w, VK_CU_Y);
+    kh_hdr_set_src_x(f.w, sx);
+    kh_hdr_set_src_y(f.w, sy);
+    kh_hdr_set_type(f.w, KH_T_CU_DATA);
+    kh_hdr_set_last(f.w, last ? 1 : 0);
+    f.w[0] = v;
+    return f;
 }
 
 /* ---- memory images ---- */

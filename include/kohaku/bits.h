@@ -10,6 +10,7 @@
 #ifndef KOHAKU_BITS_H
 #define KOHAKU_BITS_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 /* Bits [lo + width - 1 : lo] of w, 1 <= width <= 64. */
@@ -32,6 +33,21 @@ static inline void kh_bits_set(uint64_t *w, unsigned lo, unsigned width, uint64_
         unsigned hi = off + width - 64; /* bits that spill into the next word */
         uint64_t hmask = (UINT64_C(1) << hi) - 1;
         w[word + 1] = (w[word + 1] & ~hmask) | ((v >> (64 - off)) & hmask);
+    }
+}
+
+/* Memory images: nwords words as 8 * nwords bytes in memory order, byte j =
+ * bits [8j+7:8j] (little-endian, as a 32-byte beat lands in memory). */
+static inline void kh_words_to_bytes(const uint64_t *w, size_t nwords, uint8_t *out)
+{
+    for (size_t j = 0; j < 8 * nwords; j++) out[j] = (uint8_t)(w[j / 8] >> (8 * (j % 8)));
+}
+static inline void kh_words_from_bytes(uint64_t *w, size_t nwords, const uint8_t *in)
+{
+    for (size_t k = 0; k < nwords; k++) {
+        uint64_t v = 0;
+        for (size_t j = 8; j-- > 0;) v = (v << 8) | in[8 * k + j];
+        w[k] = v;
     }
 }
 

@@ -48,18 +48,28 @@ enum kh_signal_code {
 
 static inline void kh_flit_clear(kh_flit *f) { memset(f, 0, sizeof *f); }
 
+/* Every header field of flits.md §2, to build a header in one statement:
+ * kh_flit_set_hdr(&f, &(kh_flit_hdr){.dst_x = 2, .dst_y = 1, ...}). */
+typedef struct kh_flit_hdr {
+    unsigned dst_x, dst_y; /* destination, the only routing input (§2.1) */
+    unsigned src_x, src_y; /* the sender's own coordinate (§2.1) */
+    unsigned type;         /* enum kh_flit_type (§3) */
+    unsigned txn;          /* 8-bit tag (§2.2) */
+    unsigned last;         /* §2.3 */
+    unsigned rsvd;         /* §2.4; 0 unless remote or a streaming response */
+} kh_flit_hdr;
+/* Write every header field of h into f through the generated accessors
+ * (each masked to its width); the payload is untouched. */
+void kh_flit_set_hdr(kh_flit *f, const kh_flit_hdr *h);
+
 /* Payload as 32 bytes in memory order: byte j = payload bits [8j+7:8j]. */
 static inline void kh_flit_payload_to_bytes(const kh_flit *f, uint8_t out[32])
 {
-    for (int j = 0; j < 32; j++) out[j] = (uint8_t)(f->w[j >> 3] >> (8 * (j & 7)));
+    kh_words_to_bytes(f->w, 4, out);
 }
 static inline void kh_flit_payload_from_bytes(kh_flit *f, const uint8_t in[32])
 {
-    for (int k = 0; k < 4; k++) {
-        uint64_t v = 0;
-        for (int j = 7; j >= 0; j--) v = (v << 8) | in[8 * k + j];
-        f->w[k] = v;
-    }
+    kh_words_from_bytes(f->w, 4, in);
 }
 
 #endif

@@ -52,14 +52,13 @@ struct kh_comp {
     const kh_comp_ops *ops;
     kh_sim *sim;
     unsigned id;    /* registration order; same-cycle steps run in id order */
-    kh_cycle wake;  /* earliest pending request (a hint), KH_NEVER if none */
     kh_cycle last_step; /* cycle of the latest step, KH_NEVER before the first */
     kh_link *in_links;  /* links whose receiver is this component (kh_comp_space) */
     char name[48];  /* e.g. "router(1,2)", "cu(2,1)" */
 };
 
 /* Register c with the simulation, which takes ownership (ops->destroy is
- * called by kh_sim_destroy). Fills c->sim, c->id, c->wake. */
+ * called by kh_sim_destroy). Fills c->sim, c->id. */
 void kh_sim_add(kh_sim *sim, kh_comp *c, const kh_comp_ops *ops, const char *name);
 
 /* Ask for a step in cycle `at`. Every request is kept (a component asking
@@ -67,7 +66,30 @@ void kh_sim_add(kh_sim *sim, kh_comp *c, const kh_comp_ops *ops, const char *nam
  * per cycle however often it asked. Inside a step of cycle t, `at` must be
  * > t (an earlier request is a bug: it is moved to t+1 and logged); between
  * cycles (host access) `at` may be the current cycle. */
-void kh_comp_wake(kh_comp *c, kh_cycle at);
+void kh_comp_wake_far(kh_comp *c, kh_cycle at); /* the general case (kernel use) */
+
+/* The scheduler's hot fields, first member of kh_sim, public only so that
+ * the common wake (a later cycle within the wheel) is inline. */
+#define KH_WHEEL 64 /* cycles covered by the wake wheel: one bit per slot in occ */
+typedef struct kh_sched {
+    kh_cycle now;     /* next cycle to execute, or the cycle being executed */
+    uint64_t occ;     /* bit s: wheel slot s has a wake */
+    uint64_t *wheel;  /* KH_WHEEL slots x nwords bitmaps over component ids */
+    unsigned nwords;
+    kh_trace *trace;  /* the trace sink, NULL when tracing is off */
+} kh_sched;
+
+static inline void kh_comp_wake(kh_comp *c, kh_cycle at)
+{
+    kh_sched *s = (kh_sched *)(void *)c->sim;
+    if (at > s->now && at - s->now < KH_WHEEL) {
+        unsigned slot = (unsigned)(at % KH_WHEEL);
+        s->wheel[slot * s->nwords + (c->id >> 6)] |= UINT64_C(1) << (c->id & 63);
+        s->occ |= UINT64_C(1) << slot;
+    } else {
+        kh_comp_wake_far(c, at);
+    }
+}
 
 /* ---- FIFOs with start-of-cycle semantics ------------------------------- */
 
@@ -87,15 +109,43 @@ typedef struct kh_fifo {
 
 int kh_fifo_init(kh_fifo *q, unsigned cap, unsigned latency); /* 0 ok, -1 no memory */
 void kh_fifo_free(kh_fifo *q);
-unsigned kh_fifo_used(const kh_fifo *q, kh_cycle now); /* occupancy at the start of now */
-int kh_fifo_full(const kh_fifo *q, kh_cycle now);
-int kh_fifo_empty(const kh_fifo *q); /* nothing stored, visible or not */
-void kh_fifo_push(kh_fifo *q, const kh_flit *f, kh_cycle now); /* caller checked full */
+/* The accessors are inline: routers call them several times per flit. */
+static inline unsigned kh_fifo_used(const kh_fifo *q, kh_cycle now) /* occupancy at the start of now */
+{
+    return q->count + (q->pop_cycle == now ? q->pops : 0);
+}
+static inline int kh_fifo_full(const kh_fifo *q, kh_cycle now) { return kh_fifo_used(q, now) >= q->cap; }
+static inline int kh_fifo_empty(const kh_fifo *q) { return q->count == 0; } /* nothing stored, visible or not */
+_Noreturn void kh_fifo_overflow(const kh_fifo *q); /* a push into a full FIFO: a simulator bug; aborts */
+static inline void kh_fifo_push(kh_fifo *q, const kh_flit *f, kh_cycle now) /* caller checked full */
+{
+    if (q->count >= q->cap) kh_fifo_overflow(q);
+    unsigned tail = q->head + q->count; /* no division: cap need not be a power of two */
+    if (tail >= q->cap) tail -= q->cap;
+    q->flit[tail] = *f;
+    q->ready[tail] = now + q->latency;
+    q->count++;
+    unsigned used = kh_fifo_used(q, now);
+    if (used > q->high_water) q->high_water = used;
+}
 /* The head if it is visible in cycle now, else NULL. */
-const kh_flit *kh_fifo_head(const kh_fifo *q, kh_cycle now);
+static inline const kh_flit *kh_fifo_head(const kh_fifo *q, kh_cycle now)
+{
+    return q->count && q->ready[q->head] <= now ? &q->flit[q->head] : (const kh_flit *)0;
+}
 /* Cycle the head becomes visible; KH_NEVER when empty. */
-kh_cycle kh_fifo_head_ready(const kh_fifo *q);
-void kh_fifo_pop(kh_fifo *q, kh_cycle now);
+static inline kh_cycle kh_fifo_head_ready(const kh_fifo *q) { return q->count ? q->ready[q->head] : KH_NEVER; }
+static inline void kh_fifo_pop(kh_fifo *q, kh_cycle now)
+{
+    if (!q->count) return;
+    if (++q->head == q->cap) q->head = 0;
+    q->count--;
+    if (q->pop_cycle != now) {
+        q->pop_cycle = now;
+        q->pops = 0;
+    }
+    q->pops++;
+}
 
 /* ---- links ------------------------------------------------------------- */
 
@@ -125,10 +175,10 @@ struct kh_link {
 /* Create a link owned by the simulation. dst == NULL makes a tie-off. */
 kh_link *kh_link_new(kh_sim *sim, kh_comp *src, kh_comp *dst, unsigned dst_port,
                      kh_accept_fn accept, const char *name);
-/* Offer f in cycle now. Returns 1 if transferred. Returns 0 if the receiver
- * is busy: the sender keeps the flit and is woken (at a later cycle) once the
- * receiver calls kh_link_space(). At most one transfer per link per cycle. */
-int kh_link_send(kh_link *l, const kh_flit *f, kh_cycle now);
+/* Give a tie-off (or any link) a receiver: the link joins dst's inbound
+ * list so kh_comp_space() reaches its sender. */
+void kh_link_set_dst(kh_link *l, kh_comp *dst, unsigned dst_port, kh_accept_fn accept);
+/* kh_link_send: see the end of this header (inline). */
 /* Receiver: space was freed in cycle now; wakes a waiting sender at now+1. */
 void kh_link_space(kh_link *l, kh_cycle now);
 /* Same, for every link into component c's input `port` (KH_ALL_PORTS: any
@@ -196,5 +246,28 @@ unsigned kh_sim_log_count(const kh_sim *sim, kh_log_level lvl);
 /* Opaque per-simulation slot for a machine built on top (mesh, node, ...). */
 void kh_sim_set_user(kh_sim *sim, void *user);
 void *kh_sim_user(const kh_sim *sim);
+
+/* Offer f in cycle now. Returns 1 if transferred. Returns 0 if the receiver
+ * is busy: the sender keeps the flit and is woken (at a later cycle) once the
+ * receiver calls kh_link_space(). At most one transfer per link per cycle.
+ * Inline (it runs once per flit-hop); defined here because it needs kh_sched. */
+void kh_link_trace(const kh_link *l, const kh_flit *f, kh_cycle now); /* kernel use */
+static inline int kh_link_send(kh_link *l, const kh_flit *f, kh_cycle now)
+{
+    if (l->last_xfer == now) return 0; /* one transfer per cycle: the sender must hold */
+    if (l->dst && !l->accept(l->dst, l->dst_port, f, now)) {
+        if (l->blocked_since == KH_NEVER) l->blocked_since = now;
+        return 0;
+    }
+    if (l->blocked_since != KH_NEVER) {
+        l->stall_cycles += now - l->blocked_since;
+        l->blocked_since = KH_NEVER;
+    }
+    l->flits++;
+    l->last_xfer = now;
+    if (!l->dst) l->dropped++;
+    if (l->src && ((kh_sched *)(void *)l->src->sim)->trace) kh_link_trace(l, f, now);
+    return 1;
+}
 
 #endif

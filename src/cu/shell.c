@@ -69,21 +69,21 @@ uint64_t kh_cu_ctrl_reg(kh_cu *cu, unsigned index, kh_cycle now)
     uint64_t v = 0;
     account_busy(cu, now);
     switch (index) {
-    case 0: /* CU_CAPS */
+    case KH_CU_CTRL_INDEX_CU_CAPS:
         kh_cu_caps_set_cu_type(&v, cu->kind->cu_type);
         kh_cu_caps_set_cu_version(&v, cu->version);
         kh_cu_caps_set_n_buffers(&v, cu->kind->n_buffers);
         kh_cu_caps_set_inst_depth(&v, cu->inst_depth);
         break;
-    case 1: /* CU_STATUS */
+    case KH_CU_CTRL_INDEX_CU_STATUS:
         kh_cu_status_set_busy(&v, (uint64_t)shell_busy(cu));
         kh_cu_status_set_inst_space(&v, (cu->inst_depth - cu->inst_occupancy) & 0xFFFF);
         break;
-    case 2: /* CU_COUNTERS */
+    case KH_CU_CTRL_INDEX_CU_COUNTERS:
         kh_cu_counters_set_retired(&v, cu->retired);
         kh_cu_counters_set_busy_cycles(&v, cu->busy_cycles);
         break;
-    case 3: /* CU_DBG, the unit's own counter */
+    case KH_CU_CTRL_INDEX_CU_DBG: /* the unit's own counter */
         v = cu->kind->dbg ? cu->kind->dbg(cu->unit) : 0;
         break;
     default: /* indices 4..255 read 0 */
@@ -124,14 +124,12 @@ int kh_cu_accept(kh_comp *dst, unsigned port, const kh_flit *f, kh_cycle now)
             unsigned index = (unsigned)kh_cu_ctrl_index(f->w);
             kh_flit r;
             kh_flit_clear(&r);
-            kh_hdr_set_dst_x(r.w, kh_hdr_src_x(f->w));
-            kh_hdr_set_dst_y(r.w, kh_hdr_src_y(f->w));
-            kh_hdr_set_src_x(r.w, cu->place.x);
-            kh_hdr_set_src_y(r.w, cu->place.y);
-            kh_hdr_set_type(r.w, KH_T_CU_CTRL);
-            kh_hdr_set_txn(r.w, kh_hdr_txn(f->w));
-            kh_hdr_set_last(r.w, 1);
-            kh_cu_ctrl_reply_set_op(r.w, 0x02); /* read response */
+            kh_flit_set_hdr(&r, &(kh_flit_hdr){.dst_x = (unsigned)kh_hdr_src_x(f->w),
+                                               .dst_y = (unsigned)kh_hdr_src_y(f->w),
+                                               .src_x = cu->place.x, .src_y = cu->place.y,
+                                               .type = KH_T_CU_CTRL, .txn = (unsigned)kh_hdr_txn(f->w),
+                                               .last = 1}); /* flits.md §4.8 */
+            kh_cu_ctrl_reply_set_op(r.w, KH_CU_CTRL_REPLY_OP_READ_RESP);
             kh_cu_ctrl_reply_set_index(r.w, index);
             kh_cu_ctrl_reply_set_value(r.w, kh_cu_ctrl_reg(cu, index, now));
             cu->ctrl_reply = r;
@@ -179,13 +177,9 @@ void kh_cu_done(kh_cu *cu, int fault, uint32_t result, kh_cycle now)
     account_busy(cu, now);
     kh_flit s;
     kh_flit_clear(&s);
-    kh_hdr_set_dst_x(s.w, cu->lat_src_x);
-    kh_hdr_set_dst_y(s.w, cu->lat_src_y);
-    kh_hdr_set_src_x(s.w, cu->place.x);
-    kh_hdr_set_src_y(s.w, cu->place.y);
-    kh_hdr_set_type(s.w, KH_T_CU_SIGNAL);
-    kh_hdr_set_txn(s.w, cu->lat_txn);
-    kh_hdr_set_last(s.w, 1);
+    kh_flit_set_hdr(&s, &(kh_flit_hdr){.dst_x = cu->lat_src_x, .dst_y = cu->lat_src_y, .src_x = cu->place.x,
+                                       .src_y = cu->place.y, .type = KH_T_CU_SIGNAL, .txn = cu->lat_txn,
+                                       .last = 1}); /* control.md §5.4 */
     if (fault) { /* control.md §5.4 table */
         kh_cu_signal_set_code(s.w, KH_SIG_FAULT);
         kh_cu_signal_set_arg(s.w, result);
@@ -234,29 +228,24 @@ void kh_cu_log(kh_cu *cu, kh_log_level lvl, const char *fmt, ...)
 
 /* ---- the cycle ---- */
 
-static void shell_step(kh_comp *c, kh_cycle now)
+/* The instruction FIFO pops one cycle after the accept (§5.3, §5.11). */
+static void pop_accepted_inst(kh_cu *cu, kh_cycle now)
 {
-    kh_cu *cu = (kh_cu *)c;
-    cu->step_now = now;
-    cu->in_step = 1;
-    account_busy(cu, now);
+    if (cu->pop_at != now) return;
+    kh_fifo_pop(&cu->inst_q, now);
+    cu->inst_occupancy = (cu->inst_occupancy - 1) & 0xFFFF;
+    cu->pop_at = KH_NEVER;
+    kh_comp_space(&cu->base, KH_ALL_PORTS, now);
+}
 
-    /* Start-of-cycle state decides instruction issue (control.md §5.3). */
-    int issue_ok = !cu->in_flight && !kh_fifo_full(&cu->sig_q, now) && cu->pop_at != now;
-
-    /* The FIFO pop lands one cycle after the accept (§5.3, §5.11). */
-    if (cu->pop_at == now) {
-        kh_fifo_pop(&cu->inst_q, now);
-        cu->inst_occupancy = (cu->inst_occupancy - 1) & 0xFFFF;
-        cu->pop_at = KH_NEVER;
-        kh_comp_space(c, KH_ALL_PORTS, now);
-    }
-
-    /* 1. Output register: offer what was placed before this cycle. */
+/* The output register (§5.5): offer what was placed before this cycle, then
+ * refill by strict priority: completion, CU_CTRL reply; the unit's own flit
+ * comes through kh_cu_send while send_ready is up. */
+static void drive_output(kh_cu *cu, kh_cycle now)
+{
     if (cu->out_valid && cu->out_placed < now && cu->out_link) {
         if (kh_link_send(cu->out_link, &cu->out, now)) cu->out_valid = 0;
     }
-    /* 2. Refill by strict priority: completion, CU_CTRL reply, unit. */
     if (!cu->out_valid) {
         const kh_flit *sig = kh_fifo_head(&cu->sig_q, now);
         if (sig) {
@@ -272,14 +261,18 @@ static void shell_step(kh_comp *c, kh_cycle now)
         }
     }
     cu->send_ready = !cu->out_valid && kh_fifo_empty(&cu->sig_q) && !cu->ctrl_pending;
+}
 
-    /* 3. The unit: receive FIFO head, instruction offer, datapath step. */
+/* The unit's side of the cycle: the receive FIFO head (§5.7), the
+ * instruction offer when issue_ok (§5.3), then its datapath step. */
+static void run_unit(kh_cu *cu, int issue_ok, kh_cycle now)
+{
     const kh_flit *rf = kh_fifo_head(&cu->recv_q, now);
     if (rf && cu->kind->recv) {
         kh_flit copy = *rf;
         if (cu->kind->recv(cu->unit, &copy, now)) {
             kh_fifo_pop(&cu->recv_q, now);
-            kh_comp_space(c, KH_ALL_PORTS, now);
+            kh_comp_space(&cu->base, KH_ALL_PORTS, now);
         } else {
             cu->recv_refused = now;
         }
@@ -297,7 +290,7 @@ static void shell_step(kh_comp *c, kh_cycle now)
             if (cu->first_accept == KH_NEVER) cu->first_accept = now;
             cu->accept_cycle = now;
             cu->pop_at = now + 1;
-            kh_comp_wake(c, now + 1);
+            kh_comp_wake(&cu->base, now + 1);
         } else if (cu->done_cycle != now) {
             cu->in_flight = 0;
         }
@@ -309,9 +302,12 @@ static void shell_step(kh_comp *c, kh_cycle now)
         cu->unit_send_blocked = 0;
         cu->kind->step(cu->unit, now);
     }
-    cu->in_step = 0;
+}
 
-    /* What to wake for. */
+/* Ask the kernel for the next cycle anything here can move. */
+static void request_wakes(kh_cu *cu, kh_cycle now)
+{
+    kh_comp *c = &cu->base;
     if (cu->out_valid) {
         /* placed this cycle: offer next cycle; blocked: kh_link_space wakes us */
         if (cu->out_placed == now || !cu->out_link || cu->out_link->blocked_since == KH_NEVER)
@@ -331,6 +327,21 @@ static void shell_step(kh_comp *c, kh_cycle now)
         kh_cycle t = kh_fifo_head_ready(&cu->inst_q);
         kh_comp_wake(c, t > now ? t : now + 1);
     }
+}
+
+static void shell_step(kh_comp *c, kh_cycle now)
+{
+    kh_cu *cu = (kh_cu *)c;
+    cu->step_now = now;
+    cu->in_step = 1;
+    account_busy(cu, now);
+    /* Start-of-cycle state decides instruction issue (control.md §5.3). */
+    int issue_ok = !cu->in_flight && !kh_fifo_full(&cu->sig_q, now) && cu->pop_at != now;
+    pop_accepted_inst(cu, now);
+    drive_output(cu, now);
+    run_unit(cu, issue_ok, now);
+    cu->in_step = 0;
+    request_wakes(cu, now);
 }
 
 static int shell_stuck(kh_comp *c, char *buf, size_t len)

@@ -7,55 +7,7 @@
 
 #include "kohaku/gen/flit.h"
 #include "kohaku/unitbench.h"
-
-/* ---- a small sparse memory: 32-byte words in an open-addressing table ---- */
-
-typedef struct mem_word {
-    uint64_t key; /* word address + 1; 0 = empty slot */
-    uint8_t b[32];
-} mem_word;
-
-typedef struct mem_map {
-    mem_word *slot;
-    size_t cap, used;
-} mem_map;
-
-static size_t mem_hash(uint64_t k, size_t cap)
-{
-    k ^= k >> 33;
-    k *= 0xff51afd7ed558ccdull;
-    k ^= k >> 33;
-    return (size_t)k & (cap - 1);
-}
-
-static mem_word *mem_find(mem_map *m, uint64_t word, int create)
-{
-    if (create && (m->used + 1) * 2 > m->cap) {
-        size_t ncap = m->cap ? 2 * m->cap : 256;
-        mem_word *ns = calloc(ncap, sizeof *ns);
-        if (!ns) abort();
-        for (size_t i = 0; i < m->cap; i++) {
-            if (!m->slot[i].key) continue;
-            size_t j = mem_hash(m->slot[i].key, ncap);
-            while (ns[j].key) j = (j + 1) & (ncap - 1);
-            ns[j] = m->slot[i];
-        }
-        free(m->slot);
-        m->slot = ns;
-        m->cap = ncap;
-    }
-    if (!m->cap) return NULL;
-    size_t j = mem_hash(word + 1, m->cap);
-    while (m->slot[j].key) {
-        if (m->slot[j].key == word + 1) return &m->slot[j];
-        j = (j + 1) & (m->cap - 1);
-    }
-    if (!create) return NULL;
-    m->slot[j].key = word + 1;
-    memset(m->slot[j].b, 0, 32);
-    m->used++;
-    return &m->slot[j];
-}
+#include "util/pages.h"
 
 /* ---- growable arrays ---- */
 
@@ -101,7 +53,7 @@ struct kh_ubench {
     kh_cu *cu;
     bench_ep *ep;
     kh_link *to_cu, *from_cu;
-    mem_map mem;
+    kh_pages mem;           /* the memory model: full 40-bit byte addresses */
     VEC(timed_flit) resp;   /* memory responses, in order, with earliest send cycle */
     size_t resp_head;
     kh_cycle resp_free;     /* the model emits one stream after another */
@@ -151,26 +103,23 @@ static void ep_step(kh_comp *c, kh_cycle now)
     ep_wake_next(b, now);
 }
 
-static void respond(kh_ubench *b, const kh_flit *req, unsigned dst_x, unsigned dst_y, uint64_t addr,
-                    unsigned nwords, uint8_t txn, int streaming, unsigned ew)
+static void respond(kh_ubench *b, unsigned dst_x, unsigned dst_y, uint64_t addr, unsigned nwords,
+                    uint8_t txn, int streaming, unsigned ew)
 {
     for (unsigned i = 0; i < nwords; i++) {
         timed_flit t;
         uint64_t a = (addr + 32ull * i) & ((1ull << 40) - 1);
         kh_flit_clear(&t.f);
-        kh_hdr_set_dst_x(t.f.w, dst_x);
-        kh_hdr_set_dst_y(t.f.w, dst_y);
-        kh_hdr_set_src_x(t.f.w, b->cfg.mem_x);
-        kh_hdr_set_src_y(t.f.w, b->cfg.mem_y);
-        kh_hdr_set_type(t.f.w, KH_T_MEM_RD_RESP);
-        if (streaming) {
+        kh_flit_hdr h = {.dst_x = dst_x, .dst_y = dst_y, .src_x = b->cfg.mem_x, .src_y = b->cfg.mem_y,
+                         .type = KH_T_MEM_RD_RESP, .txn = txn, .last = i == nwords - 1};
+        if (streaming) { /* memory.md §3.2 */
             unsigned entry = i / ew, word = i % ew;
-            kh_hdr_set_txn(t.f.w, (txn + entry) & 0xFF);
-            kh_hdr_set_rsvd(t.f.w, word);
-            kh_hdr_set_last(t.f.w, word == ew - 1);
+            h.txn = (txn + entry) % 256;
+            h.last = word == ew - 1;
+            kh_flit_set_hdr(&t.f, &h);
+            kh_hdr_set_rsvd_word(t.f.w, word); /* rsvd = {0, word} */
         } else {
-            kh_hdr_set_txn(t.f.w, txn);
-            kh_hdr_set_last(t.f.w, i == nwords - 1);
+            kh_flit_set_hdr(&t.f, &h);
         }
         uint8_t bytes[32];
         kh_ubench_mem_read(b, a, bytes, 32);
@@ -179,7 +128,6 @@ static void respond(kh_ubench *b, const kh_flit *req, unsigned dst_x, unsigned d
         b->resp_free++;
         VEC_PUSH(b->resp, t);
     }
-    (void)req;
 }
 
 static void read_request(kh_ubench *b, const kh_flit *f, kh_cycle now)
@@ -196,10 +144,10 @@ static void read_request(kh_ubench *b, const kh_flit *f, kh_cycle now)
         if (ew == 0 || ew > 4) ew = 4;
         if (n == 0) n = 1;
         for (unsigned e = 0; e < n; e++)
-            respond(b, f, src_x, src_y, addr + 32ull * ew * e, ew, (uint8_t)(txn + e), 1, ew);
+            respond(b, src_x, src_y, addr + 32ull * ew * e, ew, (uint8_t)(txn + e), 1, ew);
         /* peers get their own copies only in a real agent: record them */
     } else {
-        respond(b, f, src_x, src_y, addr, (unsigned)kh_mem_rd_req_len(f->w) + 1, txn, 0, 1);
+        respond(b, src_x, src_y, addr, (unsigned)kh_mem_rd_req_len(f->w) + 1, txn, 0, 1);
     }
     kh_comp_wake(&b->ep->base, b->resp.v[b->resp_head].at > now ? b->resp.v[b->resp_head].at : now + 1);
 }
@@ -247,18 +195,13 @@ static void write_flit(kh_ubench *b, const kh_flit *f, kh_cycle now)
     if (b->cfg.send_acks) {
         timed_flit t;
         kh_flit_clear(&t.f);
-        kh_hdr_set_dst_x(t.f.w, x);
-        kh_hdr_set_dst_y(t.f.w, y);
-        kh_hdr_set_src_x(t.f.w, b->cfg.mem_x);
-        kh_hdr_set_src_y(t.f.w, b->cfg.mem_y);
-        kh_hdr_set_type(t.f.w, KH_T_MEM_WR_ACK);
-        kh_hdr_set_txn(t.f.w, w->txn);
-        kh_hdr_set_last(t.f.w, 1);
+        kh_flit_set_hdr(&t.f, &(kh_flit_hdr){.dst_x = x, .dst_y = y, .src_x = b->cfg.mem_x, .src_y = b->cfg.mem_y,
+                                             .type = KH_T_MEM_WR_ACK, .txn = w->txn, .last = 1}); /* memory.md §5 */
         t.at = now + b->cfg.rd_lat;
         if (b->resp_free > t.at) t.at = b->resp_free;
         b->resp_free = t.at + 1;
         VEC_PUSH(b->resp, t);
-        kh_comp_wake(&b->ep->base, t.at);
+        kh_comp_wake(&b->ep->base, t.at > now ? t.at : now + 1); /* we are inside the unit's step */
     }
     *w = b->wopen.v[--b->wopen.n]; /* close the slot */
 }
@@ -317,6 +260,7 @@ kh_ubench *kh_ubench_new(const kh_ubench_cfg *cfg, char *err, size_t errlen)
         return NULL;
     }
     b->cfg = *cfg;
+    kh_pages_init(&b->mem);
     b->sim = kh_sim_new(&cfg->params);
     b->ep = calloc(1, sizeof *b->ep);
     if (!b->sim || !b->ep) {
@@ -344,7 +288,7 @@ void kh_ubench_free(kh_ubench *b)
 {
     if (!b) return;
     kh_sim_destroy(b->sim);
-    free(b->mem.slot);
+    kh_pages_free(&b->mem);
     free(b->resp.v);
     free(b->inj.v);
     free(b->insts.v);
@@ -360,20 +304,12 @@ kh_cu *kh_ubench_cu(kh_ubench *b) { return b->cu; }
 
 void kh_ubench_mem_write(kh_ubench *b, uint64_t addr, const uint8_t *bytes, size_t n)
 {
-    for (size_t i = 0; i < n; i++) {
-        uint64_t a = addr + i;
-        mem_word *w = mem_find(&b->mem, a >> 5, 1);
-        w->b[a & 31] = bytes[i];
-    }
+    if (kh_pages_write(&b->mem, addr, bytes, n)) abort(); /* out of memory in a bench */
 }
 
 void kh_ubench_mem_read(kh_ubench *b, uint64_t addr, uint8_t *bytes, size_t n)
 {
-    for (size_t i = 0; i < n; i++) {
-        uint64_t a = addr + i;
-        mem_word *w = mem_find(&b->mem, a >> 5, 0);
-        bytes[i] = w ? w->b[a & 31] : 0;
-    }
+    kh_pages_read(&b->mem, addr, bytes, n);
 }
 
 void kh_ubench_inst(kh_ubench *b, const kh_flit *payload, uint8_t txn, int last)

@@ -1,12 +1,12 @@
 /* The stream rules V30-V39 of flits.md §9: state kept per (source,
  * destination) pair, per unit and per open read. Coordinates are 4-bit, so
- * a pair index is {src_y, src_x, dst_y, dst_x} (16 bits). */
-#include <stdarg.h>
+ * a node has an index y * 16 + x (0..255) and a pair the index
+ * src * 256 + dst: table indices of this checker, not flit fields. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "kohaku/flitcheck.h"
+#include "flit/findings.h"
 #include "kohaku/gen/flit.h"
 
 #define NODES 256   /* {y,x} with 4-bit coordinates */
@@ -17,7 +17,7 @@ typedef struct rd_seq {
     uint8_t port, dst;   /* node indices */
     uint8_t tag;         /* request txn */
     uint16_t entries;    /* count_eff, 1 on a plain read */
-    uint8_t words;       /* words per entry (plain: len + 1 beats, one entry) */
+    uint16_t words;      /* words per entry (plain: len + 1 beats, up to 256, one entry) */
     uint8_t stream;      /* streaming read: txn + i and rsvd word index */
     uint16_t i, wd;      /* progress: entry, word */
 } rd_seq;
@@ -26,7 +26,9 @@ struct kh_flitstream {
     kh_flitstream_cfg cfg;
     uint16_t wr_left[PAIRS];   /* MEM_WR_DATA still due, per (source, port) (V30, V31) */
     uint16_t cud_left[PAIRS];  /* CU_DATA data flits still due, per (source, dst) (V32) */
-    uint16_t cud_hdr[PAIRS];   /* {rsvd, txn} of the open burst's descriptor (V34) */
+    uint8_t cud_rsvd[PAIRS];   /* rsvd of the open burst's descriptor (V34) */
+    uint8_t cud_txn[PAIRS];    /* txn of the open burst's descriptor (V34) */
+    uint8_t cud_remote[PAIRS]; /* the open burst's descriptor carries rsvd[2] (V34) */
     int16_t cud_open_by[NODES];  /* source with an open burst into dst, -1 none (V33) */
     int16_t send_burst_to[NODES]; /* dst of the burst a source is sending, -1 none (V32) */
     uint32_t inst_out[NODES];  /* CU_INST delivered - completions sent, per unit (V35, V36) */
@@ -37,28 +39,6 @@ struct kh_flitstream {
     rd_seq *seqs;              /* expected read responses (V39) */
     size_t nseq, capseq;
 };
-
-typedef struct out {
-    kh_flitcheck_report_fn report;
-    void *rctx;
-    int errors;
-} out;
-
-static void issue(out *o, unsigned rule, int warn, const char *fmt, ...) __attribute__((format(printf, 4, 5)));
-static void issue(out *o, unsigned rule, int warn, const char *fmt, ...)
-{
-    kh_flitcheck_issue is;
-    va_list ap;
-    int k;
-    is.rule = rule;
-    is.warn = warn;
-    k = snprintf(is.msg, sizeof is.msg, "V%u ", rule);
-    va_start(ap, fmt);
-    vsnprintf(is.msg + k, sizeof is.msg - (size_t)k, fmt, ap);
-    va_end(ap);
-    if (!warn) o->errors++;
-    if (o->report) o->report(o->rctx, &is);
-}
 
 kh_flitstream *kh_flitstream_new(const kh_flitstream_cfg *cfg)
 {
@@ -79,7 +59,9 @@ void kh_flitstream_free(kh_flitstream *s)
     free(s);
 }
 
-static unsigned node(unsigned x, unsigned y) { return (y & 15) << 4 | (x & 15); }
+static unsigned node(unsigned x, unsigned y) { return y % 16 * 16 + x % 16; }
+static unsigned nx(unsigned node_index) { return node_index % 16; }
+static unsigned ny(unsigned node_index) { return node_index / 16 % 16; }
 static unsigned src_of(const kh_flit *f) { return node((unsigned)kh_hdr_src_x(f->w), (unsigned)kh_hdr_src_y(f->w)); }
 static unsigned dst_of(const kh_flit *f) { return node((unsigned)kh_hdr_dst_x(f->w), (unsigned)kh_hdr_dst_y(f->w)); }
 
@@ -99,40 +81,44 @@ static void add_seq(kh_flitstream *s, unsigned port, unsigned dst, const rd_seq 
 }
 
 /* A read request reaching its memory port registers what the port owes
- * (V37 budget at each destination, V39 sequence). */
-static void read_request(kh_flitstream *s, const kh_flit *f, out *o)
+ * (V37 budget at each destination, V39 sequence). Only a streaming read has
+ * peers; a plain read answers its requester alone (memory.md §3.1). */
+static void read_request(kh_flitstream *s, const kh_flit *f, kh_findings *o)
 {
     const uint64_t *w = f->w;
     rd_seq proto;
     memset(&proto, 0, sizeof proto);
     proto.tag = (uint8_t)kh_hdr_txn(w);
     proto.stream = (uint8_t)kh_mem_rd_req_flag_stream(w);
+    unsigned port = dst_of(f), dsts[4], nd = 0;
+    dsts[nd++] = src_of(f);
     if (proto.stream) {
         unsigned count = (unsigned)kh_mem_rd_req_count(w), ew = (unsigned)kh_mem_rd_req_entry_words(w);
         proto.entries = (uint16_t)(count ? count : 1);
-        proto.words = (uint8_t)(ew == 0 || ew > 4 ? 4 : ew);
+        proto.words = (uint16_t)(ew == 0 || ew > 4 ? 4 : ew);
+        unsigned n_peer = (unsigned)kh_mem_rd_req_n_peer(w);
+        unsigned px[3] = {(unsigned)kh_mem_rd_req_peer0_x(w), (unsigned)kh_mem_rd_req_peer1_x(w),
+                          (unsigned)kh_mem_rd_req_peer2_x(w)};
+        unsigned py[3] = {(unsigned)kh_mem_rd_req_peer0_y(w), (unsigned)kh_mem_rd_req_peer1_y(w),
+                          (unsigned)kh_mem_rd_req_peer2_y(w)};
+        for (unsigned i = 0; i < n_peer && i < 3; i++) dsts[nd++] = node(px[i], py[i]);
     } else {
         proto.entries = 1;
-        proto.words = (uint8_t)(kh_mem_rd_req_len(w) + 1);
+        proto.words = (uint16_t)(kh_mem_rd_req_len(w) + 1);
     }
-    unsigned port = dst_of(f), req = src_of(f), flits = (unsigned)proto.entries * proto.words;
-    unsigned n_peer = (unsigned)kh_mem_rd_req_n_peer(w);
-    unsigned dsts[4], nd = 0;
-    dsts[nd++] = req;
-    uint64_t peers[3] = {kh_mem_rd_req_peer0(w), kh_mem_rd_req_peer1(w), kh_mem_rd_req_peer2(w)};
-    for (unsigned i = 0; i < n_peer && i < 3; i++) dsts[nd++] = (unsigned)peers[i]; /* byte = {y,x} */
+    unsigned flits = (unsigned)proto.entries * proto.words;
     for (unsigned i = 0; i < nd; i++) {
         s->rd_out[dsts[i]] += flits;
         if (s->rd_out[dsts[i]] > s->cfg.recv_depth)
-            issue(o, 37, 1, "node (%u,%u) has %u read-response flits outstanding, above RECV_DEPTH %u: "
-                  "the port will stall (flits.md §9)", dsts[i] & 15, dsts[i] >> 4, s->rd_out[dsts[i]],
+            kh_finding(o, 37, 1, "node (%u,%u) has %u read-response flits outstanding, above RECV_DEPTH %u: "
+                  "the port will stall (flits.md §9)", nx(dsts[i]), ny(dsts[i]), s->rd_out[dsts[i]],
                   s->cfg.recv_depth);
         add_seq(s, port, dsts[i], &proto);
     }
 }
 
 /* A response leaving its port must be the next word the port owes (V39). */
-static void read_response_sent(kh_flitstream *s, const kh_flit *f, out *o)
+static void read_response_sent(kh_flitstream *s, const kh_flit *f, kh_findings *o)
 {
     unsigned port = src_of(f), dst = dst_of(f);
     rd_seq *q = NULL;
@@ -144,17 +130,17 @@ static void read_response_sent(kh_flitstream *s, const kh_flit *f, out *o)
             break;
         }
     if (!q) {
-        issue(o, 39, 0, "MEM_RD_RESP from (%u,%u) to (%u,%u) txn=0x%02x answers no read request", port & 15,
-              port >> 4, dst & 15, dst >> 4, (unsigned)kh_hdr_txn(f->w));
+        kh_finding(o, 39, 0, "MEM_RD_RESP from (%u,%u) to (%u,%u) txn=0x%02x answers no read request", nx(port),
+              ny(port), nx(dst), ny(dst), (unsigned)kh_hdr_txn(f->w));
         return;
     }
     unsigned txn = (unsigned)kh_hdr_txn(f->w), word = (unsigned)kh_hdr_rsvd(f->w), last = (unsigned)kh_hdr_last(f->w);
-    unsigned want_txn = q->stream ? (q->tag + q->i) & 0xFF : q->tag;
+    unsigned want_txn = q->stream ? (q->tag + q->i) % 256 /* txn wraps at 8 bits (memory.md §3.2) */ : q->tag;
     unsigned want_word = q->stream ? q->wd : 0;
     unsigned want_last = q->wd + 1u == q->words;
     if (txn != want_txn || word != want_word || last != want_last)
-        issue(o, 39, 0, "MEM_RD_RESP to (%u,%u): txn=0x%02x rsvd=%u last=%u, expected entry %u word %u: "
-              "txn=0x%02x rsvd=%u last=%u (flits.md §9)", dst & 15, dst >> 4, txn, word, last, q->i, q->wd,
+        kh_finding(o, 39, 0, "MEM_RD_RESP to (%u,%u): txn=0x%02x rsvd=%u last=%u, expected entry %u word %u: "
+              "txn=0x%02x rsvd=%u last=%u (flits.md §9)", nx(dst), ny(dst), txn, word, last, q->i, q->wd,
               want_txn, want_word, want_last);
     if (++q->wd == q->words) {
         q->wd = 0;
@@ -164,15 +150,15 @@ static void read_response_sent(kh_flitstream *s, const kh_flit *f, out *o)
 
 int kh_flitstream_sent(kh_flitstream *s, const kh_flit *f, kh_flitcheck_report_fn report, void *rctx)
 {
-    out o = {report, rctx, 0};
+    kh_findings o = {report, rctx, 0};
     unsigned type = (unsigned)kh_hdr_type(f->w), src = src_of(f), dst = dst_of(f);
     switch (type) {
     case KH_HDR_TYPE_CU_DATA: {
         /* V32: a sender emits descriptor and data without another CU_DATA between */
         int open = s->send_burst_to[src];
         if (open >= 0 && (unsigned)open != dst)
-            issue(&o, 32, 0, "CU_DATA from (%u,%u) to (%u,%u) while its burst to (%u,%u) is still open", src & 15,
-                  src >> 4, dst & 15, dst >> 4, (unsigned)open & 15, (unsigned)open >> 4);
+            kh_finding(&o, 32, 0, "CU_DATA from (%u,%u) to (%u,%u) while its burst to (%u,%u) is still open", nx(src),
+                  ny(src), nx(dst), ny(dst), nx((unsigned)open), ny((unsigned)open));
         if (open < 0 && !kh_hdr_last(f->w)) s->send_burst_to[src] = (int16_t)dst;
         if (open >= 0 && kh_hdr_last(f->w)) s->send_burst_to[src] = -1;
         break;
@@ -183,14 +169,14 @@ int kh_flitstream_sent(kh_flitstream *s, const kh_flit *f, kh_flitcheck_report_f
             code != KH_CU_SIGNAL_CODE_FAULT)
             break;
         if (!s->inst_out[src]) {
-            issue(&o, 36, 0, "completion code=0x%02x from (%u,%u) with no CU_INST outstanding there", code,
-                  src & 15, src >> 4);
+            kh_finding(&o, 36, 0, "completion code=0x%02x from (%u,%u) with no CU_INST outstanding there", code,
+                  nx(src), ny(src));
             break;
         }
         unsigned want = s->txn_fifo[src] ? s->txn_fifo[src][s->fifo_head[src] % s->cfg.inst_depth] : 0;
         if (s->txn_fifo[src] && kh_hdr_txn(f->w) != want)
-            issue(&o, 36, 0, "completion from (%u,%u) txn=0x%02x, but the oldest outstanding CU_INST has txn=0x%02x",
-                  src & 15, src >> 4, (unsigned)kh_hdr_txn(f->w), want);
+            kh_finding(&o, 36, 0, "completion from (%u,%u) txn=0x%02x, but the oldest outstanding CU_INST has txn=0x%02x",
+                  nx(src), ny(src), (unsigned)kh_hdr_txn(f->w), want);
         s->fifo_head[src]++;
         s->inst_out[src]--;
         break;
@@ -209,48 +195,51 @@ int kh_flitstream_sent(kh_flitstream *s, const kh_flit *f, kh_flitcheck_report_f
 
 int kh_flitstream_delivered(kh_flitstream *s, const kh_flit *f, kh_flitcheck_report_fn report, void *rctx)
 {
-    out o = {report, rctx, 0};
-    unsigned type = (unsigned)kh_hdr_type(f->w), src = src_of(f), dst = dst_of(f), pair = src << 8 | dst;
+    kh_findings o = {report, rctx, 0};
+    unsigned type = (unsigned)kh_hdr_type(f->w), src = src_of(f), dst = dst_of(f), pair = src * NODES + dst;
     unsigned last = (unsigned)kh_hdr_last(f->w);
     switch (type) {
     case KH_HDR_TYPE_MEM_WR_REQ:
         if (s->wr_left[pair])
-            issue(&o, 30, 0, "MEM_WR_REQ from (%u,%u) at port (%u,%u) while %u data flits of its previous write "
-                  "are still due", src & 15, src >> 4, dst & 15, dst >> 4, s->wr_left[pair]);
+            kh_finding(&o, 30, 0, "MEM_WR_REQ from (%u,%u) at port (%u,%u) while %u data flits of its previous write "
+                  "are still due", nx(src), ny(src), nx(dst), ny(dst), s->wr_left[pair]);
         s->wr_left[pair] = (uint16_t)(kh_mem_wr_req_len(f->w) + 1);
         break;
     case KH_HDR_TYPE_MEM_WR_DATA:
         if (!s->wr_left[pair]) {
-            issue(&o, 31, 0, "MEM_WR_DATA from (%u,%u) at port (%u,%u) with no open write from that source",
-                  src & 15, src >> 4, dst & 15, dst >> 4);
+            kh_finding(&o, 31, 0, "MEM_WR_DATA from (%u,%u) at port (%u,%u) with no open write from that source",
+                  nx(src), ny(src), nx(dst), ny(dst));
             break;
         }
         s->wr_left[pair]--;
         if (last != (s->wr_left[pair] == 0))
-            issue(&o, 30, 0, "MEM_WR_DATA from (%u,%u) last=%u with %u data flits still due (last marks the final one)",
-                  src & 15, src >> 4, last, s->wr_left[pair]);
+            kh_finding(&o, 30, 0, "MEM_WR_DATA from (%u,%u) last=%u with %u data flits still due (last marks the final one)",
+                  nx(src), ny(src), last, s->wr_left[pair]);
         break;
     case KH_HDR_TYPE_CU_DATA:
         if (s->cud_left[pair]) { /* a data flit of the open burst */
             s->cud_left[pair]--;
             if (last != (s->cud_left[pair] == 0))
-                issue(&o, 32, 0, "CU_DATA data flit from (%u,%u) to (%u,%u) last=%u with %u still due", src & 15,
-                      src >> 4, dst & 15, dst >> 4, last, s->cud_left[pair]);
-            unsigned hdr = (unsigned)(kh_hdr_rsvd(f->w) << 8 | kh_hdr_txn(f->w));
-            if (kh_hdr_rsvd_remote(f->w) || (s->cud_hdr[pair] >> 10 & 1))
-                if (hdr != (s->cud_hdr[pair] & 0x7FF))
-                    issue(&o, 34, 0, "remote CU_DATA burst from (%u,%u): rsvd/txn 0x%03x differ from the "
-                          "descriptor's 0x%03x", src & 15, src >> 4, hdr, s->cud_hdr[pair] & 0x7FF);
+                kh_finding(&o, 32, 0, "CU_DATA data flit from (%u,%u) to (%u,%u) last=%u with %u still due", nx(src),
+                      ny(src), nx(dst), ny(dst), last, s->cud_left[pair]);
+            unsigned rsvd = (unsigned)kh_hdr_rsvd(f->w), txn = (unsigned)kh_hdr_txn(f->w);
+            if ((kh_hdr_rsvd_remote(f->w) || s->cud_remote[pair]) &&
+                (rsvd != s->cud_rsvd[pair] || txn != s->cud_txn[pair]))
+                kh_finding(&o, 34, 0, "remote CU_DATA burst from (%u,%u): rsvd=%u txn=0x%02x differ from the "
+                      "descriptor's rsvd=%u txn=0x%02x", nx(src), ny(src), rsvd, txn, s->cud_rsvd[pair],
+                      s->cud_txn[pair]);
             if (!s->cud_left[pair] && s->cud_open_by[dst] == (int16_t)src) s->cud_open_by[dst] = -1;
         } else { /* a descriptor */
             if (last)
-                issue(&o, 32, 0, "CU_DATA descriptor from (%u,%u) with last=1 (flits.md §2.3)", src & 15, src >> 4);
+                kh_finding(&o, 32, 0, "CU_DATA descriptor from (%u,%u) with last=1 (flits.md §2.3)", nx(src), ny(src));
             if (!s->cfg.multi_burst && s->cud_open_by[dst] >= 0 && s->cud_open_by[dst] != (int16_t)src)
-                issue(&o, 33, 0, "CU_DATA burst from (%u,%u) begins at (%u,%u) while the burst from (%u,%u) is open",
-                      src & 15, src >> 4, dst & 15, dst >> 4, (unsigned)s->cud_open_by[dst] & 15,
-                      (unsigned)s->cud_open_by[dst] >> 4);
+                kh_finding(&o, 33, 0, "CU_DATA burst from (%u,%u) begins at (%u,%u) while the burst from (%u,%u) is open",
+                      nx(src), ny(src), nx(dst), ny(dst), nx((unsigned)s->cud_open_by[dst]),
+                      ny((unsigned)s->cud_open_by[dst]));
             s->cud_left[pair] = (uint16_t)(kh_cu_data_len(f->w) + 1);
-            s->cud_hdr[pair] = (uint16_t)(kh_hdr_rsvd(f->w) << 8 | kh_hdr_txn(f->w));
+            s->cud_rsvd[pair] = (uint8_t)kh_hdr_rsvd(f->w);
+            s->cud_txn[pair] = (uint8_t)kh_hdr_txn(f->w);
+            s->cud_remote[pair] = (uint8_t)kh_hdr_rsvd_remote(f->w);
             s->cud_open_by[dst] = (int16_t)src;
         }
         break;
@@ -258,8 +247,8 @@ int kh_flitstream_delivered(kh_flitstream *s, const kh_flit *f, kh_flitcheck_rep
         if (!s->txn_fifo[dst]) s->txn_fifo[dst] = calloc(s->cfg.inst_depth, 1);
         if (s->inst_out[dst] >= s->cfg.inst_depth) {
             /* not counted: the unit's FIFO could not have held it */
-            issue(&o, 35, 0, "CU_INST to (%u,%u) with %u already outstanding: beyond INST_DEPTH %u (credit rule)",
-                  dst & 15, dst >> 4, s->inst_out[dst], s->cfg.inst_depth);
+            kh_finding(&o, 35, 0, "CU_INST to (%u,%u) with %u already outstanding: beyond INST_DEPTH %u (credit rule)",
+                  nx(dst), ny(dst), s->inst_out[dst], s->cfg.inst_depth);
             break;
         }
         if (s->txn_fifo[dst])
@@ -269,8 +258,8 @@ int kh_flitstream_delivered(kh_flitstream *s, const kh_flit *f, kh_flitcheck_rep
     case KH_HDR_TYPE_CU_CTRL:
         if (kh_cu_ctrl_op(f->w) == KH_CU_CTRL_REPLY_OP_READ_RESP) break; /* a reply reaching a controller */
         if (s->ctrl_open[dst])
-            issue(&o, 38, 0, "CU_CTRL request to (%u,%u) while another is outstanding: it gets no reply", dst & 15,
-                  dst >> 4);
+            kh_finding(&o, 38, 0, "CU_CTRL request to (%u,%u) while another is outstanding: it gets no reply", nx(dst),
+                  ny(dst));
         s->ctrl_open[dst] = 1;
         break;
     case KH_HDR_TYPE_MEM_RD_REQ:

@@ -81,7 +81,8 @@ int kh_isa_asm_line(const kh_isa_layout *l, const char *line, unsigned lineno, u
     if (len >= sizeof buf) return asm_err(&a, KH_ISA_ERROR, "line is longer than %d characters", MAX_LINE - 1);
     memcpy(buf, line, len);
     buf[len] = '\0';
-    for (char *p = strtok(buf, " \t\r"); p; p = strtok(NULL, " \t\r")) {
+    char *save = NULL; /* strtok_r: strtok keeps hidden state shared by every caller */
+    for (char *p = strtok_r(buf, " \t\r", &save); p; p = strtok_r(NULL, " \t\r", &save)) {
         if (n == MAX_ASM_TOKENS) return asm_err(&a, KH_ISA_ERROR, "more than %d fields", MAX_ASM_TOKENS - 1);
         tok[n++] = p;
     }

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "isa/isa_int.h"
+#include "kohaku/file.h"
 #include "kohaku/hex.h"
 
 #define MAX_TOKENS 64
@@ -178,7 +179,8 @@ static int parse_enum(parser *ps, isa_field *fd, const char *spec)
     char buf[1024];
     if (strlen(spec) >= sizeof buf) return perr(ps, "enum list of field %s is too long", fd->name);
     strcpy(buf, spec);
-    for (char *item = strtok(buf, ","); item; item = strtok(NULL, ",")) {
+    char *save = NULL; /* strtok_r: strtok keeps hidden state shared by every caller */
+    for (char *item = strtok_r(buf, ",", &save); item; item = strtok_r(NULL, ",", &save)) {
         char *colon = strchr(item, ':');
         uint64_t v;
         if (!colon) return perr(ps, "enum item '%s' of field %s: expected NAME:VALUE", item, fd->name);
@@ -643,23 +645,9 @@ int kh_isa_load(kh_isa *isa, const char *name, const char *path, const char *tex
 
 int kh_isa_load_file(kh_isa *isa, const char *path, char *err, size_t errlen)
 {
-    FILE *f = fopen(path, "rb");
-    if (!f) {
-        isa_errf(err, errlen, "%s: cannot open", path);
-        return -1;
-    }
-    size_t cap = 4096, n = 0;
-    char *buf = xrealloc(NULL, cap);
-    size_t got;
-    while ((got = fread(buf + n, 1, cap - n - 1, f)) > 0) {
-        n += got;
-        if (cap - n - 1 == 0) {
-            cap *= 2;
-            buf = xrealloc(buf, cap);
-        }
-    }
-    fclose(f);
-    buf[n] = '\0';
+    size_t n;
+    char *buf = kh_file_read(path, &n, err, errlen);
+    if (!buf) return -1;
     if (memchr(buf, '\0', n)) {
         free(buf);
         isa_errf(err, errlen, "%s: contains a NUL byte", path);

@@ -118,14 +118,9 @@ kh_link *kh_mesh_attach(kh_mesh *m, unsigned x, unsigned y, kh_comp *ep, kh_acce
         return NULL;
     }
     kh_router_set_in(r, dir, in);
-    /* the tie-off becomes the endpoint's inbound link; enter it in the
-     * receiver's list as kh_link_new does, so kh_comp_space reaches it */
+    /* the tie-off becomes the endpoint's inbound link */
     kh_link *out = m->to[y][x];
-    out->dst = ep;
-    out->dst_port = ep_port;
-    out->accept = accept;
-    out->next_in = ep->in_links;
-    ep->in_links = out;
+    kh_link_set_dst(out, ep, ep_port, accept);
     snprintf(out->name, sizeof out->name, "r(%u,%u).%s>%.24s", kh_router_x(r), kh_router_y(r),
              kh_dir_name(dir), ep->name);
     kh_router_set_out(r, dir, out);

@@ -23,7 +23,6 @@ struct kh_router {
     uint8_t x, y, nx, ny;
     uint8_t slot_full;          /* bit i: input i's holding slot has a flit */
     uint8_t out_full;           /* bit o: output o's register has a flit */
-    uint8_t out_blocked;        /* bit o: refused downstream, waits for kh_link_space */
     uint8_t nonempty;           /* bit i: input i's FIFO holds a flit */
     uint8_t unlogged;           /* bit o: output o drives a tie-off not yet logged */
     uint8_t slot_dir[KH_NDIRS]; /* output the slot's flit requests */
@@ -81,7 +80,7 @@ static void router_step(kh_comp *c, kh_cycle now)
     /* phase 2: each free output grants the first requesting input in the
      * order p, p+1, ... (p = now mod 5): walking the inputs in that order and
      * granting each its output if still free is the same thing */
-    unsigned slot_full = r->slot_full;
+    unsigned slot_full = r->slot_full, want = 0; /* want: outputs that full slots request */
     if (slot_full) {
         unsigned p = (unsigned)(now % KH_NDIRS);
         unsigned rot = ((slot_full >> p) | (slot_full << (KH_NDIRS - p))) & 0x1f;
@@ -89,7 +88,10 @@ static void router_step(kh_comp *c, kh_cycle now)
             unsigned i = lowest(rot) + p;
             if (i >= KH_NDIRS) i -= KH_NDIRS;
             unsigned o = r->slot_dir[i];
-            if (out_full >> o & 1) continue;
+            if (out_full >> o & 1) {
+                want |= 1u << o;
+                continue;
+            }
             r->out[o] = r->slot[i];
             out_full |= 1u << o;
             slot_full &= ~(1u << i);
@@ -113,6 +115,7 @@ static void router_step(kh_comp *c, kh_cycle now)
         r->slot[i] = *h;
         r->slot_dir[i] = (uint8_t)dir;
         slot_full |= 1u << i;
+        want |= 1u << dir;
         kh_fifo_pop(q, now);
         if (kh_fifo_empty(q)) r->nonempty &= (uint8_t)~(1u << i);
         kh_link *in = r->in_link[i];
@@ -120,16 +123,12 @@ static void router_step(kh_comp *c, kh_cycle now)
     }
     r->slot_full = (uint8_t)slot_full;
     r->out_full = (uint8_t)out_full;
-    r->out_blocked = (uint8_t)blocked;
 
     /* next step: a register not refused is offered next cycle; a slot is
      * granted next cycle unless its output was refused (the receiver's
      * kh_link_space wakes us then); an empty slot waits for its FIFO head
      * (the FIFO behind a full slot matters once the slot drains) */
-    int live = (out_full & ~blocked) != 0;
-    for (unsigned s = slot_full; s && !live; s &= s - 1)
-        live = !(blocked >> r->slot_dir[lowest(s)] & 1);
-    if (live) next = now + 1;
+    if ((out_full | want) & ~blocked) next = now + 1;
     if (next != KH_NEVER) kh_comp_wake(c, next);
 }
 

@@ -34,25 +34,10 @@ kh_link *kh_link_new(kh_sim *sim, kh_comp *src, kh_comp *dst, unsigned dst_port,
     return l;
 }
 
-int kh_link_send(kh_link *l, const kh_flit *f, kh_cycle now)
+void kh_link_trace(const kh_link *l, const kh_flit *f, kh_cycle now)
 {
-    if (l->last_xfer == now) return 0; /* one transfer per cycle: the sender must hold */
-    if (l->dst && !l->accept(l->dst, l->dst_port, f, now)) {
-        if (l->blocked_since == KH_NEVER) l->blocked_since = now;
-        return 0;
-    }
-    if (l->blocked_since != KH_NEVER) {
-        l->stall_cycles += now - l->blocked_since;
-        l->blocked_since = KH_NEVER;
-    }
-    l->flits++;
-    l->last_xfer = now;
-    if (!l->dst) l->dropped++;
-    if (l->src) {
-        kh_trace *t = l->src->sim->trace;
-        if (t && t->link) t->link(t->ctx, l, f, now);
-    }
-    return 1;
+    kh_trace *t = l->src->sim->sched.trace;
+    if (t->link) t->link(t->ctx, l, f, now);
 }
 
 void kh_link_space(kh_link *l, kh_cycle now)
@@ -64,4 +49,23 @@ void kh_comp_space(kh_comp *c, unsigned port, kh_cycle now)
 {
     for (kh_link *l = c->in_links; l; l = l->next_in)
         if (port == KH_ALL_PORTS || l->dst_port == port) kh_link_space(l, now);
+}
+
+void kh_link_set_dst(kh_link *l, kh_comp *dst, unsigned dst_port, kh_accept_fn accept)
+{
+    if (l->dst) { /* unlink from the old receiver's list */
+        for (kh_link **pp = &l->dst->in_links; *pp; pp = &(*pp)->next_in)
+            if (*pp == l) {
+                *pp = l->next_in;
+                break;
+            }
+    }
+    l->dst = dst;
+    l->dst_port = dst_port;
+    l->accept = accept;
+    l->next_in = NULL;
+    if (dst) {
+        l->next_in = dst->in_links;
+        dst->in_links = l;
+    }
 }

@@ -76,11 +76,12 @@ void kh_sim_destroy(kh_sim *sim)
     free(sim->comps);
     free(sim->links);
     free(sim->heap);
+    free(sim->sched.wheel);
     free(sim);
 }
 
 const kh_params *kh_sim_params(const kh_sim *sim) { return &sim->params; }
-kh_cycle kh_sim_now(const kh_sim *sim) { return sim->now; }
+kh_cycle kh_sim_now(const kh_sim *sim) { return sim->sched.now; }
 
 void kh_sim_add(kh_sim *sim, kh_comp *c, const kh_comp_ops *ops, const char *name)
 {
@@ -91,76 +92,131 @@ void kh_sim_add(kh_sim *sim, kh_comp *c, const kh_comp_ops *ops, const char *nam
         sim->comps = v;
         sim->capcomps = cap;
     }
+    if (sim->ncomps >= sim->sched.nwords * 64) { /* grow every slot's bitmap */
+        unsigned nw = sim->sched.nwords ? sim->sched.nwords * 2 : 1;
+        uint64_t *w = calloc((size_t)KH_WHEEL * nw, sizeof *w);
+        if (!w) abort(); /* out of memory while building a machine */
+        for (unsigned s = 0; s < KH_WHEEL; s++)
+            for (unsigned k = 0; k < sim->sched.nwords; k++) w[s * nw + k] = sim->sched.wheel[s * sim->sched.nwords + k];
+        free(sim->sched.wheel);
+        sim->sched.wheel = w;
+        sim->sched.nwords = nw;
+    }
     c->ops = ops;
     c->sim = sim;
     c->id = sim->ncomps;
-    c->wake = KH_NEVER;
     c->last_step = KH_NEVER;
     c->in_links = NULL;
     snprintf(c->name, sizeof c->name, "%s", name ? name : ops->kind);
     sim->comps[sim->ncomps++] = c;
 }
 
-void kh_comp_wake(kh_comp *c, kh_cycle at)
+static void wheel_set(kh_sim *sim, kh_cycle at, unsigned id)
+{
+    unsigned s = (unsigned)(at % KH_WHEEL);
+    sim->sched.wheel[s * sim->sched.nwords + (id >> 6)] |= UINT64_C(1) << (id & 63);
+    sim->sched.occ |= UINT64_C(1) << s;
+}
+
+void kh_comp_wake_far(kh_comp *c, kh_cycle at)
 {
     kh_sim *sim = c->sim;
     if (sim->in_step) {
-        if (at <= sim->now) {
+        if (at <= sim->sched.now) {
             kh_sim_log(sim, KH_LOG_ERROR, "%s asked to be stepped in cycle %llu during cycle %llu",
-                       c->name, (unsigned long long)at, (unsigned long long)sim->now);
-            at = sim->now + 1;
+                       c->name, (unsigned long long)at, (unsigned long long)sim->sched.now);
+            at = sim->sched.now + 1;
         }
-    } else if (at < sim->now) {
-        at = sim->now;
+    } else if (at < sim->sched.now) {
+        at = sim->sched.now;
     }
-    if (at == c->wake) return; /* already pending: coalesce */
-    if (at < c->wake) c->wake = at;
+    if (at - sim->sched.now < KH_WHEEL) {
+        wheel_set(sim, at, c->id);
+        return;
+    }
     if (heap_push(sim, (kh_wake_ent){at, c->id})) abort();
 }
 
-/* Execute every step due in cycle t (the heap minimum). */
+/* Move heap wakes that now fall inside the wheel's window. */
+static void migrate(kh_sim *sim)
+{
+    while (sim->nheap && sim->heap[0].t - sim->sched.now < KH_WHEEL) {
+        kh_wake_ent e = heap_pop(sim);
+        wheel_set(sim, e.t, e.id);
+    }
+}
+
+/* The earliest cycle with a wake, KH_NEVER if none. */
+static kh_cycle next_due(kh_sim *sim)
+{
+    migrate(sim);
+    if (sim->sched.occ) {
+        unsigned r = (unsigned)(sim->sched.now % KH_WHEEL);
+        uint64_t rot = r ? (sim->sched.occ >> r) | (sim->sched.occ << (KH_WHEEL - r)) : sim->sched.occ;
+        return sim->sched.now + (kh_cycle)__builtin_ctzll(rot);
+    }
+    return sim->nheap ? sim->heap[0].t : KH_NEVER;
+}
+
+/* Execute every step due in cycle t, in id (registration) order. */
 static void run_cycle(kh_sim *sim, kh_cycle t)
 {
-    sim->now = t;
+    sim->sched.now = t;
+    migrate(sim);
     sim->in_step = 1;
-    while (sim->nheap && sim->heap[0].t == t) {
-        kh_wake_ent e = heap_pop(sim);
-        kh_comp *c = sim->comps[e.id];
-        if (c->last_step == t) continue; /* already stepped this cycle */
-        c->last_step = t;
-        if (c->wake <= t) c->wake = KH_NEVER; /* the step re-requests what it still needs */
-        sim->steps++;
-        c->ops->step(c, t);
+    unsigned s = (unsigned)(t % KH_WHEEL);
+    uint64_t *slot = &sim->sched.wheel[s * sim->sched.nwords];
+    sim->sched.occ &= ~(UINT64_C(1) << s);
+    for (unsigned w = 0; w < sim->sched.nwords; w++) {
+        /* steps of cycle t only wake later cycles, so this word is final */
+        uint64_t bits = slot[w];
+        slot[w] = 0;
+        for (; bits; bits &= bits - 1) {
+            kh_comp *c = sim->comps[w * 64 + (unsigned)__builtin_ctzll(bits)];
+            c->last_step = t;
+            sim->steps++;
+            c->ops->step(c, t);
+        }
     }
     sim->in_step = 0;
-    sim->now = t + 1;
+    sim->sched.now = t + 1;
 }
 
 uint64_t kh_sim_run(kh_sim *sim, kh_cycle n)
 {
     uint64_t before = sim->steps;
-    kh_cycle end = sim->now + n;
-    while (sim->nheap && sim->heap[0].t < end) run_cycle(sim, sim->heap[0].t);
-    sim->now = end;
+    kh_cycle end = sim->sched.now + n, t;
+    while ((t = next_due(sim)) < end) run_cycle(sim, t);
+    sim->sched.now = end;
     return sim->steps - before;
 }
 
 int kh_sim_run_until_idle(kh_sim *sim, kh_cycle limit)
 {
-    kh_cycle end = sim->now + limit;
-    while (sim->nheap) {
-        if (sim->heap[0].t >= end) {
-            sim->now = end;
+    kh_cycle end = sim->sched.now + limit, t;
+    while ((t = next_due(sim)) != KH_NEVER) {
+        if (t >= end) {
+            sim->sched.now = end;
             return 0;
         }
-        run_cycle(sim, sim->heap[0].t);
+        run_cycle(sim, t);
     }
     return 1;
 }
 
-int kh_sim_idle(const kh_sim *sim) { return sim->nheap == 0; }
+int kh_sim_idle(const kh_sim *sim) { return sim->nheap == 0 && !sim->sched.occ; }
 
-kh_cycle kh_sim_next_wake(const kh_sim *sim) { return sim->nheap ? sim->heap[0].t : KH_NEVER; }
+kh_cycle kh_sim_next_wake(const kh_sim *sim)
+{
+    kh_cycle t = sim->nheap ? sim->heap[0].t : KH_NEVER;
+    if (sim->sched.occ) {
+        unsigned r = (unsigned)(sim->sched.now % KH_WHEEL);
+        uint64_t rot = r ? (sim->sched.occ >> r) | (sim->sched.occ << (KH_WHEEL - r)) : sim->sched.occ;
+        kh_cycle w = sim->sched.now + (kh_cycle)__builtin_ctzll(rot);
+        if (w < t) t = w;
+    }
+    return t;
+}
 
 int kh_sim_describe_stuck(kh_sim *sim, char *buf, size_t len)
 {
@@ -209,7 +265,7 @@ void kh_comp_log(kh_comp *c, kh_log_level lvl, const char *fmt, ...)
 {
     char prefix[96];
     va_list ap;
-    snprintf(prefix, sizeof prefix, "[%llu] %s: ", (unsigned long long)c->sim->now, c->name);
+    snprintf(prefix, sizeof prefix, "[%llu] %s: ", (unsigned long long)c->sim->sched.now, c->name);
     va_start(ap, fmt);
     vlog(c->sim, lvl, prefix, fmt, ap);
     va_end(ap);
@@ -222,18 +278,18 @@ kh_comp *kh_sim_comp(const kh_sim *sim, unsigned i) { return i < sim->ncomps ? s
 unsigned kh_sim_nlinks(const kh_sim *sim) { return sim->nlinks; }
 kh_link *kh_sim_link(const kh_sim *sim, unsigned i) { return i < sim->nlinks ? sim->links[i] : NULL; }
 
-void kh_sim_set_trace(kh_sim *sim, kh_trace *t) { sim->trace = t; }
-kh_trace *kh_sim_trace(const kh_sim *sim) { return sim->trace; }
+void kh_sim_set_trace(kh_sim *sim, kh_trace *t) { sim->sched.trace = t; }
+kh_trace *kh_sim_trace(const kh_sim *sim) { return sim->sched.trace; }
 
 void kh_trace_span(kh_comp *c, const char *name, kh_cycle begin, kh_cycle end, const char *args)
 {
-    kh_trace *t = c->sim->trace;
+    kh_trace *t = c->sim->sched.trace;
     if (t && t->span) t->span(t->ctx, c, name, begin, end, args);
 }
 
 void kh_trace_instant(kh_comp *c, const char *name, kh_cycle at, const char *args)
 {
-    kh_trace *t = c->sim->trace;
+    kh_trace *t = c->sim->sched.trace;
     if (t && t->instant) t->instant(t->ctx, c, name, at, args);
 }
 

@@ -10,21 +10,24 @@ typedef struct kh_wake_ent {
 } kh_wake_ent;
 
 struct kh_sim {
+    kh_sched sched;    /* first member: kh_comp_wake's inline path reads it */
     kh_params params;
-    kh_cycle now;      /* next cycle to execute, or the cycle being executed */
     int in_step;       /* inside the steps of cycle `now` */
     kh_comp **comps;
     unsigned ncomps, capcomps;
     kh_link **links;
     unsigned nlinks, caplinks;
-    kh_wake_ent *heap; /* min-heap on (t, id) */
+    /* Wakes within the next KH_WHEEL cycles: one bitmap over component ids
+     * per cycle slot (slot = cycle mod KH_WHEEL); a set bit coalesces
+     * repeated requests and iterating the bits gives id order. Later wakes
+     * wait in the heap and move into the wheel as time reaches them. */
+    kh_wake_ent *heap; /* min-heap on (t, id), wakes >= now + KH_WHEEL */
     size_t nheap, capheap;
     uint64_t steps;
     kh_log_fn log_fn;
     void *log_ctx;
     kh_log_level log_min;
     unsigned log_counts[4];
-    kh_trace *trace;
     void *user;
 };
 

@@ -9,17 +9,18 @@ enum { COMP_STATS_MAX = 1 << 16 };
 
 void kh_stats_fprint_json(kh_sim *sim, FILE *out)
 {
-    char a[160], b[160];
+    char a[160], b[160], from[160];
     fprintf(out, "{\"cycle\":%llu,\n\"links\":[", (unsigned long long)kh_sim_now(sim));
     unsigned nl = kh_sim_nlinks(sim);
     for (unsigned i = 0; i < nl; i++) {
         const kh_link *l = kh_sim_link(sim, i);
         kh_json_escape(a, sizeof a, l->name);
         kh_json_escape(b, sizeof b, l->dst ? l->dst->name : "tie-off");
+        kh_json_escape(from, sizeof from, l->src ? l->src->name : "");
         fprintf(out,
                 "%s\n{\"name\":\"%s\",\"from\":\"%s\",\"to\":\"%s\",\"flits\":%llu,\"dropped\":%llu,"
                 "\"stall_cycles\":%llu}",
-                i ? "," : "", a, l->src ? l->src->name : "", b, (unsigned long long)l->flits,
+                i ? "," : "", a, from, b, (unsigned long long)l->flits,
                 (unsigned long long)l->dropped, (unsigned long long)l->stall_cycles);
     }
     fputs("],\n\"components\":[", out);

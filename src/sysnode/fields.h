@@ -21,18 +21,8 @@ static inline unsigned kf_type(const kh_flit *f) { return (unsigned)kh_hdr_type(
 static inline unsigned kf_txn(const kh_flit *f) { return (unsigned)kh_hdr_txn(f->w); }
 static inline unsigned kf_rsvd(const kh_flit *f) { return (unsigned)kh_hdr_rsvd(f->w); }
 static inline unsigned kf_remote(const kh_flit *f) { return (unsigned)kh_hdr_rsvd_remote(f->w); }
-static inline void kf_set_hdr(kh_flit *f, unsigned dx, unsigned dy, unsigned sx, unsigned sy,
-                              unsigned type, unsigned txn, unsigned last, unsigned rsvd)
-{
-    kh_hdr_set_dst_x(f->w, dx);
-    kh_hdr_set_dst_y(f->w, dy);
-    kh_hdr_set_src_x(f->w, sx);
-    kh_hdr_set_src_y(f->w, sy);
-    kh_hdr_set_type(f->w, type);
-    kh_hdr_set_txn(f->w, txn);
-    kh_hdr_set_last(f->w, last);
-    kh_hdr_set_rsvd(f->w, rsvd);
-}
+static inline unsigned kf_remote_mesh(const kh_flit *f) { return (unsigned)kh_hdr_rsvd_mesh(f->w); }
+static inline void kf_set_word_index(kh_flit *f, unsigned w) { kh_hdr_set_rsvd_word(f->w, w); }
 
 /* ---- MEM_RD_REQ / MEM_WR_REQ descriptor (flits.md §4.1) ---- */
 static inline uint64_t kf_addr(const kh_flit *f) { return kh_mem_rd_req_addr(f->w); }

@@ -20,20 +20,6 @@ int kh_node_port_drops(const kh_node *n, uint64_t addr)
            (ka_mesh(addr) != n->cfg.mesh_id || ka_apidx(addr) != 0);
 }
 
-static void bytes_to_word(const uint8_t b[32], uint64_t w[4])
-{
-    for (int k = 0; k < 4; k++) {
-        uint64_t v = 0;
-        for (int j = 7; j >= 0; j--) v = (v << 8) | b[8 * k + j];
-        w[k] = v;
-    }
-}
-
-static void word_to_bytes(const uint64_t w[4], uint8_t b[32])
-{
-    for (int j = 0; j < 32; j++) b[j] = (uint8_t)(w[j >> 3] >> (8 * (j & 7)));
-}
-
 /* DRAM byte index: word = (a[35:0] >> 5) mod DRAM_WORDS (§7, Open point 3). */
 uint64_t kh_node_dram_index(kh_node *n, uint64_t addr)
 {
@@ -55,14 +41,14 @@ void kh_node_word_read(kh_node *n, kh_target t, uint64_t addr, uint64_t out[4])
     addr &= ~(uint64_t)31; /* the memory model ignores the low 5 bits (§7) */
     if (t == KH_TGT_STAGE) kh_pages_read(&n->stage, addr & n->stage_bytes_mask, b, 32);
     else kh_pages_read(&n->dram, kh_node_dram_index(n, addr), b, 32);
-    bytes_to_word(b, out);
+    kh_words_from_bytes(out, 4, b);
 }
 
 void kh_node_word_write(kh_node *n, kh_target t, uint64_t addr, const uint64_t in[4])
 {
     uint8_t b[32];
     addr &= ~(uint64_t)31;
-    word_to_bytes(in, b);
+    kh_words_to_bytes(in, 4, b);
     int rc = t == KH_TGT_STAGE ? kh_pages_write(&n->stage, addr & n->stage_bytes_mask, b, 32)
                                : kh_pages_write(&n->dram, kh_node_dram_index(n, addr), b, 32);
     if (rc) kh_sim_log(n->sim, KH_LOG_ERROR, "mesh %u: out of memory storing the word at 0x%010llx",

@@ -144,7 +144,8 @@ uint64_t kh_node_aux_stat(kh_node *n, kh_cycle now)
         ar += kh_port_rd_count(n->port[i]);
         wr += kh_port_wr_count(n->port[i]);
     }
-    return km_aux_stat(done & 0xFFFFFF, ar & 0xFFFF, wr & 0xFFFF, fault, busy);
+    /* the fields keep the low 24 / 16 / 16 bits of the counters (control.md §2.8) */
+    return km_aux_stat(done, ar, wr, fault, busy);
 }
 
 int kh_node_mover_write(kh_node *n, unsigned reg, uint64_t value, kh_cycle now)

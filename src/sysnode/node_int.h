@@ -4,7 +4,7 @@
 
 #include "kohaku/node.h"
 #include "sysnode/conv.h"
-#include "sysnode/pages.h"
+#include "util/pages.h"
 
 typedef struct kh_port kh_port;
 typedef struct kh_mover kh_mover;

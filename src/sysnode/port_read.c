@@ -33,7 +33,8 @@ int kh_port_plain_flit(kh_port *p, kh_flit *f, kh_cycle now)
     const kh_conv_beat *b = kh_conv_beat_head(p->rq, now);
     if (p->st != ST_PLAIN || !b || b->tag != TAG_PLAIN) return 0;
     kh_flit_clear(f);
-    kf_set_hdr(f, p->pr_sx, p->pr_sy, p->x, p->y, KH_T_MEM_RD_RESP, p->pr_txn, b->last, 0);
+    kh_flit_set_hdr(f, &(kh_flit_hdr){.dst_x = p->pr_sx, .dst_y = p->pr_sy, .src_x = p->x, .src_y = p->y,
+                                      .type = KH_T_MEM_RD_RESP, .txn = p->pr_txn, .last = b->last}); /* §3.1 */
     memcpy(f->w, b->d, sizeof b->d);
     if (b->last) {
         p->st = ST_IDLE;
@@ -137,8 +138,10 @@ int kh_port_stream_flit(kh_port *p, kh_flit *f, kh_cycle now)
     if (!p->rs_run || !s->emit_valid) return 0;
     unsigned d = s->emit_d, w = s->emit_w;
     kh_flit_clear(f);
-    kf_set_hdr(f, s->dx[d], s->dy[d], p->x, p->y, KH_T_MEM_RD_RESP, (s->txn + s->emit_entry) & 0xFF,
-               w == s->ew - 1, w & 3); /* rsvd = {0, w[1:0]} */
+    kh_flit_set_hdr(f, &(kh_flit_hdr){.dst_x = s->dx[d], .dst_y = s->dy[d], .src_x = p->x, .src_y = p->y,
+                                      .type = KH_T_MEM_RD_RESP, .txn = (s->txn + s->emit_entry) % 256,
+                                      .last = w == s->ew - 1});
+    kf_set_word_index(f, w); /* rsvd = {0, w[1:0]} (§3.2) */
     memcpy(f->w, s->emit[w], sizeof s->emit[w]);
     if (++s->emit_w == s->ew) {
         s->emit_w = 0;

@@ -119,7 +119,8 @@ void kh_port_ack_flit(kh_port *p, kh_flit *f)
 {
     kh_wslot *w = &p->slot[p->cur_slot];
     kh_flit_clear(f);
-    kf_set_hdr(f, w->sx, w->sy, p->x, p->y, KH_T_MEM_WR_ACK, w->txn, 1, 0); /* §5 */
+    kh_flit_set_hdr(f, &(kh_flit_hdr){.dst_x = w->sx, .dst_y = w->sy, .src_x = p->x, .src_y = p->y,
+                                      .type = KH_T_MEM_WR_ACK, .txn = w->txn, .last = 1}); /* §5 */
     if (p->ack_drop) kf_set_ack_drop(f, 1);
     w->state = WS_FREE; /* the slot frees when its ack is sent */
     p->ack_drop = 0;

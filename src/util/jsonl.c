@@ -1,7 +1,7 @@
 /* JSON Lines reading (json.h): a file read whole, then one value per line. */
 #include "kohaku/json.h"
+#include "kohaku/file.h"
 
-#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -21,34 +21,10 @@ int kh_jsonl_open_mem(kh_jsonl *r, const char *text, size_t len)
 int kh_jsonl_open(kh_jsonl *r, const char *path, char *err, size_t errlen)
 {
     memset(r, 0, sizeof *r);
-    FILE *f = fopen(path, "rb");
-    if (!f) {
-        snprintf(err, errlen, "cannot open '%s': %s", path, strerror(errno));
-        return -1;
-    }
-    size_t cap = 1 << 16, len = 0;
-    char *buf = malloc(cap);
-    for (;;) {
-        if (!buf) {
-            fclose(f);
-            snprintf(err, errlen, "'%s': out of memory", path);
-            return -1;
-        }
-        len += fread(buf + len, 1, cap - len, f);
-        if (len < cap) break;
-        char *nb = cap <= SIZE_MAX / 2 ? realloc(buf, cap * 2) : NULL;
-        if (!nb) free(buf);
-        buf = nb;
-        cap *= 2;
-    }
-    int bad = ferror(f);
-    fclose(f);
-    if (bad) {
-        free(buf);
-        snprintf(err, errlen, "cannot read '%s'", path);
-        return -1;
-    }
-    r->text = buf;
+    size_t len;
+    char *text = kh_file_read(path, &len, err, errlen);
+    if (!text) return -1;
+    r->text = text;
     r->len = len;
     r->next_line = 1;
     return 0;

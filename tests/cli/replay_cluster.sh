@@ -15,6 +15,17 @@ expect_out "the memory difference is named" "1" sh -c "$KOHAKU replay cluster '$
 expect_out "the completion difference is named" "1" sh -c "$KOHAKU replay cluster '$tmp' | grep -c '^case 16 .*completions\[1\]'"
 printf '{"case": 1, "insts": "nope"}\n' > "$tmp"
 expect_rc "a malformed case is refused" 1 $KOHAKU replay cluster "$tmp"
+# a node drain (dnode=1 to (3,2)) of a zero sub-tile: a CU_DATA descriptor
+# and one data flit; node_out is compared by data, buffer and granule
+I='"insts": ["1000000000000400000128000000000000000000000000000000000000000000", "1000004000000600000128000000000000000000000000000000000000000000", "2000000000000001010128000000000000000000000000000000000000000000", "3000000000000400000128000000000000009900000000000000000000000000"], "inst_txn": 64, "inst_last": 0'
+C='"completions": [{"code": 0, "arg": 1, "txn": 64, "last": 1}, {"code": 0, "arg": 2, "txn": 64, "last": 1}, {"code": 0, "arg": 3, "txn": 64, "last": 1}, {"code": 0, "arg": 4, "txn": 64, "last": 1}]'
+Z=0000000000000000000000000000000000000000000000000000000000000000
+printf '{"case": 1, "params": {"TILES": 256, "rd_lat": 10}, %s, "mem_in": [], "mem_out": [], "node_out": ["32218020%s", "32218028%s"], %s}\n' "$I" $Z $Z "$C" > "$tmp"
+expect_out "a node drain replays" "1 passed, 0 failed" sh -c "$KOHAKU replay cluster '$tmp' | tail -n 1"
+printf '{"case": 2, %s, "mem_in": [], "node_out": ["32218020%s", "32218028%s"], %s}\n' "$I" $Z 0000000000000000000000000000000000000000000000000000000000000001 "$C" > "$tmp"
+expect_out "node_out data differs" "1" sh -c "$KOHAKU replay cluster '$tmp' | grep -c '^case 2 .*node_out to (3,2): buf 0 granule 0 data'"
+printf '{"case": 3, %s, "mem_in": [], "node_out": ["32218020%s", "32218028%s", "32218020%s", "32218028%s"], %s}\n' "$I" $Z $Z $Z $Z "$C" > "$tmp"
+expect_out "node_out has more flits than sent" "1" sh -c "$KOHAKU replay cluster '$tmp' | grep -c 'fewer CU_DATA data flits'"
 expect_rc "a missing file is refused" 1 $KOHAKU replay cluster /nonexistent/cluster.jsonl
 expect_err_has "the missing file is named" "/nonexistent/cluster.jsonl" $KOHAKU replay cluster /nonexistent/cluster.jsonl
 expect_rc "no file is a usage error" 2 $KOHAKU replay cluster

@@ -25,43 +25,14 @@ static void help(FILE *out)
 
 int kh_cmd_asm(int argc, char **argv)
 {
-    const char *unit = NULL, *file = NULL;
-    for (int i = 1; i < argc; i++) {
-        if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
-            help(stdout);
-            return 0;
-        } else if (!strcmp(argv[i], "--unit") && i + 1 < argc) {
-            unit = argv[++i];
-        } else if (!strncmp(argv[i], "--unit=", 7)) {
-            unit = argv[i] + 7;
-        } else if (argv[i][0] == '-' && argv[i][1]) {
-            fprintf(stderr, "kohaku asm: unknown option '%s'\n", argv[i]);
-            help(stderr);
-            return 2;
-        } else if (!file) {
-            file = argv[i];
-        } else {
-            help(stderr);
-            return 2;
-        }
-    }
-    if (!unit) {
-        fprintf(stderr, "kohaku asm: --unit UNIT is required\n");
-        help(stderr);
-        return 2;
-    }
-    kh_isa *isa = cli_open_isa("asm");
-    if (!isa) return 1;
-    const kh_isa_layout *l = cli_unit("asm", isa, unit);
-    char *text = l ? cli_read_text("asm", file) : NULL;
-    if (!text) {
-        kh_isa_free(isa);
-        return l ? 1 : 2;
-    }
-    cli_report r = {"asm", file ? file : "-", 0, 0};
+    cli_unit_input in;
+    int rc = cli_unit_input_open("asm", argc, argv, help, &in);
+    if (rc >= 0) return rc;
+    const kh_isa_layout *l = in.layout;
+    cli_report r = {"asm", in.where, 0, 0};
     uint64_t *w;
     size_t n;
-    int errors = kh_isa_asm_text(l, text, &w, &n, cli_report_fn, &r);
+    int errors = kh_isa_asm_text(l, in.text, &w, &n, cli_report_fn, &r);
     if (!errors) {
         unsigned width = kh_isa_layout_width(l), words = kh_isa_layout_words(l);
         char hex[KH_ISA_MAX_WIDTH / 4 + 1];
@@ -71,7 +42,6 @@ int kh_cmd_asm(int argc, char **argv)
         }
     }
     free(w);
-    free(text);
-    kh_isa_free(isa);
+    cli_unit_input_free(&in);
     return errors ? 1 : 0;
 }

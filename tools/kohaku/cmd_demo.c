@@ -10,7 +10,7 @@
 
 static void help(FILE *out)
 {
-    fprintf(out, "usage: kohaku demo [--map MAP]\n"
+    fprintf(out, "usage: kohaku demo [--map MAP] [--trace F.json] [--stats F.json]\n"
                  "  The default demo: kohaku gemm %u %u %u on the default machine (mesh_2x2_6+2: six\n"
                  "  matmul clusters, two vector cores, two memory ports), or on MAP.\n",
             KH_GEMM_DEMO_M, KH_GEMM_DEMO_N, KH_GEMM_DEMO_K);
@@ -18,13 +18,17 @@ static void help(FILE *out)
 
 int kh_cmd_demo(int argc, char **argv)
 {
-    kh_gemm_demo_opts o = {KH_GEMM_DEMO_M, KH_GEMM_DEMO_N, KH_GEMM_DEMO_K, NULL, 0, 0};
+    kh_gemm_demo_opts o = {KH_GEMM_DEMO_M, KH_GEMM_DEMO_N, KH_GEMM_DEMO_K, NULL, 0, 0, NULL, NULL};
     for (int i = 1; i < argc; i++) {
         if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
             help(stdout);
             return 0;
         } else if (!strcmp(argv[i], "--map") && i + 1 < argc) {
             o.map_path = argv[++i];
+        } else if (!strcmp(argv[i], "--trace") && i + 1 < argc) {
+            o.trace_path = argv[++i];
+        } else if (!strcmp(argv[i], "--stats") && i + 1 < argc) {
+            o.stats_path = argv[++i];
         } else {
             help(stderr);
             return 2;

@@ -22,44 +22,15 @@ static void help(FILE *out)
 
 int kh_cmd_dis(int argc, char **argv)
 {
-    const char *unit = NULL, *file = NULL;
-    for (int i = 1; i < argc; i++) {
-        if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
-            help(stdout);
-            return 0;
-        } else if (!strcmp(argv[i], "--unit") && i + 1 < argc) {
-            unit = argv[++i];
-        } else if (!strncmp(argv[i], "--unit=", 7)) {
-            unit = argv[i] + 7;
-        } else if (argv[i][0] == '-' && argv[i][1]) {
-            fprintf(stderr, "kohaku dis: unknown option '%s'\n", argv[i]);
-            help(stderr);
-            return 2;
-        } else if (!file) {
-            file = argv[i];
-        } else {
-            help(stderr);
-            return 2;
-        }
-    }
-    if (!unit) {
-        fprintf(stderr, "kohaku dis: --unit UNIT is required\n");
-        help(stderr);
-        return 2;
-    }
-    kh_isa *isa = cli_open_isa("dis");
-    if (!isa) return 1;
-    const kh_isa_layout *l = cli_unit("dis", isa, unit);
-    char *text = l ? cli_read_text("dis", file) : NULL;
-    if (!text) {
-        kh_isa_free(isa);
-        return l ? 1 : 2;
-    }
+    cli_unit_input in;
+    int rc = cli_unit_input_open("dis", argc, argv, help, &in);
+    if (rc >= 0) return rc;
+    const kh_isa_layout *l = in.layout;
     unsigned width = kh_isa_layout_width(l), words = kh_isa_layout_words(l), lineno = 0;
     size_t n = 0, cap = 0;
     uint64_t *w = NULL;
     int bad = 0;
-    for (char *p = text; *p;) {
+    for (char *p = in.text; *p;) {
         char *nl = strchr(p, '\n');
         if (nl) *nl = '\0';
         lineno++;
@@ -68,20 +39,24 @@ int kh_cmd_dis(int argc, char **argv)
         char *s = p + strspn(p, " \t\r");
         size_t len = strcspn(s, " \t\r");
         if (s[len] && s[len + strspn(s + len, " \t\r")]) {
-            fprintf(stderr, "kohaku dis: %s: line %u: one word per line\n", file ? file : "-", lineno);
+            fprintf(stderr, "kohaku dis: %s: line %u: one word per line\n", in.where, lineno);
             bad++;
         } else if (len) {
             s[len] = '\0';
             if (n == cap) {
                 cap = cap ? 2 * cap : 64;
                 uint64_t *q = realloc(w, cap * words * sizeof *w);
-                if (!q) break;
+                if (!q) {
+                    fprintf(stderr, "kohaku dis: out of memory after %zu words\n", n);
+                    bad++;
+                    break;
+                }
                 w = q;
             }
             char err[128];
             if (kh_hex_parse(s, w + n * words, (width + 3) / 4 * 4, 1, err, sizeof err)) {
                 fprintf(stderr, "kohaku dis: %s: line %u: '%s' is not a %u-bit word: %s\n",
-                        file ? file : "-", lineno, s, width, err);
+                        in.where, lineno, s, width, err);
                 bad++;
             } else {
                 n++;
@@ -95,7 +70,6 @@ int kh_cmd_dis(int argc, char **argv)
         free(out);
     }
     free(w);
-    free(text);
-    kh_isa_free(isa);
+    cli_unit_input_free(&in);
     return bad ? 1 : 0;
 }

@@ -10,7 +10,7 @@
 
 static void usage(FILE *out)
 {
-    fprintf(out, "usage: kohaku gemm M N K [--map MAP] [--seed S]\n"
+    fprintf(out, "usage: kohaku gemm M N K [--map MAP] [--seed S] [--trace F.json] [--stats F.json]\n"
                  "  C = A·Btᵀ with random FP16 A [M][K] and Bt [N][K], on every matmul cluster of the\n"
                  "  default machine (or MAP): upload, quantise with the mover, tiled FILL/GEMM/DRAIN,\n"
                  "  read back. Prints cycles, MAC/cycle against the peak and the error against a\n"
@@ -19,7 +19,7 @@ static void usage(FILE *out)
 
 int kh_cmd_gemm(int argc, char **argv)
 {
-    kh_gemm_demo_opts o = {0, 0, 0, NULL, 0, 0};
+    kh_gemm_demo_opts o = {0, 0, 0, NULL, 0, 0, NULL, NULL};
     unsigned *dims[3] = {&o.m, &o.n, &o.k}, nd = 0;
     for (int i = 1; i < argc; i++) {
         uint64_t v;
@@ -28,6 +28,10 @@ int kh_cmd_gemm(int argc, char **argv)
             return 0;
         } else if (!strcmp(argv[i], "--map") && i + 1 < argc) {
             o.map_path = argv[++i];
+        } else if (!strcmp(argv[i], "--trace") && i + 1 < argc) {
+            o.trace_path = argv[++i];
+        } else if (!strcmp(argv[i], "--stats") && i + 1 < argc) {
+            o.stats_path = argv[++i];
         } else if (!strcmp(argv[i], "--seed") && i + 1 < argc) {
             if (kh_parse_u64(argv[++i], &o.seed)) {
                 fprintf(stderr, "kohaku gemm: --seed '%s' is not a number\n", argv[i]);

@@ -15,11 +15,12 @@ typedef struct kh_gemm_demo_opts {
     const char *map_path; /* NULL: the built-in default machine */
     uint64_t seed;        /* 0: the demo's */
     int quiet;
+    const char *trace_path, *stats_path; /* --trace / --stats, NULL: none */
 } kh_gemm_demo_opts;
 
 typedef struct kh_gemm_demo_result {
     uint64_t cycles, quant_cycles, sim_cycles;
-    double mac_per_cycle, peak, rel_err, seconds;
+    double mac_per_cycle, peak, rel_err, seconds, gemm_seconds; /* CPU time */
     size_t mismatches;
 } kh_gemm_demo_result;
 

@@ -1,4 +1,5 @@
 #include "isa_util.h"
+#include "kohaku/file.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -23,30 +24,17 @@ kh_isa *cli_open_isa(const char *cmd)
 char *cli_read_text(const char *cmd, const char *path)
 {
     int use_stdin = !path || !strcmp(path, "-");
-    FILE *f = use_stdin ? stdin : fopen(path, "rb");
-    if (!f) {
-        fprintf(stderr, "kohaku %s: %s: cannot open\n", cmd, path);
-        return NULL;
-    }
-    size_t cap = 4096, n = 0, got;
-    char *buf = malloc(cap);
-    while (buf && (got = fread(buf + n, 1, cap - n - 1, f)) > 0) {
-        n += got;
-        if (n + 1 == cap) {
-            char *p = realloc(buf, cap *= 2);
-            if (!p) free(buf);
-            buf = p;
-        }
-    }
-    if (!use_stdin) fclose(f);
+    const char *what = use_stdin ? "standard input" : path;
+    char err[512];
+    size_t n;
+    char *buf = use_stdin ? kh_file_read_stream(stdin, what, &n, err, sizeof err)
+                          : kh_file_read(path, &n, err, sizeof err);
     if (!buf) {
-        fprintf(stderr, "kohaku %s: out of memory\n", cmd);
+        fprintf(stderr, "kohaku %s: %s\n", cmd, err);
         return NULL;
     }
-    buf[n] = '\0';
     if (memchr(buf, '\0', n)) {
-        fprintf(stderr, "kohaku %s: %s: contains a NUL byte; not a text file\n", cmd,
-                use_stdin ? "standard input" : path);
+        fprintf(stderr, "kohaku %s: %s: contains a NUL byte; not a text file\n", cmd, what);
         free(buf);
         return NULL;
     }
@@ -62,4 +50,53 @@ const kh_isa_layout *cli_unit(const char *cmd, const kh_isa *isa, const char *un
         if (kh_isa_layout_unit(kh_isa_at(isa, i))) fprintf(stderr, " %s", kh_isa_layout_unit(kh_isa_at(isa, i)));
     fprintf(stderr, "\n");
     return NULL;
+}
+
+int cli_unit_input_open(const char *cmd, int argc, char **argv, void (*help)(FILE *),
+                        cli_unit_input *in)
+{
+    const char *unit = NULL, *file = NULL;
+    memset(in, 0, sizeof *in);
+    for (int i = 1; i < argc; i++) {
+        if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
+            help(stdout);
+            return 0;
+        } else if (!strcmp(argv[i], "--unit") && i + 1 < argc) {
+            unit = argv[++i];
+        } else if (!strncmp(argv[i], "--unit=", 7)) {
+            unit = argv[i] + 7;
+        } else if (argv[i][0] == '-' && argv[i][1]) {
+            fprintf(stderr, "kohaku %s: unknown option '%s'\n", cmd, argv[i]);
+            help(stderr);
+            return 2;
+        } else if (!file) {
+            file = argv[i];
+        } else {
+            help(stderr);
+            return 2;
+        }
+    }
+    if (!unit) {
+        fprintf(stderr, "kohaku %s: --unit UNIT is required\n", cmd);
+        help(stderr);
+        return 2;
+    }
+    in->isa = cli_open_isa(cmd);
+    if (!in->isa) return 1;
+    in->layout = cli_unit(cmd, in->isa, unit);
+    in->text = in->layout ? cli_read_text(cmd, file) : NULL;
+    if (!in->text) {
+        int rc = in->layout ? 1 : 2;
+        cli_unit_input_free(in);
+        return rc;
+    }
+    in->where = file ? file : "-";
+    return -1;
+}
+
+void cli_unit_input_free(cli_unit_input *in)
+{
+    free(in->text);
+    kh_isa_free(in->isa);
+    memset(in, 0, sizeof *in);
 }

@@ -17,6 +17,7 @@
 #include "kohaku/json.h"
 #include "kohaku/unitbench.h"
 #include "replay.h"
+#include "simout.h"
 
 #define CASE_LIMIT 50000000ull /* cycles; a case that runs longer is reported stuck */
 
@@ -413,13 +414,26 @@ static void print_events(kh_ubench *b, kh_cycle origin)
     }
 }
 
+/* --trace / --stats describe the last case of the file (each case runs in a
+ * fresh bench, as the recordings reset the unit between cases). */
 static void run_case(rc_case *c, const kh_replay_opts *o)
 {
     log_buf log = {{0}, 0};
     int64_t id;
+    char err0[300];
     if (kh_json_get_i64(c->root, "case", &id, c->why, sizeof c->why) == 0) c->id = (long)id;
+    c->why[0] = 0;
     kh_ubench *b = build_bench(c, o, &log);
     if (!b) return;
+    kh_simout *so = NULL;
+    if (o->trace_file || o->stats_file) {
+        so = kh_simout_open(kh_ubench_sim(b), o->trace_file, err0, sizeof err0);
+        if (!so) {
+            fail(c, "%s", err0);
+            kh_ubench_free(b);
+            return;
+        }
+    }
     long ninst;
     if (load_memory(c, b) || (ninst = queue_input(c, b)) < 0) goto out;
     char err[2400];
@@ -446,6 +460,7 @@ static void run_case(rc_case *c, const kh_replay_opts *o)
         if (log.used) fputs(log.text, stdout);
     }
 out:
+    if (so && kh_simout_close(so, o->stats_file, err0, sizeof err0)) fail(c, "%s", err0);
     kh_ubench_free(b);
 }
 

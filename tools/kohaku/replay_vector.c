@@ -22,6 +22,7 @@
 #include "cu/units/units.h"
 #include "cu/units/vector/vec_unit.h"
 #include "replay.h"
+#include "simout.h"
 
 #define WHY 400
 
@@ -146,7 +147,17 @@ static void print_requests(kh_ubench *b, const kh_params *p, const kh_json_val *
     }
 }
 
-static int replay_case(const kh_json_val *c, const char *name, int compat, int verbose, vec_result *r)
+/* --trace / --stats name one file per case: F.json -> F.caseN.json. */
+static const char *per_case(const char *path, const char *name, char *buf, size_t len)
+{
+    if (!path) return NULL;
+    const char *dot = strrchr(path, '.'), *slash = strrchr(path, '/');
+    if (!dot || (slash && dot < slash)) dot = path + strlen(path);
+    snprintf(buf, len, "%.*s.case%s%s", (int)(dot - path), path, name, dot);
+    return buf;
+}
+
+static int replay_case(const kh_json_val *c, const char *name, const kh_replay_opts *o, vec_result *r)
 {
     char err[256];
     const kh_json_val *params, *flits_in, *mem_in, *mem_out, *node_out, *comps, *kinds;
@@ -180,9 +191,16 @@ static int replay_case(const kh_json_val *c, const char *name, int compat, int v
     kh_params_default(&cfg.params);
     if (kh_params_profile(&cfg.params, "rec-vector", err, sizeof err))
         return fail(r, "refused: %s", err);
-    cfg.params.rtl_compat = (uint64_t)compat;
+    cfg.params.rtl_compat = (uint64_t)o->rtl_compat;
     kh_ubench *b = kh_ubench_new(&cfg, err, sizeof err);
     if (!b) return fail(r, "bench: %s", err);
+    char tpath[512], spath[512];
+    kh_simout *out = kh_simout_open(kh_ubench_sim(b), per_case(o->trace_file, name, tpath, sizeof tpath),
+                                    err, sizeof err);
+    if (!out) {
+        kh_ubench_free(b);
+        return fail(r, "--trace: %s", err);
+    }
 
     for (size_t i = 0; i < kh_json_len(mem_in); i++) {
         const kh_json_val *m = kh_json_at(mem_in, i);
@@ -197,7 +215,11 @@ static int replay_case(const kh_json_val *c, const char *name, int compat, int v
         }
         kh_ubench_mem_write(b, addr, bytes, 32);
     }
-    if (feed_and_run(b, flits_in, err, sizeof err)) {
+    int ran = feed_and_run(b, flits_in, err, sizeof err);
+    char oerr[256];
+    if (kh_simout_close(out, per_case(o->stats_file, name, spath, sizeof spath), oerr, sizeof oerr))
+        fprintf(stderr, "kohaku replay vector: %s\n", oerr);
+    if (ran) {
         kh_ubench_free(b);
         return fail(r, "simulation: %s", err);
     }
@@ -273,7 +295,7 @@ static int replay_case(const kh_json_val *c, const char *name, int compat, int v
         } else if (s->txn != txn || s->last != last) {
             fail(r, "completion %zu: txn 0x%x last %u, want txn 0x%llx last %llu", i, s->txn, s->last,
                  (unsigned long long)txn, (unsigned long long)last);
-        } else if (timing_arg && verbose) {
+        } else if (timing_arg && o->verbose) {
             printf("case %s: RUN %zu busy cycles %u, recorded %llu\n", name, i, s->arg,
                    (unsigned long long)arg);
         } else if (!timing_arg && s->arg != arg) {
@@ -284,7 +306,7 @@ static int replay_case(const kh_json_val *c, const char *name, int compat, int v
         fail(r, "%zu completion(s) recorded, %zu sent", kh_json_len(comps), ngot);
     kh_cycle origin = replay_origin(b, &cfg.params);
     if (r->ok && origin != KH_NEVER) r->our_cycles = (double)(last_cycle - origin);
-    if (verbose) {
+    if (o->verbose) {
         printf("case %s: completion cycles ours:", name);
         for (size_t i = 0; i < ngot; i++) printf(" %llu", (unsigned long long)(got[i].cycle - origin));
         printf("\ncase %s: completion cycles recorded:", name);
@@ -295,7 +317,7 @@ static int replay_case(const kh_json_val *c, const char *name, int compat, int v
         }
         printf("\n");
     }
-    if (verbose) print_requests(b, &cfg.params, c, name);
+    if (o->verbose) print_requests(b, &cfg.params, c, name);
     kh_ubench_free(b);
     return r->ok;
 }
@@ -327,7 +349,7 @@ int kh_replay_vector(const char *file, const kh_replay_opts *o)
         else
             snprintf(name, sizeof name, "line %u", in.line);
         vec_result r;
-        if (replay_case(c, name, o->rtl_compat, o->verbose, &r)) {
+        if (replay_case(c, name, o, &r)) {
             passed++;
             if (r.rec_cycles > 0 && r.our_cycles >= 0) {
                 double dev = 100.0 * (r.our_cycles - r.rec_cycles) / r.rec_cycles;

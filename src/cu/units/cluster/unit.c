@@ -114,6 +114,9 @@ static int unit_inst(void *p, const kh_flit *f, kh_cycle now)
                 kh_cl_warn(u, "fused DRAIN n=%u < %u emitted granules: it retires while the rest is "
                               "still being written (cluster.md §6.3)", kh_cl_or1(in->n), u->fused_total);
             u->fused_pending = 0;
+        } else if (u->fused_pending && kh_cl_batch_outstanding(u)) {
+            kh_cl_warn(u, "explicit DRAIN while an emitting GEMM's sub-tiles are still being written: W is "
+                          "overwritten, their unsent bursts go to this DRAIN's destination (cluster.md §6.3)");
         }
         kh_cl_dest_from_inst(u, in); /* W from the DRAIN while it is decoded (§6.3) */
         u->state = KH_CL_DRAIN;

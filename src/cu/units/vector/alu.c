@@ -9,15 +9,30 @@ static unsigned mode_depth(unsigned vmode)
     return d[vmode & 3];
 }
 
-/* src(sel, r, e) of §5; sampled values of S and K are read at issue. */
-static kh_e8 src(const vec_state *st, unsigned sel, unsigned r, unsigned e, kh_e8 chain)
+/* One operand, src(sel, r, e) of §5, resolved once per instruction: a
+ * vector register read element-wise, the chain value, or a value sampled at
+ * issue (S broadcast, K constant). */
+typedef struct operand {
+    const kh_e8 *v; /* selector V */
+    int chain;      /* selector C */
+    kh_e8 k;        /* selector S or K */
+} operand;
+
+static operand resolve(const vec_state *st, unsigned sel, unsigned r)
 {
-    switch (sel) {
-    case VEC_SEL_V: return st->v[r][e];
-    case VEC_SEL_S: return st->s[r] & 0xFFFFFFu;
-    case VEC_SEL_C: return chain;
-    default: return vec_kreg(st, r);
-    }
+    operand o = {NULL, 0, 0};
+    if (sel == VEC_SEL_V)
+        o.v = st->v[r];
+    else if (sel == VEC_SEL_C)
+        o.chain = 1;
+    else
+        o.k = sel == VEC_SEL_S ? st->s[r] & 0xFFFFFFu : vec_kreg(st, r);
+    return o;
+}
+
+static kh_e8 fetch(const operand *o, unsigned e, kh_e8 chain)
+{
+    return o->v ? o->v[e] : o->chain ? chain : o->k;
 }
 
 /* Selector rules (§5.1, §5.2, §9): a head must not name C, a later stage
@@ -91,21 +106,24 @@ int vec_exec_alu(vec_core *c, const vec_insn *head, vec_exec *x)
     for (unsigned s = 0; s < VEC_SLICES; s++)
         st->porta[s] = st->v[head->va][VEC_SLICES * (nc - 1) + s];
 
-    for (unsigned e = 0; e < VEC_SLICES * nc; e++) {
+    operand op[4][3];
+    for (unsigned t = 0; t < depth; t++) {
+        op[t][0] = resolve(st, stage[t].sa, stage[t].va);
+        op[t][1] = resolve(st, stage[t].sb, stage[t].vb);
+        op[t][2] = resolve(st, stage[t].sc, stage[t].vc);
+    }
+    /* elements past VL are computed by the lanes but never written */
+    unsigned n = st->vl;
+    for (unsigned e = 0; e < n; e++) {
         kh_e8 val = 0;
         int pred = 0;
-        for (unsigned t = 0; t < depth; t++) {
-            const vec_insn *s = &stage[t];
-            kh_e8 a = src(st, s->sa, s->va, e, val);
-            kh_e8 b = src(st, s->sb, s->vb, e, val);
-            kh_e8 cc = src(st, s->sc, s->vc, e, val);
-            val = kh_valu((unsigned)alu[t], a, b, cc, &pred, c->opt.valu);
-        }
-        if (cmp) {
-            if (e < st->vl) vec_pset(st, last->pr, e, pred); /* pm ignored (§5.1) */
-        } else if (vec_wr_ok(st, e, last->pm, last->pr)) {
+        for (unsigned t = 0; t < depth; t++)
+            val = kh_valu((unsigned)alu[t], fetch(&op[t][0], e, val), fetch(&op[t][1], e, val),
+                          fetch(&op[t][2], e, val), &pred, c->opt.valu);
+        if (cmp)
+            vec_pset(st, last->pr, e, pred); /* pm ignored (§5.1) */
+        else if (vec_wr_ok(st, e, last->pm, last->pr))
             st->v[last->vd][e] = val;
-        }
     }
     st->last_pm = last->pm;
     st->last_pr = last->pr;

@@ -1,4 +1,4 @@
-#include "sysnode/pages.h"
+#include "util/pages.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -1,10 +1,11 @@
 /* A sparse byte store: 4 KiB pages allocated on first write, found through
  * an open-addressing hash keyed by page number (docs/design.md §5). Pages
  * never written read as zero, so a 64 GiB address space costs only what is
- * touched. Used for each mesh's DRAM and staging store. Nothing depends on
+ * touched. Used for each mesh's DRAM and staging store (src/sysnode) and
+ * the unit bench's memory model (src/cu/unitbench.c). Nothing depends on
  * hash order: every access names its page by number. */
-#ifndef KH_SYSNODE_PAGES_H
-#define KH_SYSNODE_PAGES_H
+#ifndef KH_UTIL_PAGES_H
+#define KH_UTIL_PAGES_H
 
 #include <stddef.h>
 #include <stdint.h>

@@ -1,0 +1,18 @@
+/* Whole text files in memory: the one reader behind every command and
+ * loader that takes a file (tables, vector files, programs). */
+#ifndef KOHAKU_FILE_H
+#define KOHAKU_FILE_H
+
+#include <stddef.h>
+#include <stdio.h>
+
+/* Read f to its end into a NUL-terminated buffer the caller frees; *len
+ * (if not NULL) gets the byte count, which an embedded NUL does not end.
+ * NULL on a read error or out of memory, with a message naming `what`
+ * (a path, "standard input") and the system error in err. */
+char *kh_file_read_stream(FILE *f, const char *what, size_t *len, char *err, size_t errlen);
+/* The same for the file at path: "cannot open 'PATH': <system error>" when
+ * it cannot be opened. */
+char *kh_file_read(const char *path, size_t *len, char *err, size_t errlen);
+
+#endif
