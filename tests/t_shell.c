@@ -2,6 +2,7 @@
  * bench: completion codes and arguments, CU_CTRL quirks, discovery
  * registers, output priority, issue order and timing, receive backpressure. */
 #include <stdlib.h>
+#include <string.h>
 
 #include "kohaku/gen/flit.h"
 #include "kohaku/gen/regs.h"
@@ -387,6 +388,90 @@ static void full_receive_fifo_stalls_instructions(void)
     kh_ubench_free(b);
 }
 
+/* ---- a CU_CTRL reply does not depend on the order components step ----
+ * The shell latches the register value of the accept cycle (control.md
+ * §5.6), i.e. the state that cycle starts with, whether the sender's step
+ * (which offers the request) runs before or after the shell's own. */
+typedef struct ctl_sender {
+    kh_comp c;
+    kh_link *out;
+    kh_flit q[2];
+    kh_cycle at[2];
+    unsigned n, next;
+    uint64_t reply;
+    int got;
+} ctl_sender;
+
+static void ctl_sender_step(kh_comp *c, kh_cycle now)
+{
+    ctl_sender *s = (ctl_sender *)c;
+    if (s->next < s->n && s->at[s->next] <= now && kh_link_send(s->out, &s->q[s->next], now)) s->next++;
+    if (s->next < s->n) kh_comp_wake(c, s->at[s->next] > now ? s->at[s->next] : now + 1);
+}
+
+static int ctl_sender_accept(kh_comp *dst, unsigned port, const kh_flit *f, kh_cycle now)
+{
+    ctl_sender *s = (ctl_sender *)dst;
+    (void)port, (void)now;
+    if (kh_hdr_type(f->w) == KH_T_CU_CTRL) {
+        s->reply = kh_cu_ctrl_reply_value(f->w);
+        s->got = 1;
+    }
+    return 1;
+}
+
+static void ctl_sender_destroy(kh_comp *c) { (void)c; }
+
+static const kh_comp_ops ctl_sender_ops = {"sender", ctl_sender_step, NULL, NULL, ctl_sender_destroy};
+
+/* The reply to CU_CTRL `index` sent at cycle k after a 3-cycle instruction
+ * sent at cycle 0, with the sender stepping before (sender_first) or after
+ * the shell. */
+static uint64_t ctl_reply_at(unsigned index, kh_cycle k, int sender_first)
+{
+    kh_params p;
+    kh_params_default(&p);
+    kh_sim *sim = kh_sim_new(&p);
+    ctl_sender s;
+    memset(&s, 0, sizeof s);
+    char err[200];
+    kh_cu_place place = {2, 1, 1, 1, 0};
+    if (sender_first) kh_sim_add(sim, &s.c, &ctl_sender_ops, "sender");
+    kh_cu *cu = kh_cu_new(sim, &toy_kind, &place, err, sizeof err);
+    if (!sender_first) kh_sim_add(sim, &s.c, &ctl_sender_ops, "sender");
+    s.out = kh_link_new(sim, &s.c, kh_cu_comp(cu), 0, kh_cu_accept, "sender->cu");
+    kh_cu_set_out(cu, kh_link_new(sim, kh_cu_comp(cu), &s.c, 0, ctl_sender_accept, "cu->sender"));
+    kh_flit_clear(&s.q[0]);
+    kh_flit_set_hdr(&s.q[0], &(kh_flit_hdr){.dst_x = 2, .dst_y = 1, .src_x = 3, .src_y = 3,
+                                            .type = KH_T_CU_INST, .last = 1});
+    s.q[0].w[0] = 3; /* the toy's delay */
+    kh_flit_clear(&s.q[1]);
+    kh_flit_set_hdr(&s.q[1], &(kh_flit_hdr){.dst_x = 2, .dst_y = 1, .src_x = 3, .src_y = 3,
+                                            .type = KH_T_CU_CTRL, .last = 1});
+    kh_cu_ctrl_set_index(s.q[1].w, index);
+    s.at[0] = 0, s.at[1] = k, s.n = 2;
+    kh_comp_wake(&s.c, 0);
+    kh_sim_run_until_idle(sim, 1000);
+    uint64_t v = s.got ? s.reply : UINT64_MAX;
+    kh_sim_destroy(sim);
+    return v;
+}
+
+static void ctrl_reply_does_not_depend_on_step_order(void)
+{
+    for (unsigned index = 1; index <= 2; index++) /* CU_STATUS, CU_COUNTERS */
+        for (kh_cycle k = 1; k < 14; k++) {
+            uint64_t a = ctl_reply_at(index, k, 1), b = ctl_reply_at(index, k, 0);
+            CHECK(a != UINT64_MAX);
+            if (a != b) {
+                kh_test_fail(__FILE__, __LINE__, "index %u sent at cycle %llu: reply 0x%016llx with the "
+                             "sender stepping first, 0x%016llx with the shell first", index,
+                             (unsigned long long)k, (unsigned long long)a, (unsigned long long)b);
+                return;
+            }
+        }
+}
+
 int main(void)
 {
     KH_RUN(completion_codes_and_args);
@@ -397,5 +482,6 @@ int main(void)
     KH_RUN(status_reports_busy_and_space);
     KH_RUN(unit_flits_and_completions_share_the_output);
     KH_RUN(full_receive_fifo_stalls_instructions);
+    KH_RUN(ctrl_reply_does_not_depend_on_step_order);
     return kh_test_end("t_shell");
 }

@@ -64,10 +64,19 @@ static void account_busy(kh_cu *cu, kh_cycle now)
     }
 }
 
+static kh_cu_ctrl_view ctrl_view_now(const kh_cu *cu)
+{
+    kh_cu_ctrl_view v = {shell_busy(cu), cu->inst_occupancy, cu->retired,
+                         cu->kind->dbg ? cu->kind->dbg(cu->unit) : 0};
+    return v;
+}
+
 uint64_t kh_cu_ctrl_reg(kh_cu *cu, unsigned index, kh_cycle now)
 {
     uint64_t v = 0;
     account_busy(cu, now);
+    /* start-of-cycle state, whichever of the sender and the shell stepped first */
+    kh_cu_ctrl_view s = cu->view_cycle == now ? cu->view : ctrl_view_now(cu);
     switch (index) {
     case KH_CU_CTRL_INDEX_CU_CAPS:
         kh_cu_caps_set_cu_type(&v, cu->kind->cu_type);
@@ -76,15 +85,15 @@ uint64_t kh_cu_ctrl_reg(kh_cu *cu, unsigned index, kh_cycle now)
         kh_cu_caps_set_inst_depth(&v, cu->inst_depth);
         break;
     case KH_CU_CTRL_INDEX_CU_STATUS:
-        kh_cu_status_set_busy(&v, (uint64_t)shell_busy(cu));
-        kh_cu_status_set_inst_space(&v, (cu->inst_depth - cu->inst_occupancy) & 0xFFFF);
+        kh_cu_status_set_busy(&v, (uint64_t)s.busy);
+        kh_cu_status_set_inst_space(&v, (cu->inst_depth - s.occupancy) & 0xFFFF);
         break;
     case KH_CU_CTRL_INDEX_CU_COUNTERS:
-        kh_cu_counters_set_retired(&v, cu->retired);
+        kh_cu_counters_set_retired(&v, s.retired);
         kh_cu_counters_set_busy_cycles(&v, cu->busy_cycles);
         break;
     case KH_CU_CTRL_INDEX_CU_DBG: /* the unit's own counter */
-        v = cu->kind->dbg ? cu->kind->dbg(cu->unit) : 0;
+        v = s.dbg;
         break;
     default: /* indices 4..255 read 0 */
         break;
@@ -335,6 +344,8 @@ static void shell_step(kh_comp *c, kh_cycle now)
     cu->step_now = now;
     cu->in_step = 1;
     account_busy(cu, now);
+    cu->view_cycle = now; /* what a CU_CTRL accepted later in this cycle reads */
+    cu->view = ctrl_view_now(cu);
     /* Start-of-cycle state decides instruction issue (control.md §5.3). */
     int issue_ok = !cu->in_flight && !kh_fifo_full(&cu->sig_q, now) && cu->pop_at != now;
     pop_accepted_inst(cu, now);
@@ -440,6 +451,7 @@ kh_cu *kh_cu_new(kh_sim *sim, const kh_unit_kind *kind, const kh_cu_place *place
     cu->pop_at = KH_NEVER;
     cu->done_cycle = KH_NEVER;
     cu->recv_refused = KH_NEVER;
+    cu->view_cycle = KH_NEVER;
     char name[48];
     snprintf(name, sizeof name, "%s(%u,%u)", kind->token ? kind->token : kind->name, place->x, place->y);
     kh_sim_add(sim, &cu->base, &shell_ops, name);

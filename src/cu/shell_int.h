@@ -4,6 +4,16 @@
 
 #include "kohaku/cu.h"
 
+/* What the CU_CTRL registers show (control.md §5.6), apart from the
+ * constants of CU_CAPS and the busy-cycle count (accumulated lazily up to,
+ * not including, the current cycle). */
+typedef struct kh_cu_ctrl_view {
+    int busy;           /* in flight, instruction FIFO or completion queue not empty */
+    unsigned occupancy; /* instruction FIFO occupancy (16-bit) */
+    uint32_t retired;   /* every exec_done */
+    uint64_t dbg;       /* the unit's dbg_ctr */
+} kh_cu_ctrl_view;
+
 struct kh_cu {
     kh_comp base;
     const kh_unit_kind *kind;
@@ -22,7 +32,12 @@ struct kh_cu {
     uint8_t lat_src_x, lat_src_y, lat_txn, lat_last;
     kh_cycle accept_cycle, first_accept, done_cycle;
 
-    /* CU_CTRL block (§5.6): one reply pending at most */
+    /* CU_CTRL block (§5.6): one reply pending at most. A request latches
+     * the registers as its accept cycle began; when the shell has already
+     * stepped in that cycle, that is the view taken at the step's start. */
+    kh_cycle view_cycle;
+    kh_cu_ctrl_view view;
+    /* one reply pending at most */
     int ctrl_pending;
     kh_flit ctrl_reply;
     kh_cycle ctrl_ready;
