@@ -20,7 +20,7 @@ printf 'mesh 0\nwrite AUX_CFG(0x90) 1\nrun 14\nmesh 1\nread AUX_STATW(2) 1 mask 
 printf 'machine\nmesh default\nmesh default\nparam ilink_lat=8\n' > "$tmp/lat8.machine"
 expect_rc "the file's ilink_lat applies" 0 $KOHAKU run "$tmp/lat8.machine" "$tmp/ring.session"
 expect_rc "--param overrides the file" 1 $KOHAKU run "$tmp/lat8.machine" "$tmp/ring.session" --param ilink_lat=30
-expect_err_has "ilink_lat 0 is refused" "ilink_lat 0: the interlink's one-way latency must be at least 1 cycle" \
+expect_err_has "ilink_lat 0 is refused" "parameter ilink_lat = 0 is outside 1.." \
     $KOHAKU run "$tmp/lat8.machine" "$tmp/ring.session" --param ilink_lat=0
 
 # Map paths are relative to the machine file.
