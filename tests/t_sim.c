@@ -327,6 +327,35 @@ static void params_default_set_and_profiles(void)
     CHECK_EQ(kh_params_profile(&p, "bogus", err, sizeof err), -1);
 }
 
+/* Values that would hang or overflow a field are refused with the row, the
+ * value and the range; a refused set changes nothing. */
+static void params_out_of_range_are_refused(void)
+{
+    kh_params p;
+    char err[300];
+    static const char *const profiles[] = {"machine", "rec", "rec-saxpy", "rec-cluster", "rec-vector"};
+    for (size_t i = 0; i < sizeof profiles / sizeof profiles[0]; i++) {
+        kh_params_default(&p);
+        CHECK_EQ(kh_params_profile(&p, profiles[i], err, sizeof err), 0);
+        CHECK_EQ(kh_params_check(&p, err, sizeof err), 0);
+    }
+    kh_params_default(&p);
+    CHECK_EQ(kh_params_set(&p, "sig_depth", "0", err, sizeof err), -1);
+    CHECK(strstr(err, "sig_depth = 0") != NULL);
+    CHECK_EQ(p.sig_depth, 16);
+    /* CU_CAPS carries INST_DEPTH in 16 bits (control.md §5.6) */
+    CHECK_EQ(kh_params_set(&p, "inst_depth", "70000", err, sizeof err), -1);
+    CHECK_EQ(p.inst_depth, 512);
+    /* memory.md §4: at least two write slots */
+    CHECK_EQ(kh_params_set(&p, "wr_slots", "1", err, sizeof err), -1);
+    CHECK_EQ(kh_params_set(&p, "q_margin", "64", err, sizeof err), -1);
+    CHECK(strstr(err, "q_depth") != NULL);
+    CHECK_EQ(kh_params_set(&p, "cluster_tiles", "300", err, sizeof err), -1);
+    CHECK(strstr(err, "power of two") != NULL);
+    CHECK_EQ(kh_params_set(&p, "cluster_tiles", "256", err, sizeof err), 0);
+    CHECK_EQ(kh_params_set(&p, "ilink_lat", "0", err, sizeof err), -1);
+}
+
 int main(void)
 {
     KH_RUN(fifo_push_visible_after_latency);
@@ -340,5 +369,6 @@ int main(void)
     KH_RUN(stuck_components_describe_themselves);
     KH_RUN(two_simulations_do_not_interact);
     KH_RUN(params_default_set_and_profiles);
+    KH_RUN(params_out_of_range_are_refused);
     return kh_test_end("t_sim");
 }

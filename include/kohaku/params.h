@@ -6,7 +6,7 @@
 #include <stdint.h>
 
 typedef struct kh_params {
-#define KH_PARAM(name, dflt, unit, source, doc) uint64_t name;
+#define KH_PARAM(name, dflt, lo, hi, unit, source, doc) uint64_t name;
 #include "kohaku/params.def"
 #undef KH_PARAM
 } kh_params;
@@ -16,6 +16,9 @@ void kh_params_default(kh_params *p);
 /* Set one row by name from a decimal or 0x value. 0 ok; -1 with a message
  * naming the parameter and the value in err. */
 int kh_params_set(kh_params *p, const char *name, const char *value, char *err, size_t errlen);
+/* Every row in its range and the cross-row rules (q_margin < q_depth, the
+ * cluster's TILES/GA/GB powers of two). 0 ok; -1 with the first violation. */
+int kh_params_check(const kh_params *p, char *err, size_t errlen);
 /* Apply "name=value" (as from --param). */
 int kh_params_set_assign(kh_params *p, const char *assign, char *err, size_t errlen);
 /* Apply a recording profile of parameters.md §2: "machine" (defaults),
@@ -25,7 +28,7 @@ int kh_params_profile(kh_params *p, const char *profile, char *err, size_t errle
 /* The table, for `kohaku params` and the docs. */
 typedef struct kh_param_info {
     const char *name, *unit, *source, *doc;
-    uint64_t dflt;
+    uint64_t dflt, min, max;
     size_t offset;
 } kh_param_info;
 const kh_param_info *kh_params_table(size_t *n);

@@ -6,7 +6,7 @@
 #include "kohaku/params.h"
 
 static const kh_param_info table[] = {
-#define KH_PARAM(name, dflt, unit, source, doc) {#name, unit, source, doc, dflt, offsetof(kh_params, name)},
+#define KH_PARAM(name, dflt, lo, hi, unit, source, doc) {#name, unit, source, doc, dflt, lo, hi, offsetof(kh_params, name)},
 #include "kohaku/params.def"
 #undef KH_PARAM
 };
@@ -19,9 +19,51 @@ const kh_param_info *kh_params_table(size_t *n)
 
 void kh_params_default(kh_params *p)
 {
-#define KH_PARAM(name, dflt, unit, source, doc) p->name = dflt;
+#define KH_PARAM(name, dflt, lo, hi, unit, source, doc) p->name = dflt;
 #include "kohaku/params.def"
 #undef KH_PARAM
+}
+
+static uint64_t get(const kh_params *p, const kh_param_info *t)
+{
+    uint64_t v;
+    memcpy(&v, (const char *)p + t->offset, sizeof v);
+    return v;
+}
+
+static int is_pow2(uint64_t v) { return v && !(v & (v - 1)); }
+
+int kh_params_check(const kh_params *p, char *err, size_t errlen)
+{
+    for (size_t i = 0; i < sizeof table / sizeof table[0]; i++) {
+        uint64_t v = get(p, &table[i]);
+        if (v < table[i].min || v > table[i].max) {
+            snprintf(err, errlen, "parameter %s = %llu is outside %llu..%llu (%s)", table[i].name,
+                     (unsigned long long)v, (unsigned long long)table[i].min,
+                     (unsigned long long)table[i].max, table[i].source);
+            return -1;
+        }
+    }
+    if (p->q_margin >= p->q_depth) {
+        snprintf(err, errlen,
+                 "q_margin = %llu must be below q_depth = %llu: the port would be busy forever "
+                 "(memory.md §10)",
+                 (unsigned long long)p->q_margin, (unsigned long long)p->q_depth);
+        return -1;
+    }
+    const struct {
+        const char *name;
+        uint64_t v;
+    } pow2[] = {{"cluster_tiles", p->cluster_tiles}, {"cluster_ga", p->cluster_ga}, {"cluster_gb", p->cluster_gb}};
+    for (size_t i = 0; i < sizeof pow2 / sizeof pow2[0]; i++)
+        if (!is_pow2(pow2[i].v)) {
+            snprintf(err, errlen,
+                     "parameter %s = %llu must be a power of two: the cluster indexes it with "
+                     "log2 bits (cluster.md §1)",
+                     pow2[i].name, (unsigned long long)pow2[i].v);
+            return -1;
+        }
+    return 0;
 }
 
 int kh_params_set(kh_params *p, const char *name, const char *value, char *err, size_t errlen)
@@ -33,7 +75,10 @@ int kh_params_set(kh_params *p, const char *name, const char *value, char *err, 
             snprintf(err, errlen, "parameter %s: '%s' is not a decimal or 0x number", name, value);
             return -1;
         }
-        memcpy((char *)p + table[i].offset, &v, sizeof v);
+        kh_params trial = *p; /* a refused value changes nothing */
+        memcpy((char *)&trial + table[i].offset, &v, sizeof v);
+        if (kh_params_check(&trial, err, errlen)) return -1;
+        *p = trial;
         return 0;
     }
     snprintf(err, errlen, "unknown parameter '%s' (kohaku params lists them)", name);
