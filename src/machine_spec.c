@@ -64,7 +64,8 @@ static unsigned split(char *line, char **tok, unsigned max)
     char *h = strchr(line, '#');
     if (h) *h = 0;
     unsigned n = 0;
-    for (char *p = strtok(line, " \t\r"); p && n < max; p = strtok(NULL, " \t\r")) tok[n++] = p;
+    char *save = NULL; /* strtok_r: strtok keeps hidden state shared by every caller */
+    for (char *p = strtok_r(line, " \t\r", &save); p && n < max; p = strtok_r(NULL, " \t\r", &save)) tok[n++] = p;
     return n;
 }
 
