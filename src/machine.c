@@ -1,24 +1,33 @@
-/* The machine builder: a map picture becomes a simulation with its mesh,
- * system node, orchestrator, units and host card (docs/design.md §4). */
-#include <errno.h>
+/* The machine builder: map pictures become a simulation with one mesh
+ * each (routers, system node, orchestrator, units), joined by their
+ * interlinks when there are several, and the host card (docs/design.md §4,
+ * docs/machine.md). What to build is a kh_machine_spec (machine_spec.c). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "kohaku/ilink.h"
 #include "kohaku/machine.h"
 #include "kohaku/mesh.h"
 #include "kohaku/node.h"
 
 #define MAX_COORD 16 /* POS_WIDTH 4 (flits.md §1) */
 
-struct kh_machine {
-    kh_sim *sim;
+/* One mesh of the machine: a partition that meets the others only at its
+ * interlink's links. */
+typedef struct mach_mesh {
     kh_map *map;
     kh_mesh *mesh;
     kh_node *node;
     kh_orch *orch;
-    kh_card *card;
     kh_cu *unit[MAX_COORD][MAX_COORD];
+} mach_mesh;
+
+struct kh_machine {
+    kh_sim *sim;
+    unsigned nmeshes;
+    mach_mesh mesh[KH_MACHINE_MAX_MESHES];
+    kh_card *card;
 };
 
 /* The picture of ../shared/maps/mesh_2x2_6+2.txt (upstream data, kept as
@@ -37,21 +46,18 @@ static const char default_map[] =
 
 const char *kh_machine_default_map(void) { return default_map; }
 
-/* ---- the orchestrator's environment: the node ---- */
+/* ---- the orchestrator's environment: its mesh's node ---- */
 
-static void env_ready(void *ctx, kh_cycle at) { kh_node_agent_ready(((kh_machine *)ctx)->node, at); }
-static uint64_t env_aux_stat(void *ctx, kh_cycle now) { return kh_node_aux_stat(((kh_machine *)ctx)->node, now); }
+static void env_ready(void *ctx, kh_cycle at) { kh_node_agent_ready(((mach_mesh *)ctx)->node, at); }
+static uint64_t env_aux_stat(void *ctx, kh_cycle now) { return kh_node_aux_stat(((mach_mesh *)ctx)->node, now); }
 static void env_aux_write(void *ctx, unsigned reg, uint64_t value, kh_cycle now)
 {
-    kh_machine *m = ctx;
-    /* The mover takes 0x00-0x7F; 0x80+ is the interlink, not built in a
-     * one-mesh machine (control.md §2.8, memory.md §1.3 ILINK = 0). */
-    if (reg < 0x80)
-        kh_node_mover_write(m->node, reg, value, now);
-    else
-        kh_sim_log(m->sim, KH_LOG_WARN,
-                   "AUX_CFG write to interlink register 0x%02x dropped: no interlink in a one-mesh machine "
-                   "(control.md §2.8, memory.md §1.3 ILINK = 0)", reg);
+    /* 0x00-0x7F the mover, 0x80-0xFF the interlink (control.md §2.8) */
+    kh_node_aux_write(((mach_mesh *)ctx)->node, reg, value, now);
+}
+static uint64_t env_aux_statw(void *ctx, unsigned k, kh_cycle now)
+{
+    return kh_node_aux_statw(((mach_mesh *)ctx)->node, k, now);
 }
 
 /* ---- the card's memory window: the node's host path ---- */
@@ -69,15 +75,18 @@ void kh_machine_free(kh_machine *m)
 {
     if (!m) return;
     if (m->sim) kh_sim_destroy(m->sim);
-    kh_mesh_free(m->mesh);
-    kh_map_free(m->map);
+    for (unsigned i = 0; i < KH_MACHINE_MAX_MESHES; i++) {
+        kh_mesh_free(m->mesh[i].mesh);
+        kh_map_free(m->mesh[i].map);
+    }
     kh_card_free(m->card);
     free(m);
 }
 
-static int build_node(kh_machine *m, char *err, size_t errlen)
+static int build_node(kh_machine *m, unsigned id, int interlink, char *err, size_t errlen)
 {
-    unsigned nports = kh_map_nports(m->map);
+    mach_mesh *mm = &m->mesh[id];
+    unsigned nports = kh_map_nports(mm->map);
     if (nports == 0) {
         snprintf(err, errlen, "the map has no memory port ('mag'): the orchestrator answers at port 0's "
                  "coordinate and needs one (control.md §1, mesh.md §7)");
@@ -86,144 +95,216 @@ static int build_node(kh_machine *m, char *err, size_t errlen)
     kh_node_cfg cfg;
     memset(&cfg, 0, sizeof cfg);
     cfg.nports = nports;
-    cfg.mesh_id = 0;
-    cfg.interlink = 0; /* one mesh: ILINK = 0 (memory.md §1.3) */
+    cfg.mesh_id = id;
+    cfg.interlink = interlink; /* a map picture alone: ILINK = 0 (memory.md §1.3) */
     for (unsigned i = 0; i < nports; i++) {
-        cfg.port[i].x = kh_map_port(m->map, i)->x;
-        cfg.port[i].y = kh_map_port(m->map, i)->y;
+        cfg.port[i].x = kh_map_port(mm->map, i)->x;
+        cfg.port[i].y = kh_map_port(mm->map, i)->y;
     }
-    m->node = kh_node_new(m->sim, &cfg, err, errlen);
-    if (!m->node) return -1;
+    mm->node = kh_node_new(m->sim, &cfg, err, errlen);
+    if (!mm->node) return -1;
     for (unsigned i = 0; i < nports; i++) {
-        const kh_map_ep *ep = kh_map_port(m->map, i);
-        kh_link *out = kh_mesh_attach(m->mesh, ep->x, ep->y, kh_node_port(m->node, i), kh_node_port_accept, i, err,
-                                      errlen);
+        const kh_map_ep *ep = kh_map_port(mm->map, i);
+        kh_link *out = kh_mesh_attach(mm->mesh, ep->x, ep->y, kh_node_port(mm->node, i), kh_node_port_accept, i,
+                                      err, errlen);
         if (!out) return -1;
-        kh_node_set_port_out(m->node, i, out);
+        kh_node_set_port_out(mm->node, i, out);
     }
-    const kh_map_ep *p0 = kh_map_port(m->map, 0);
-    kh_orch_cfg ocfg = {.x = p0->x, .y = p0->y, .grid_lo = 1,
-                        .grid_hi = (uint8_t)(kh_map_nx(m->map) > kh_map_ny(m->map) ? kh_map_nx(m->map)
-                                                                                   : kh_map_ny(m->map))};
-    kh_orch_env env = {.ctx = m, .ready = env_ready, .aux_stat = env_aux_stat, .aux_write = env_aux_write};
-    m->orch = kh_orch_new(m->sim, &ocfg, &env, err, errlen);
-    if (!m->orch) return -1;
-    kh_node_agent agent = {.ctx = m->orch,
+    const kh_map_ep *p0 = kh_map_port(mm->map, 0);
+    unsigned nx = kh_map_nx(mm->map), ny = kh_map_ny(mm->map);
+    kh_orch_cfg ocfg = {.x = p0->x, .y = p0->y, .grid_lo = 1, .grid_hi = (uint8_t)(nx > ny ? nx : ny)};
+    kh_orch_env env = {.ctx = mm,
+                       .ready = env_ready,
+                       .aux_stat = env_aux_stat,
+                       .aux_write = env_aux_write,
+                       .aux_statw = env_aux_statw};
+    mm->orch = kh_orch_new(m->sim, &ocfg, &env, err, errlen);
+    if (!mm->orch) return -1;
+    kh_node_agent agent = {.ctx = mm->orch,
                            .accept = kh_orch_agent_accept,
                            .peek = kh_orch_agent_peek,
                            .take = kh_orch_agent_take};
-    kh_node_set_agent(m->node, &agent);
+    kh_node_set_agent(mm->node, &agent);
     return 0;
 }
 
-static int build_units(kh_machine *m, char *err, size_t errlen)
+static int build_units(kh_machine *m, unsigned id, char *err, size_t errlen)
 {
-    for (unsigned i = 0; i < kh_map_nendpoints(m->map); i++) {
-        const kh_map_ep *ep = kh_map_endpoint(m->map, i);
+    mach_mesh *mm = &m->mesh[id];
+    for (unsigned i = 0; i < kh_map_nendpoints(mm->map); i++) {
+        const kh_map_ep *ep = kh_map_endpoint(mm->map, i);
         if (ep->kind != KH_EP_UNIT) continue;
-        const kh_map_ep *port = kh_map_port(m->map, ep->bound_port >= 0 ? (unsigned)ep->bound_port : 0);
-        kh_cu_place place = {.x = ep->x, .y = ep->y, .mem_x = port->x, .mem_y = port->y, .mesh_id = 0};
+        const kh_map_ep *port = kh_map_port(mm->map, ep->bound_port >= 0 ? (unsigned)ep->bound_port : 0);
+        kh_cu_place place = {.x = ep->x, .y = ep->y, .mem_x = port->x, .mem_y = port->y, .mesh_id = (uint8_t)id};
         char e2[256];
         kh_cu *cu = kh_cu_new(m->sim, ep->unit, &place, e2, sizeof e2);
         if (!cu) {
             snprintf(err, errlen, "map line %u, token '%s' at (%u,%u): %s", ep->line, ep->token, ep->x, ep->y, e2);
             return -1;
         }
-        kh_link *out = kh_mesh_attach(m->mesh, ep->x, ep->y, kh_cu_comp(cu), kh_cu_accept, 0, err, errlen);
+        kh_link *out = kh_mesh_attach(mm->mesh, ep->x, ep->y, kh_cu_comp(cu), kh_cu_accept, 0, err, errlen);
         if (!out) return -1;
         kh_cu_set_out(cu, out);
-        m->unit[ep->x][ep->y] = cu;
+        mm->unit[ep->x][ep->y] = cu;
     }
     return 0;
 }
 
-kh_machine *kh_machine_new(const char *map_text, const kh_params *p, char *err, size_t errlen)
+/* Components and links of mesh id carry "m<id>." in front of their names
+ * when a machine has several meshes, so reports and traces tell them apart. */
+static void prefix_names(kh_machine *m, unsigned id, unsigned first_comp, unsigned first_link)
+{
+    char pre[8];
+    snprintf(pre, sizeof pre, "m%u.", id);
+    size_t k = strlen(pre);
+    for (unsigned i = first_comp; i < kh_sim_ncomps(m->sim); i++) {
+        char *name = kh_sim_comp(m->sim, i)->name;
+        size_t cap = sizeof kh_sim_comp(m->sim, i)->name, n = strlen(name);
+        if (n + k >= cap) n = cap - k - 1; /* keep the tail short rather than the prefix */
+        memmove(name + k, name, n);
+        memcpy(name, pre, k);
+        name[n + k] = 0;
+    }
+    for (unsigned i = first_link; i < kh_sim_nlinks(m->sim); i++) {
+        char *name = kh_sim_link(m->sim, i)->name;
+        size_t cap = sizeof kh_sim_link(m->sim, i)->name, n = strlen(name);
+        if (n + k >= cap) n = cap - k - 1;
+        memmove(name + k, name, n);
+        memcpy(name, pre, k);
+        name[n + k] = 0;
+    }
+}
+
+static int build_mesh(kh_machine *m, unsigned id, const char *map_text, int interlink, char *err, size_t errlen)
+{
+    mach_mesh *mm = &m->mesh[id];
+    unsigned c0 = kh_sim_ncomps(m->sim), l0 = kh_sim_nlinks(m->sim);
+    mm->map = kh_map_parse(map_text ? map_text : default_map, err, errlen);
+    if (!mm->map) return -1;
+    mm->mesh = kh_mesh_new(m->sim, mm->map, err, errlen);
+    if (!mm->mesh) return -1;
+    if (build_node(m, id, interlink, err, errlen) || build_units(m, id, err, errlen)) return -1;
+    if (m->nmeshes > 1) prefix_names(m, id, c0, l0);
+    return 0;
+}
+
+static kh_machine *build(const char *const *maps, unsigned n, int interlink, const kh_params *p, char *err,
+                         size_t errlen)
 {
     kh_params defaults;
     if (!p) {
         kh_params_default(&defaults);
         p = &defaults;
     }
+    if (n < 1 || n > KH_MACHINE_MAX_MESHES) {
+        snprintf(err, errlen, "%u meshes: a machine has 1 to %u, in a line (control.md §7.1)", n,
+                 KH_MACHINE_MAX_MESHES);
+        return NULL;
+    }
     kh_machine *m = calloc(1, sizeof *m);
     if (!m) {
         snprintf(err, errlen, "out of memory building the machine");
         return NULL;
     }
-    m->map = kh_map_parse(map_text ? map_text : default_map, err, errlen);
-    if (!m->map) goto bad;
+    m->nmeshes = n;
     m->sim = kh_sim_new(p);
     if (!m->sim) {
         snprintf(err, errlen, "out of memory creating the simulation");
         goto bad;
     }
     kh_sim_set_user(m->sim, m);
-    m->mesh = kh_mesh_new(m->sim, m->map, err, errlen);
-    if (!m->mesh) goto bad;
-    if (build_node(m, err, errlen) || build_units(m, err, errlen)) goto bad;
+    for (unsigned i = 0; i < n; i++) {
+        char e2[512];
+        if (build_mesh(m, i, maps ? maps[i] : NULL, interlink, e2, sizeof e2)) {
+            if (n > 1) snprintf(err, errlen, "mesh %u: %s", i, e2);
+            else snprintf(err, errlen, "%s", e2);
+            goto bad;
+        }
+    }
+    /* The line of control.md §7.1: link1 of mesh i to link0 of mesh i+1. */
+    for (unsigned i = 0; i + 1 < n; i++)
+        if (kh_node_ilink_join(m->mesh[i].node, m->mesh[i + 1].node, err, errlen)) goto bad;
     m->card = kh_card_new(m->sim, err, errlen);
     if (!m->card) goto bad;
-    kh_card_mem mem = {.ctx = m->node, .read = mem_read, .write = mem_write};
-    if (kh_card_attach_mesh(m->card, 0, m->orch, &mem, err, errlen)) goto bad;
+    for (unsigned i = 0; i < n; i++) {
+        kh_card_mem mem = {.ctx = m->mesh[i].node, .read = mem_read, .write = mem_write};
+        if (kh_card_attach_mesh(m->card, i, m->mesh[i].orch, &mem, err, errlen)) goto bad;
+    }
     return m;
 bad:
     kh_machine_free(m);
     return NULL;
 }
 
+kh_machine *kh_machine_new(const char *map_text, const kh_params *p, char *err, size_t errlen)
+{
+    return build(&map_text, 1, 0, p, err, errlen);
+}
+
+kh_machine *kh_machine_new_meshes(const char *const *maps, unsigned n, const kh_params *p, char *err,
+                                  size_t errlen)
+{
+    return build(maps, n, 1, p, err, errlen);
+}
+
+kh_machine *kh_machine_build(const kh_machine_spec *s, const kh_params *p, char *err, size_t errlen)
+{
+    const char *maps[KH_MACHINE_MAX_MESHES];
+    unsigned n = kh_machine_spec_nmeshes(s);
+    for (unsigned i = 0; i < n && i < KH_MACHINE_MAX_MESHES; i++) maps[i] = kh_machine_spec_map(s, i);
+    return build(maps, n, kh_machine_spec_is_file(s), p, err, errlen);
+}
+
 kh_machine *kh_machine_load(const char *path, const kh_params *p, char *err, size_t errlen)
 {
-    FILE *f = fopen(path, "rb");
-    if (!f) {
-        snprintf(err, errlen, "cannot open map '%s': %s", path, strerror(errno));
-        return NULL;
-    }
-    char *text = NULL;
-    size_t cap = 0, len = 0;
-    for (;;) {
-        if (len + 1 >= cap) {
-            char *nt = realloc(text, cap = cap ? 2 * cap : 4096);
-            if (!nt) break;
-            text = nt;
-        }
-        size_t got = fread(text + len, 1, cap - len - 1, f);
-        len += got;
-        if (got == 0) break;
-    }
-    fclose(f);
-    if (!text || len + 1 > cap) {
-        free(text);
-        snprintf(err, errlen, "out of memory reading map '%s'", path);
-        return NULL;
-    }
-    text[len] = 0;
+    kh_machine_spec *s = kh_machine_spec_load(path, err, errlen);
+    if (!s) return NULL;
+    kh_params q;
+    if (p) q = *p;
+    else kh_params_default(&q);
     char e2[512];
-    kh_machine *m = kh_machine_new(text, p, e2, sizeof e2);
-    free(text);
-    if (!m) snprintf(err, errlen, "%s: %s", path, e2);
+    kh_machine *m = NULL;
+    if (kh_machine_spec_params(s, &q, err, errlen) == 0) {
+        m = kh_machine_build(s, &q, e2, sizeof e2);
+        if (!m) snprintf(err, errlen, "%s: %s", path, e2);
+    }
+    kh_machine_spec_free(s);
     return m;
 }
 
 kh_sim *kh_machine_sim(const kh_machine *m) { return m->sim; }
 kh_card *kh_machine_card(const kh_machine *m) { return m->card; }
-kh_mesh *kh_machine_mesh(const kh_machine *m) { return m->mesh; }
-kh_node *kh_machine_node(const kh_machine *m) { return m->node; }
-kh_orch *kh_machine_orch(const kh_machine *m) { return m->orch; }
+unsigned kh_machine_nmeshes(const kh_machine *m) { return m->nmeshes; }
+kh_mesh *kh_machine_mesh(const kh_machine *m) { return m->mesh[0].mesh; }
+kh_node *kh_machine_node(const kh_machine *m) { return m->mesh[0].node; }
+kh_orch *kh_machine_orch(const kh_machine *m) { return m->mesh[0].orch; }
+kh_cu *kh_machine_unit(const kh_machine *m, unsigned x, unsigned y) { return kh_machine_unit_at(m, 0, x, y); }
 
-kh_cu *kh_machine_unit(const kh_machine *m, unsigned x, unsigned y)
+kh_mesh *kh_machine_mesh_at(const kh_machine *m, unsigned i) { return i < m->nmeshes ? m->mesh[i].mesh : NULL; }
+kh_node *kh_machine_node_at(const kh_machine *m, unsigned i) { return i < m->nmeshes ? m->mesh[i].node : NULL; }
+kh_orch *kh_machine_orch_at(const kh_machine *m, unsigned i) { return i < m->nmeshes ? m->mesh[i].orch : NULL; }
+
+kh_cu *kh_machine_unit_at(const kh_machine *m, unsigned i, unsigned x, unsigned y)
 {
-    return x < MAX_COORD && y < MAX_COORD ? m->unit[x][y] : NULL;
+    return i < m->nmeshes && x < MAX_COORD && y < MAX_COORD ? m->mesh[i].unit[x][y] : NULL;
 }
 
 const char *kh_machine_error(const kh_machine *m)
 {
-    return m->orch ? kh_orch_error(m->orch) : NULL;
+    for (unsigned i = 0; i < m->nmeshes; i++) {
+        const char *e = m->mesh[i].orch ? kh_orch_error(m->mesh[i].orch) : NULL;
+        if (e) return e;
+    }
+    return NULL;
 }
 
 int kh_machine_diagnose(kh_machine *m, char *buf, size_t len)
 {
     buf[0] = 0;
     int n = kh_sim_describe_stuck(m->sim, buf, len);
-    size_t used = strlen(buf);
-    if (used < len) n += kh_orch_explain(m->orch, buf + used, len - used);
+    for (unsigned i = 0; i < m->nmeshes; i++) {
+        size_t used = strlen(buf);
+        if (used < len) n += kh_orch_explain(m->mesh[i].orch, buf + used, len - used);
+    }
     return n;
 }

@@ -1,7 +1,13 @@
-/* A whole machine built from a map picture (docs/design.md §4): the
- * simulation, the mesh, the system node with its memory ports, the
- * orchestrator as the node's control agent, one shell with its unit per unit
- * token, and the host card with its control-program engine.
+/* A whole machine (docs/design.md §4, docs/machine.md): one simulation
+ * holding one to four meshes, each with its routers, system node (memory
+ * ports, orchestrator as the control agent, mover) and one shell with its
+ * unit per unit token, plus the host card with its control-program engine.
+ *
+ * A machine comes from a map picture (one mesh, no interlink: ILINK = 0) or
+ * from a machine file naming one to four maps in mesh-id order (every node
+ * with its interlink, MESH_ID = its index, neighbours joined in a line,
+ * control.md §7.1). The meshes exchange flits only through the interlink's
+ * links, whose latency is at least one cycle: each mesh is a partition.
  */
 #ifndef KOHAKU_MACHINE_H
 #define KOHAKU_MACHINE_H
@@ -18,27 +24,69 @@ typedef struct kh_machine kh_machine;
 typedef struct kh_node kh_node;
 typedef struct kh_mesh kh_mesh;
 
-/* Build a machine from map text (NULL: the built-in default machine) with
- * parameters p (NULL: the defaults). NULL with a message on a refused map,
- * a unit kind that is not built, or a bad parameter. */
+#define KH_MACHINE_MAX_MESHES 4 /* mesh ids 0..3 (control.md §7.1) */
+
+/* ---- what to build: a map picture or a machine file ---- */
+
+typedef struct kh_machine_spec kh_machine_spec;
+
+/* Parse machine text: a machine file (its first word is `machine`,
+ * docs/machine.md) or a map picture. name is used in messages; map files a
+ * machine file names are read relative to base_dir (NULL: the current
+ * directory). NULL with a message naming the line on error. */
+kh_machine_spec *kh_machine_spec_parse(const char *text, const char *name, const char *base_dir, char *err,
+                                       size_t errlen);
+/* Read PATH ("default": the built-in default machine). */
+kh_machine_spec *kh_machine_spec_load(const char *path, char *err, size_t errlen);
+void kh_machine_spec_free(kh_machine_spec *s);
+/* A machine file (every node gets its interlink) rather than a map picture. */
+int kh_machine_spec_is_file(const kh_machine_spec *s);
+unsigned kh_machine_spec_nmeshes(const kh_machine_spec *s);
+/* Mesh i's map text (NULL: the built-in default map) and where it came from. */
+const char *kh_machine_spec_map(const kh_machine_spec *s, unsigned mesh);
+const char *kh_machine_spec_map_name(const kh_machine_spec *s, unsigned mesh);
+/* Apply the file's `param` lines to p, in file order (a map picture has
+ * none). 0, or -1 with a message naming the line. */
+int kh_machine_spec_params(const kh_machine_spec *s, kh_params *p, char *err, size_t errlen);
+/* Build the machine with parameters p (NULL: defaults; the spec's own
+ * parameters are NOT applied here: see kh_machine_spec_params). */
+kh_machine *kh_machine_build(const kh_machine_spec *s, const kh_params *p, char *err, size_t errlen);
+
+/* ---- shortcuts ---- */
+
+/* One mesh from map text (NULL: the built-in default machine), no
+ * interlink, parameters p (NULL: the defaults). NULL with a message on a
+ * refused map, a unit kind that is not built, or a bad parameter. */
 kh_machine *kh_machine_new(const char *map_text, const kh_params *p, char *err, size_t errlen);
-/* Same from a map file (messages prefixed with the file name). */
+/* n meshes (1..4) from map texts (an entry NULL: the default map), each
+ * node with its interlink, joined in a line in array order. */
+kh_machine *kh_machine_new_meshes(const char *const *maps, unsigned n, const kh_params *p, char *err,
+                                  size_t errlen);
+/* From a map file or a machine file (messages prefixed with the file name).
+ * A machine file's parameter lines are applied on top of p. */
 kh_machine *kh_machine_load(const char *path, const kh_params *p, char *err, size_t errlen);
 void kh_machine_free(kh_machine *m);
 
 kh_sim *kh_machine_sim(const kh_machine *m);
 kh_card *kh_machine_card(const kh_machine *m);
+unsigned kh_machine_nmeshes(const kh_machine *m);
+/* Mesh 0's parts (a one-mesh machine's only ones). */
 kh_mesh *kh_machine_mesh(const kh_machine *m);
 kh_node *kh_machine_node(const kh_machine *m);
 kh_orch *kh_machine_orch(const kh_machine *m);
-/* The shell at (x, y), or NULL if no unit sits there. */
+/* The shell at (x, y) of mesh 0, or NULL if no unit sits there. */
 kh_cu *kh_machine_unit(const kh_machine *m, unsigned x, unsigned y);
+/* Mesh i's parts; NULL when i is not a mesh of this machine. */
+kh_mesh *kh_machine_mesh_at(const kh_machine *m, unsigned mesh);
+kh_node *kh_machine_node_at(const kh_machine *m, unsigned mesh);
+kh_orch *kh_machine_orch_at(const kh_machine *m, unsigned mesh);
+kh_cu *kh_machine_unit_at(const kh_machine *m, unsigned mesh, unsigned x, unsigned y);
 
 /* The first error any part of the machine reported while running (a kick
- * the orchestrator refused, ...), or NULL. */
+ * an orchestrator refused, ...), or NULL. */
 const char *kh_machine_error(const kh_machine *m);
 /* Describe why the machine is not progressing: every component's
- * outstanding work (kh_sim_describe_stuck) and the orchestrator's hints.
+ * outstanding work (kh_sim_describe_stuck) and each orchestrator's hints.
  * Returns the number of lines written. */
 int kh_machine_diagnose(kh_machine *m, char *buf, size_t len);
 

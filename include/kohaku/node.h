@@ -28,7 +28,7 @@ typedef struct kh_node_cfg {
     struct {
         uint8_t x, y;        /* the port's mesh coordinate; rows must differ */
     } port[KH_NODE_MAX_PORTS];
-    int interlink;           /* ILINK: rsvd[2] demux and bad_remote_req (memory.md §2) */
+    int interlink;           /* ILINK: build the interlink (ilink.h, control.md §7); rsvd[2] demux, bad_remote_req */
 } kh_node_cfg;
 
 /* Build the node and register its components. NULL with a message naming
@@ -65,6 +65,13 @@ uint64_t kh_node_aux_stat(kh_node *n, kh_cycle now);
  * in cycle now + 1. Returns 0, or -1 when reg is not a mover register
  * (>= 0x80: nothing changes). */
 int kh_node_mover_write(kh_node *n, unsigned reg, uint64_t value, kh_cycle now);
+/* Any client write of AUX_CFG (control.md §2.8): reg 0x00-0x7F to the mover,
+ * 0x80-0xFF to the interlink (ilink.h; dropped with a warning when none is
+ * built). 0, or -1 when nothing took it. */
+int kh_node_aux_write(kh_node *n, unsigned reg, uint64_t value, kh_cycle now);
+/* AUX_STATW word k (0..15) of control.md §7.5 as of cycle now: the
+ * interlink's status, 0 without one. */
+uint64_t kh_node_aux_statw(kh_node *n, unsigned k, kh_cycle now);
 
 /* ---- the host memory window (memory.md §9, control.md §9.3) --------------- */
 
@@ -114,7 +121,7 @@ void kh_node_xform_bank_clear(kh_node *n); /* any write to 0x00 */
 typedef struct kh_node_counts {
     uint64_t agent_drops;      /* rule-4 flits the agent refused (memory.md §2) */
     uint64_t cpu_drops;        /* dst (0,0) flits with no control processor (control.md Open point 16) */
-    uint64_t ilink_drops;      /* rsvd[2] flits with no interlink model */
+    uint64_t ilink_drops;      /* remote (rsvd[2]) flits the interlink dropped: disabled (INJ) or no route (SWITCH) */
     uint64_t unmatched_data;   /* MEM_WR_DATA with no open write, dropped (memory.md §6) */
     uint64_t dropped_reads;    /* streaming reads of an unserved aperture (memory.md §6) */
     uint64_t dropped_writes;   /* writes to an unserved aperture (memory.md §6) */

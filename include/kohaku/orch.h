@@ -72,6 +72,9 @@ typedef struct kh_orch_env {
     /* One client write of AUX_CFG: reg 0x00-0x7F the mover, 0x80-0xFF the
      * interlink (control.md §2.8). NULL drops it. */
     void (*aux_write)(void *ctx, unsigned reg, uint64_t value, kh_cycle now);
+    /* AUX_STATW word k (0..15): the interlink's status (control.md §7.5) at
+     * cycle now. NULL reads 0 (no interlink). */
+    uint64_t (*aux_statw)(void *ctx, unsigned k, kh_cycle now);
 } kh_orch_env;
 
 typedef struct kh_orch_cfg {

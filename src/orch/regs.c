@@ -127,7 +127,8 @@ uint64_t kh_orch_read(kh_orch *o, uint32_t off, kh_cycle now)
         const kh_flit *h = kh_fifo_head(&o->rx, now);
         return h ? h->w[(off - KH_ORCH_RX_FLIT) / 8] : 0;
     }
-    if (off >= KH_ORCH_AUX_STATW && off < KH_ORCH_AUX_STATW + 0x80) return 0; /* no interlink client */
+    if (off >= KH_ORCH_AUX_STATW && off < KH_ORCH_AUX_STATW + 0x80) /* the interlink's words (§7.5) */
+        return o->env.aux_statw ? o->env.aux_statw(o->env.ctx, (off - KH_ORCH_AUX_STATW) >> 3, now) : 0;
     uint64_t w = 0;
     switch (off) {
     case KH_ORCH_CTRL: return o->ctrl;

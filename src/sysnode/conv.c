@@ -17,6 +17,8 @@ typedef struct conv_req {
     int functional;
     uint64_t tag;
     kh_cycle ready;       /* visible to the arbiter from this cycle */
+    uint32_t strb;        /* masked single-beat write: byte strobes (bit i = byte i) */
+    int masked;
     uint64_t data[KH_CONV_MAX_BEATS][4];
 } conv_req;
 
@@ -108,6 +110,15 @@ int kh_conv_write(kh_creq *r, uint64_t addr, unsigned beats, uint64_t tag,
         rq.functional = 1;
         memcpy(rq.data, data, (beats < KH_CONV_MAX_BEATS ? beats : KH_CONV_MAX_BEATS) * sizeof rq.data[0]);
     }
+    return push_req(r, &r->wr, &rq, now);
+}
+
+int kh_conv_write_strb(kh_creq *r, uint64_t addr, const uint64_t data[4], uint32_t strb, uint64_t tag,
+                       kh_cycle now)
+{
+    conv_req rq = {.addr = addr, .beats = 1, .write = 1, .functional = 1, .tag = tag, .ready = now + 1,
+                   .strb = strb, .masked = strb != 0xFFFFFFFFu};
+    memcpy(rq.data[0], data, sizeof rq.data[0]);
     return push_req(r, &r->wr, &rq, now);
 }
 
@@ -264,6 +275,18 @@ static void grant_read(kh_conv *cv, kh_creq *r, kh_target tg, kh_cycle t)
     kh_comp_wake(r->owner, first + r->r_skid);
 }
 
+/* Bytes whose strobe is clear keep what memory holds (AXI WSTRB). */
+static void merge_strobes(kh_node *n, kh_target tg, uint64_t addr, uint32_t strb, uint64_t d[4])
+{
+    uint64_t old[4];
+    kh_node_word_read(n, tg, addr, old);
+    for (unsigned i = 0; i < 32; i++) {
+        if (strb >> i & 1) continue;
+        uint64_t m = (uint64_t)0xFF << (8 * (i & 7));
+        d[i >> 3] = (d[i >> 3] & ~m) | (old[i >> 3] & m);
+    }
+}
+
 static void grant_write(kh_conv *cv, kh_creq *r, kh_target tg, kh_cycle t)
 {
     conv_req *rq = kh_ring_at(&r->wr, 0);
@@ -284,6 +307,7 @@ static void grant_write(kh_conv *cv, kh_creq *r, kh_target tg, kh_cycle t)
     }
     if (rq->functional) {
         uint64_t base = rq->addr & ~(uint64_t)31;
+        if (rq->masked) merge_strobes(cv->n, tg, base, rq->strb, rq->data[0]);
         for (unsigned k = 0; k < rq->beats && k < KH_CONV_MAX_BEATS; k++)
             kh_node_word_write(cv->n, tg, base + 32 * (uint64_t)k, rq->data[k]);
     }

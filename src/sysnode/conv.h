@@ -42,7 +42,7 @@ kh_conv *kh_conv_new(kh_node *n, unsigned nch);
 kh_comp *kh_conv_comp(kh_conv *cv);
 
 /* Attach requester channel `ch` (memory.md §7 order: ports 0..P-1, host P,
- * mover P+1, interlink P+2), woken through `owner`. */
+ * mover P+1, interlink landing P+2), woken through `owner`. */
 kh_creq *kh_conv_requester(kh_conv *cv, unsigned ch, kh_comp *owner, const char *what);
 
 /* Requester-side latencies: r_skid cycles between the AXI R handshake and
@@ -58,6 +58,11 @@ int kh_conv_read(kh_creq *r, uint64_t addr, unsigned beats, uint64_t tag, int fu
  * grant, NULL makes it timing-only. */
 int kh_conv_write(kh_creq *r, uint64_t addr, unsigned beats, uint64_t tag,
                   const uint64_t (*data)[4], kh_cycle now);
+
+/* Push one functional single-beat write with byte strobes (bit i = byte
+ * i): bytes whose strobe is clear keep what memory holds. */
+int kh_conv_write_strb(kh_creq *r, uint64_t addr, const uint64_t data[4], uint32_t strb, uint64_t tag,
+                       kh_cycle now);
 
 /* The oldest read beat due by now, or NULL; pop it when consumed. */
 const kh_conv_beat *kh_conv_beat_head(const kh_creq *r, kh_cycle now);

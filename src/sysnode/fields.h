@@ -1,5 +1,5 @@
 /* The protocol fields the system node reads and writes, as thin names over
- * the accessors generated from isa/flit.isa, isa/addr.isa, isa/mover.isa
+ * the accessors generated from isa/flit.isa, isa/ilink.isa, isa/addr.isa, isa/mover.isa
  * and isa/regs.isa. No field position is written here. */
 #ifndef KH_SYSNODE_FIELDS_H
 #define KH_SYSNODE_FIELDS_H
@@ -7,6 +7,7 @@
 #include "kohaku/flit.h"
 #include "kohaku/gen/addr.h"
 #include "kohaku/gen/flit.h"
+#include "kohaku/gen/ilink.h"
 #include "kohaku/gen/mover.h"
 #include "kohaku/gen/regs.h"
 #include "kohaku/gen/xform.h"

@@ -8,6 +8,7 @@
 
 #include "sysnode/fields.h"
 #include "sysnode/fillword.h"
+#include "sysnode/ilink_int.h"
 #include "sysnode/mover_int.h"
 #include "sysnode/philox.h"
 
@@ -106,6 +107,18 @@ static void collect(kh_mover *m, kh_cycle now)
         m->wr_out--;
         m->progressed = 1;
     }
+    const kh_cycle *pb;
+    while ((pb = kh_ring_at(&m->rposted, 0)) && *pb <= now) { /* remote bursts are answered locally (§14) */
+        kh_ring_pop(&m->rposted);
+        m->wr_out--;
+        m->progressed = 1;
+    }
+}
+
+void kh_mover_remote_b(kh_mover *m, kh_cycle at)
+{
+    kh_ring_push(&m->rposted, &at);
+    kh_comp_wake(&m->c, at);
 }
 
 int kh_mover_elem_arrived(const kh_mover *m, const mv_elem *el) { return m->arrived > el->rseq; }
@@ -130,11 +143,12 @@ void kh_mover_consume_read(kh_mover *m, const mv_elem *el, uint64_t out[4])
 
 /* A closed write burst waits in one slot until fewer than mover_wr_bursts
  * writes are in flight. Returns 0 when the slot is taken. */
-int kh_mover_push_write(kh_mover *m, uint64_t addr, unsigned beats)
+int kh_mover_push_write(kh_mover *m, uint64_t addr, unsigned beats, int remote)
 {
     if (m->wcl_valid) return 0;
     m->wcl.addr = addr;
     m->wcl.beats = beats;
+    m->wcl.remote = remote;
     m->wcl_valid = 1;
     m->progressed = 1;
     return 1;
@@ -142,34 +156,51 @@ int kh_mover_push_write(kh_mover *m, uint64_t addr, unsigned beats)
 
 static void close_wb(kh_mover *m)
 {
-    if (m->wb_open && kh_mover_push_write(m, m->wb.addr, m->wb.beats)) m->wb_open = 0;
+    if (m->wb_open && kh_mover_push_write(m, m->wb.addr, m->wb.beats, m->wb.remote)) m->wb_open = 0;
 }
 
 static void issue_writes(kh_mover *m, kh_cycle now)
 {
     if (!m->wcl_valid || m->wr_out >= m->n->p->mover_wr_bursts) return;
-    /* timing only: the data was stored when its element retired */
-    kh_conv_write(m->rq, m->wcl.addr, m->wcl.beats, 0, NULL, now);
+    if (m->wcl.remote) {
+        /* The interlink's splitter: one posted MEM_WR per word; the burst is
+         * answered once its last word is on the link (memory.md §14). */
+        for (unsigned i = 0; i < m->wcl.beats; i++) {
+            const mv_rword *w = kh_ring_at(&m->rwords, 0);
+            kh_ilink_mover_word(m->n->ilink, w->addr, w->d, i + 1 == m->wcl.beats, now);
+            kh_ring_pop(&m->rwords);
+        }
+    } else {
+        /* timing only: the data was stored when its element retired */
+        kh_conv_write(m->rq, m->wcl.addr, m->wcl.beats, 0, NULL, now);
+    }
     m->wr_out++;
     m->wr_bursts++;
     m->wcl_valid = 0;
     m->progressed = 1;
 }
 
-void kh_mover_store(kh_mover *m, uint64_t addr, const uint64_t w[4])
+int kh_mover_store(kh_mover *m, uint64_t addr, const uint64_t w[4], kh_cycle now)
 {
+    if (m->n->ilink && kh_ilink_mover_remote(m->n->ilink, addr, now)) {
+        mv_rword r = {.addr = addr & ~(uint64_t)31};
+        memcpy(r.d, w, sizeof r.d);
+        kh_ring_push(&m->rwords, &r);
+        return 1;
+    }
     kh_target t = kh_node_target(m->n, addr);
     addr &= ~(uint64_t)31;
     if (addr < m->wlo) m->wlo = addr;
     if (addr + 32 > m->whi) m->whi = addr + 32;
     if (t != KH_TGT_LOST) kh_node_word_write(m->n, t, addr, w);
+    return 0;
 }
 
 /* Add one destination word to the open write burst (flags[3] merges words
  * of the same kind; GENERATE words never merge, §11.8). */
-static void add_write(kh_mover *m, uint64_t addr, int cls)
+static void add_write(kh_mover *m, uint64_t addr, int cls, int remote)
 {
-    if (m->wb_open && m->rcoalesce && cls != WC_GEN && cls == m->wb_cls &&
+    if (m->wb_open && m->rcoalesce && cls != WC_GEN && cls == m->wb_cls && remote == m->wb.remote &&
         addr == m->wb.addr + 32ull * m->wb.beats && m->wb.beats < m->rcap &&
         PAGE_4K(addr) == PAGE_4K(m->wb.addr)) {
         m->wb.beats++;
@@ -177,6 +208,7 @@ static void add_write(kh_mover *m, uint64_t addr, int cls)
         close_wb(m);
         m->wb.addr = addr;
         m->wb.beats = 1;
+        m->wb.remote = remote;
         m->wb_cls = cls;
         m->wb_open = 1;
     }
@@ -186,7 +218,6 @@ static void add_write(kh_mover *m, uint64_t addr, int cls)
 /* Retire the oldest element if its data is resident. 1 if one retired. */
 static int retire(kh_mover *m, kh_cycle now)
 {
-    (void)now;
     mv_elem *el = kh_ring_at(&m->elems, 0);
     if (!el || m->wcl_valid) return 0;
     uint64_t w[4];
@@ -209,8 +240,8 @@ static int retire(kh_mover *m, kh_cycle now)
         cls = WC_FILL;
         break;
     }
-    kh_mover_store(m, el->daddr, w);
-    add_write(m, el->daddr, cls);
+    int remote = kh_mover_store(m, el->daddr, w, now);
+    add_write(m, el->daddr, cls, remote);
     m->elems_done++;
     kh_ring_pop(&m->elems);
     return 1;
@@ -385,6 +416,8 @@ static void mover_step(kh_comp *c, kh_cycle now)
     }
     if (m->progressed) kh_comp_wake(c, now + 1);
     kh_cycle t = kh_conv_next_answer(m->rq);
+    const kh_cycle *rb = kh_ring_at(&m->rposted, 0);
+    if (rb && *rb < t) t = *rb;
     const mv_regw *w = kh_ring_at(&m->regw, 0);
     if (w && w->at < t) t = w->at;
     if (m->xbusy && m->xdone_at < t) t = m->xdone_at;
@@ -426,6 +459,8 @@ static void mover_destroy(kh_comp *c)
     kh_ring_free(&m->regw);
     kh_ring_free(&m->elems);
     kh_ring_free(&m->rbursts);
+    kh_ring_free(&m->rwords);
+    kh_ring_free(&m->rposted);
     free(m);
 }
 
@@ -445,6 +480,8 @@ kh_mover *kh_mover_new(kh_node *n)
     kh_ring_init(&m->regw, sizeof(mv_regw));
     kh_ring_init(&m->elems, sizeof(mv_elem));
     kh_ring_init(&m->rbursts, sizeof(mv_burst));
+    kh_ring_init(&m->rwords, sizeof(mv_rword));
+    kh_ring_init(&m->rposted, sizeof(kh_cycle));
     m->elems_cap = (unsigned)n->p->mover_rd_fifo + 256;
     m->chg_cycle = KH_NEVER;
     kh_mover_regs_reset(m);

@@ -51,7 +51,14 @@ typedef struct mv_elem {
 typedef struct mv_burst {
     uint64_t addr;
     unsigned beats;
+    int remote;      /* the words go to another mesh through the interlink (memory.md §14) */
 } mv_burst;
+
+/* A word of a remote burst, held until the burst is issued. */
+typedef struct mv_rword {
+    uint64_t addr;
+    uint64_t d[4];
+} mv_rword;
 
 typedef struct mv_regw {
     unsigned reg;
@@ -114,6 +121,8 @@ struct kh_mover {
     int wcl_valid;
     mv_burst wcl;                /* closed burst waiting for a write slot */
     unsigned wr_out;             /* writes issued, response not yet in */
+    kh_ring rwords;              /* mv_rword: remote words of bursts not yet issued */
+    kh_ring rposted;             /* kh_cycle: posted answers of remote bursts (memory.md §14) */
     /* transform slot (§12) */
     const kh_xform_occupant *occ;
     unsigned in_beats;
@@ -150,8 +159,10 @@ void kh_mover_read_elem_close(kh_mover *m); /* the open read burst waits for its
 int kh_mover_source_misaligned(kh_mover *m, uint64_t saddr); /* 1: fault 6 raised */
 int kh_mover_elem_arrived(const kh_mover *m, const mv_elem *el);
 void kh_mover_consume_read(kh_mover *m, const mv_elem *el, uint64_t out[4]);
-int kh_mover_push_write(kh_mover *m, uint64_t addr, unsigned beats);
+int kh_mover_push_write(kh_mover *m, uint64_t addr, unsigned beats, int remote);
 void kh_mover_walk_get(kh_mover *m, int dst, kh_walk_elem *e);
-void kh_mover_store(kh_mover *m, uint64_t addr, const uint64_t w[4]);
+/* Write one destination word: locally, or held for the interlink when it
+ * names another mesh (returns 1 then). */
+int kh_mover_store(kh_mover *m, uint64_t addr, const uint64_t w[4], kh_cycle now);
 
 #endif

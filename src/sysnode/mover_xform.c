@@ -66,8 +66,11 @@ int kh_mover_xform_retire(kh_mover *m, kh_cycle now)
     kh_node *n = m->n;
     if (m->xgot && m->xentry >= m->fault_entry) m->xgot = 0; /* the partial entry is discarded (Open point 7) */
     if (m->xbusy) {
-        if (now < m->xdone_at || !kh_mover_push_write(m, m->xdst, m->occ->out_words)) return 0;
-        for (unsigned w = 0; w < m->occ->out_words; w++) kh_mover_store(m, m->xdst + 32ull * w, &m->xout[4 * w]);
+        if (now < m->xdone_at || m->wcl_valid) return 0;
+        int remote = 0;
+        for (unsigned w = 0; w < m->occ->out_words; w++)
+            remote = kh_mover_store(m, m->xdst + 32ull * w, &m->xout[4 * w], now); /* one mesh per entry */
+        kh_mover_push_write(m, m->xdst, m->occ->out_words, remote);
         m->xbusy = 0;
         return 1;
     }

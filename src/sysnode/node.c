@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "sysnode/fields.h"
+#include "sysnode/ilink_int.h"
 #include "sysnode/mover_int.h"
 #include "sysnode/port_int.h"
 
@@ -92,6 +93,7 @@ kh_node *kh_node_new(kh_sim *sim, const kh_node_cfg *cfg, char *err, size_t errl
     }
     for (unsigned i = 0; i < cfg->nports; i++)
         if (!(n->port[i] = kh_port_new(n, i, err, errlen))) return NULL;
+    if (cfg->interlink && !(n->ilink = kh_ilink_new(n, err, errlen))) return NULL;
     return n;
 }
 
@@ -149,6 +151,24 @@ uint64_t kh_node_aux_stat(kh_node *n, kh_cycle now)
 int kh_node_mover_write(kh_node *n, unsigned reg, uint64_t value, kh_cycle now)
 {
     return kh_mover_write(n->mover, reg, value, now);
+}
+
+int kh_node_aux_write(kh_node *n, unsigned reg, uint64_t value, kh_cycle now)
+{
+    reg &= 0xF8;
+    if (reg < 0x80) return kh_mover_write(n->mover, reg, value, now); /* the mover ignores 0x80+ (§2.8) */
+    if (!n->ilink) {
+        kh_sim_log(n->sim, KH_LOG_WARN,
+                   "AUX_CFG write to interlink register 0x%02x of mesh %u dropped: no interlink built "
+                   "(control.md §2.8, §7: ILINK = 0)", reg, n->cfg.mesh_id);
+        return -1;
+    }
+    return kh_ilink_write(n->ilink, reg, value, now);
+}
+
+uint64_t kh_node_aux_statw(kh_node *n, unsigned k, kh_cycle now)
+{
+    return n->ilink ? kh_ilink_read(n->ilink, k, now) : 0; /* no client: reads 0 */
 }
 
 void kh_node_get_counts(const kh_node *n, kh_node_counts *out) { *out = n->counts; }

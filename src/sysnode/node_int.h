@@ -8,6 +8,7 @@
 
 typedef struct kh_port kh_port;
 typedef struct kh_mover kh_mover;
+typedef struct kh_ilink kh_ilink;
 
 /* Where an address lands on the converged path (memory.md §1.1, §7, §8). */
 typedef enum kh_target {
@@ -28,6 +29,7 @@ struct kh_node {
     uint64_t stage_bytes_mask;
     kh_conv *conv;
     kh_mover *mover;
+    kh_ilink *ilink;            /* NULL unless built with the interlink (control.md §7) */
     kh_port *port[KH_NODE_MAX_PORTS];
     kh_node_agent agent;
     int have_agent;
@@ -75,6 +77,25 @@ unsigned kh_node_port_for_row(const kh_node *n, unsigned y);
 kh_mover *kh_mover_new(kh_node *n);
 int kh_mover_write(kh_mover *m, unsigned reg, uint64_t value, kh_cycle now);
 void kh_mover_status(kh_mover *m, kh_cycle now, unsigned *busy, unsigned *fault, uint32_t *done);
+
+/* ---- interlink (ilink*.c, control.md §7) ---- */
+kh_ilink *kh_ilink_new(kh_node *n, char *err, size_t errlen);
+/* Hub rule 1 (memory.md §2): a remote flit offered at a port in cycle now;
+ * 1 taken; 0 skid full (the port's sender is woken when it drains); -1 another
+ * port delivered this cycle (retry next cycle). */
+int kh_ilink_hub_accept(kh_ilink *il, const kh_flit *f, kh_cycle now);
+/* The next flit to inject into this mesh, or NULL; take it when a port's
+ * output register loads it (priority below the agent, control.md §7.3). */
+const kh_flit *kh_ilink_inj_peek(kh_ilink *il, kh_cycle now);
+void kh_ilink_inj_take(kh_ilink *il, kh_cycle now);
+/* Whether a mover write to addr goes to another mesh (memory.md §14):
+ * enabled and addr[37:36] != the live id; disabled, it lands locally
+ * (control.md Open point 12, warned once). */
+int kh_ilink_mover_remote(kh_ilink *il, uint64_t addr, kh_cycle now);
+/* One word of a remote mover burst; `last`: the burst's final word. */
+void kh_ilink_mover_word(kh_ilink *il, uint64_t addr, const uint64_t d[4], int last, kh_cycle now);
+/* A fault another component saw in cycle now (bad_remote_req): sticky from now + 1. */
+void kh_node_ilink_fault(kh_node *n, unsigned bits, kh_cycle now);
 
 /* ---- transform slot (xform.c) ---- */
 void kh_xform_slot_init(kh_node *n);

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 
 #include "sysnode/fields.h"
+#include "sysnode/ilink_int.h"
 #include "sysnode/port_int.h"
 
 kh_link *kh_port_in(kh_port *p)
@@ -39,7 +40,7 @@ static int engine_busy(const kh_port *p, kh_cycle now)
            kh_fifo_full(&p->rdq, now) || kh_fifo_full(&p->wrq, now);
 }
 
-static void check_remote(kh_port *p, const kh_flit *f)
+static void check_remote(kh_port *p, const kh_flit *f, kh_cycle now)
 {
     /* A request not marked remote naming another mesh raises bad_remote_req
      * and is served locally (§2, §6). */
@@ -51,7 +52,10 @@ static void check_remote(kh_port *p, const kh_flit *f)
                     "bad_remote_req set, served locally (memory.md §2)",
                     kf_type(f) ? "MEM_WR_REQ" : "MEM_RD_REQ", kf_src_x(f), kf_src_y(f),
                     ka_mesh(kf_addr(f)), (unsigned long long)kf_addr(f));
-    if (n->cfg.interlink) n->counts.bad_remote_req = 1;
+    if (n->cfg.interlink) {
+        n->counts.bad_remote_req = 1;
+        kh_node_ilink_fault(n, KH_ILINK_F_RD_REMOTE, now); /* sticky interlink fault bit 0 (control.md §7.5) */
+    }
 }
 
 int kh_node_port_accept(kh_comp *dst, unsigned inport, const kh_flit *f, kh_cycle now)
@@ -60,13 +64,13 @@ int kh_node_port_accept(kh_comp *dst, unsigned inport, const kh_flit *f, kh_cycl
     kh_node *n = p->n;
     unsigned type = kf_type(f);
     (void)inport;
-    /* Rule 1: the remote marker goes to the interlink, when one is built. */
+    /* Rule 1: the remote marker goes to the interlink, when one is built
+     * (one flit per cycle across the ports into its skid; a port waiting its
+     * turn, or finding the skid full, holds busy). */
     if (n->cfg.interlink && kf_remote(f)) {
-        n->counts.ilink_drops++;
-        kh_comp_log(&p->c, KH_LOG_WARN,
-                    "remote flit (type 0x%x) from (%u,%u) for mesh %u: no interlink model, dropped "
-                    "(memory.md §2 rule 1)", type, kf_src_x(f), kf_src_y(f), kf_remote_mesh(f));
-        return 1;
+        int r = kh_ilink_hub_accept(n->ilink, f, now);
+        if (r < 0) wake_sender(p, now); /* another port's turn: retry next cycle */
+        return r > 0;
     }
     /* Rule 2: dst (0,0) is the control processor; none is modelled, so the
      * flit is accepted and dropped (control.md Open point 16). */
@@ -80,7 +84,7 @@ int kh_node_port_accept(kh_comp *dst, unsigned inport, const kh_flit *f, kh_cycl
     /* Rule 3: memory requests and write data go to this port's engine. */
     if (type == KH_T_MEM_RD_REQ || type == KH_T_MEM_WR_REQ || type == KH_T_MEM_WR_DATA) {
         if (engine_busy(p, now)) return 0;
-        if (type != KH_T_MEM_WR_DATA && !(n->cfg.interlink && kf_remote(f))) check_remote(p, f);
+        if (type != KH_T_MEM_WR_DATA && !(n->cfg.interlink && kf_remote(f))) check_remote(p, f, now);
         kh_fifo *q = type == KH_T_MEM_RD_REQ ? &p->rdq : &p->wrq;
         kh_fifo_push(q, f, now);
         kh_comp_wake(&p->c, now + q->latency);
@@ -128,13 +132,25 @@ static int agent_flit(kh_port *p, kh_cycle now)
     return 1;
 }
 
+/* An interlink injection for this port's row (control.md §7.3). */
+static int ilink_flit(kh_port *p, kh_cycle now)
+{
+    kh_ilink *il = p->n->ilink;
+    const kh_flit *f = il ? kh_ilink_inj_peek(il, now) : NULL;
+    if (!f || kh_node_port_for_row(p->n, kf_dst_y(f)) != p->index) return 0;
+    load_out(p, f, now);
+    kh_ilink_inj_take(il, now);
+    p->ilink_out++;
+    return 1;
+}
+
 static void fill_out(kh_port *p, kh_cycle now)
 {
     kh_flit f;
     if (p->ovalid) return;
-    /* Priority: control agent > processor (none) > interlink (none) > this
-     * port's engine; within the engine the emitter first (§2, §10). */
-    if (agent_flit(p, now)) return;
+    /* Priority: control agent > processor (none) > interlink injection >
+     * this port's engine; within the engine the emitter first (§2, §10). */
+    if (agent_flit(p, now) || ilink_flit(p, now)) return;
     if (kh_port_stream_flit(p, &f, now) || kh_port_plain_flit(p, &f, now)) {
         load_out(p, &f, now);
         return;
@@ -231,11 +247,11 @@ static void port_stats(kh_comp *c, char *buf, size_t len)
 {
     kh_port *p = (kh_port *)c;
     snprintf(buf, len,
-             "\"flits_out\": %llu, \"agent_flits_out\": %llu, \"plain_reads\": %llu, "
+             "\"flits_out\": %llu, \"agent_flits_out\": %llu, \"ilink_flits_out\": %llu, \"plain_reads\": %llu, "
              "\"streaming_reads\": %llu, \"write_bursts\": %llu, \"rdq_high_water\": %u, "
              "\"wrq_high_water\": %u",
              (unsigned long long)p->flits_out, (unsigned long long)p->agent_out,
-             (unsigned long long)p->reads, (unsigned long long)p->stream_reads,
+             (unsigned long long)p->ilink_out, (unsigned long long)p->reads, (unsigned long long)p->stream_reads,
              (unsigned long long)p->writes, p->rdq.high_water, p->wrq.high_water);
 }
 

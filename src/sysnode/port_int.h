@@ -88,7 +88,7 @@ struct kh_port {
     kh_sreq s;
     /* counters */
     uint16_t rd_count, wr_count; /* mem_rd_count / mem_wr_count (§10) */
-    uint64_t flits_out, agent_out, reads, stream_reads, writes;
+    uint64_t flits_out, agent_out, ilink_out, reads, stream_reads, writes;
     kh_dropped_rd dropped[4];   /* most recent dropped streaming reads, for the hang report */
     unsigned ndropped;
     /* per step */

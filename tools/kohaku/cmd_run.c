@@ -12,17 +12,33 @@ static void usage(FILE *out)
 {
     fprintf(out,
             "usage: kohaku run MACHINE SESSION [--profile P] [--param name=value]... [--trace F.json] [--stats F.json]\n"
-            "  MACHINE: a map picture file (../shared/maps/*.txt), or 'default' for the built-in machine.\n"
+            "  MACHINE: a map picture file (../shared/maps/*.txt), a machine file of 1-4 meshes joined by their\n"
+            "           interlinks (first word 'machine', docs/machine.md), or 'default' for the built-in machine.\n"
             "  SESSION: a host session (docs/session.md): write/read/poll/upload/compare/dump/run/idle/stage lines.\n"
             "  --profile P      parameter profile: machine (default), rec, rec-saxpy, rec-cluster, rec-vector\n"
-            "  --param n=v      override one machine parameter (kohaku params lists them)\n"
+            "  --param n=v      override one machine parameter (kohaku params lists them); options apply in\n"
+            "                   order after a machine file's own param lines\n"
             "Exit status: 0 every check held; 1 a check failed, the machine stalled, or input was refused;\n"
             "2 usage error.\n");
+}
+
+/* --profile and --param, applied in command-line order after the machine
+ * file's own parameters. */
+static int apply_opts(kh_params *p, char **opt, char **val, int nopt, char *err, size_t errlen)
+{
+    for (int i = 0; i < nopt; i++) {
+        int rc = !strcmp(opt[i], "--profile") ? kh_params_profile(p, val[i], err, errlen)
+                                              : kh_params_set_assign(p, val[i], err, errlen);
+        if (rc) return -1;
+    }
+    return 0;
 }
 
 int kh_cmd_run(int argc, char **argv)
 {
     const char *machine = NULL, *session = NULL, *trace = NULL, *stats = NULL;
+    char *opt[64], *val[64];
+    int nopt = 0;
     kh_params p;
     kh_params_default(&p);
     char err[8192];
@@ -30,16 +46,13 @@ int kh_cmd_run(int argc, char **argv)
         if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
             usage(stdout);
             return 0;
-        } else if (!strcmp(argv[i], "--profile") && i + 1 < argc) {
-            if (kh_params_profile(&p, argv[++i], err, sizeof err)) {
-                fprintf(stderr, "kohaku run: %s\n", err);
+        } else if ((!strcmp(argv[i], "--profile") || !strcmp(argv[i], "--param")) && i + 1 < argc) {
+            if (nopt == 64) {
+                fprintf(stderr, "kohaku run: more than 64 --profile/--param options\n");
                 return 2;
             }
-        } else if (!strcmp(argv[i], "--param") && i + 1 < argc) {
-            if (kh_params_set_assign(&p, argv[++i], err, sizeof err)) {
-                fprintf(stderr, "kohaku run: %s\n", err);
-                return 2;
-            }
+            opt[nopt] = argv[i];
+            val[nopt++] = argv[++i];
         } else if (!strcmp(argv[i], "--trace") && i + 1 < argc) {
             trace = argv[++i];
         } else if (!strcmp(argv[i], "--stats") && i + 1 < argc) {
@@ -61,14 +74,28 @@ int kh_cmd_run(int argc, char **argv)
         usage(stderr);
         return 2;
     }
+    /* A bad option value is a usage error, whatever the machine. */
+    if (apply_opts(&p, opt, val, nopt, err, sizeof err)) {
+        fprintf(stderr, "kohaku run: %s\n", err);
+        return 2;
+    }
     /* The session first: a malformed line is refused before anything runs. */
     kh_session *s = kh_session_load(session, err, sizeof err);
     if (!s) {
         fprintf(stderr, "kohaku run: %s\n", err);
         return 1;
     }
-    kh_machine *m = !strcmp(machine, "default") ? kh_machine_new(NULL, &p, err, sizeof err)
-                                                 : kh_machine_load(machine, &p, err, sizeof err);
+    kh_machine_spec *spec = kh_machine_spec_load(machine, err, sizeof err);
+    kh_machine *m = NULL;
+    if (spec) {
+        kh_params_default(&p);
+        char e2[1024];
+        if (!kh_machine_spec_params(spec, &p, err, sizeof err) && !apply_opts(&p, opt, val, nopt, err, sizeof err)) {
+            m = kh_machine_build(spec, &p, e2, sizeof e2);
+            if (!m) snprintf(err, sizeof err, "%s: %s", machine, e2);
+        }
+        kh_machine_spec_free(spec);
+    }
     if (!m) {
         fprintf(stderr, "kohaku run: %s\n", err);
         kh_session_free(s);
