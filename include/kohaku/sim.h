@@ -74,7 +74,7 @@ void kh_comp_wake_far(kh_comp *c, kh_cycle at); /* the general case (kernel use)
 typedef struct kh_sched {
     kh_cycle now;     /* next cycle to execute, or the cycle being executed */
     uint64_t occ;     /* bit s: wheel slot s has a wake */
-    uint64_t *wheel;  /* KH_WHEEL slots x nwords bitmaps over component ids */
+    uint64_t *wheel;  /* nwords x KH_WHEEL: word w of slot s at [w * KH_WHEEL + s] */
     unsigned nwords;
     kh_trace *trace;  /* the trace sink, NULL when tracing is off */
 } kh_sched;
@@ -84,7 +84,7 @@ static inline void kh_comp_wake(kh_comp *c, kh_cycle at)
     kh_sched *s = (kh_sched *)(void *)c->sim;
     if (at > s->now && at - s->now < KH_WHEEL) {
         unsigned slot = (unsigned)(at % KH_WHEEL);
-        s->wheel[slot * s->nwords + (c->id >> 6)] |= UINT64_C(1) << (c->id & 63);
+        s->wheel[(c->id >> 6) * KH_WHEEL + slot] |= UINT64_C(1) << (c->id & 63);
         s->occ |= UINT64_C(1) << slot;
     } else {
         kh_comp_wake_far(c, at);
@@ -97,9 +97,13 @@ static inline void kh_comp_wake(kh_comp *c, kh_cycle at)
  * from t + latency (first-word-fall-through latency, >= 1). A pop in cycle t
  * frees its space only from t + 1, so "full" as seen in cycle t is the
  * start-of-cycle state whatever order components run in. */
+typedef struct kh_fifo_ent {
+    kh_flit f;
+    kh_cycle ready; /* first cycle the entry is visible at the head */
+} kh_fifo_ent;      /* flit and time together: one cache line fetch per access */
+
 typedef struct kh_fifo {
-    kh_flit *flit;
-    kh_cycle *ready;
+    kh_fifo_ent *ent;
     unsigned cap, head, count;
     unsigned latency;
     kh_cycle pop_cycle;     /* cycle of the pops counted in pops */
@@ -122,8 +126,8 @@ static inline void kh_fifo_push(kh_fifo *q, const kh_flit *f, kh_cycle now) /* c
     if (q->count >= q->cap) kh_fifo_overflow(q);
     unsigned tail = q->head + q->count; /* no division: cap need not be a power of two */
     if (tail >= q->cap) tail -= q->cap;
-    q->flit[tail] = *f;
-    q->ready[tail] = now + q->latency;
+    q->ent[tail].f = *f;
+    q->ent[tail].ready = now + q->latency;
     q->count++;
     unsigned used = kh_fifo_used(q, now);
     if (used > q->high_water) q->high_water = used;
@@ -131,10 +135,12 @@ static inline void kh_fifo_push(kh_fifo *q, const kh_flit *f, kh_cycle now) /* c
 /* The head if it is visible in cycle now, else NULL. */
 static inline const kh_flit *kh_fifo_head(const kh_fifo *q, kh_cycle now)
 {
-    return q->count && q->ready[q->head] <= now ? &q->flit[q->head] : (const kh_flit *)0;
+    return q->count && q->ent[q->head].ready <= now ? &q->ent[q->head].f : (const kh_flit *)0;
 }
 /* Cycle the head becomes visible; KH_NEVER when empty. */
-static inline kh_cycle kh_fifo_head_ready(const kh_fifo *q) { return q->count ? q->ready[q->head] : KH_NEVER; }
+static inline kh_cycle kh_fifo_head_ready(const kh_fifo *q) { return q->count ? q->ent[q->head].ready : KH_NEVER; }
+/* The head whether visible or not (diagnosis), NULL when empty. */
+static inline const kh_flit *kh_fifo_peek(const kh_fifo *q) { return q->count ? &q->ent[q->head].f : (const kh_flit *)0; }
 static inline void kh_fifo_pop(kh_fifo *q, kh_cycle now)
 {
     if (!q->count) return;
@@ -157,19 +163,21 @@ typedef int (*kh_accept_fn)(kh_comp *dst, unsigned port, const kh_flit *f, kh_cy
 
 /* One direction of a mesh link: valid/data forward, busy back (mesh.md §4). */
 struct kh_link {
+    /* hot fields first: kh_link_send touches only this cache line */
     kh_comp *src;
     kh_comp *dst;          /* NULL: tied off (accepts and discards, mesh.md §2) */
-    unsigned dst_port;
     kh_accept_fn accept;
-    char name[64];
+    const kh_sched *sched; /* the simulation's scheduler (trace sink check) */
+    unsigned dst_port;
+    int trace_track;       /* trace track id, -1 if not assigned */
+    kh_cycle last_xfer;
+    kh_cycle blocked_since; /* KH_NEVER unless the sender waits for space */
     /* statistics */
     uint64_t flits;        /* transfers */
     uint64_t dropped;      /* flits taken by a tie-off */
     uint64_t stall_cycles; /* cycles a flit was offered and refused */
-    kh_cycle blocked_since; /* KH_NEVER unless the sender waits for space */
-    kh_cycle last_xfer;
-    int trace_track;       /* trace track id, -1 if not assigned */
     kh_link *next_in;      /* next link into the same receiver */
+    char name[64];
 };
 
 /* Create a link owned by the simulation. dst == NULL makes a tie-off. */
@@ -266,7 +274,7 @@ static inline int kh_link_send(kh_link *l, const kh_flit *f, kh_cycle now)
     l->flits++;
     l->last_xfer = now;
     if (!l->dst) l->dropped++;
-    if (l->src && ((kh_sched *)(void *)l->src->sim)->trace) kh_link_trace(l, f, now);
+    if (l->sched->trace) kh_link_trace(l, f, now);
     return 1;
 }
 

@@ -382,7 +382,7 @@ static int shell_stuck(kh_comp *c, char *buf, size_t len)
     if (!kh_fifo_empty(&cu->recv_q) && !cu->in_flight) {
         SAY("%sreceive FIFO holds %u flits the unit does not take (head type 0x%x; control.md §5.7: "
             "a unit must accept and drop what it does not use)",
-            stuck ? "; " : "", cu->recv_q.count, (unsigned)kh_hdr_type(cu->recv_q.flit[cu->recv_q.head].w));
+            stuck ? "; " : "", cu->recv_q.count, (unsigned)kh_hdr_type(kh_fifo_peek(&cu->recv_q)->w));
     }
     if (cu->out_valid || !kh_fifo_empty(&cu->sig_q))
         SAY("%soutput blocked: the link out of the unit does not take flits", stuck ? "; " : "");

@@ -5,15 +5,14 @@
 
 int kh_fifo_init(kh_fifo *q, unsigned cap, unsigned latency)
 {
-    q->flit = calloc(cap ? cap : 1, sizeof *q->flit);
-    q->ready = calloc(cap ? cap : 1, sizeof *q->ready);
+    q->ent = calloc(cap ? cap : 1, sizeof *q->ent);
     q->cap = cap;
     q->head = q->count = 0;
     q->latency = latency ? latency : 1; /* a register between writer and reader at least */
     q->pop_cycle = KH_NEVER;
     q->pops = 0;
     q->high_water = 0;
-    if (!q->flit || !q->ready) {
+    if (!q->ent) {
         kh_fifo_free(q);
         return -1;
     }
@@ -22,10 +21,8 @@ int kh_fifo_init(kh_fifo *q, unsigned cap, unsigned latency)
 
 void kh_fifo_free(kh_fifo *q)
 {
-    free(q->flit);
-    free(q->ready);
-    q->flit = NULL;
-    q->ready = NULL;
+    free(q->ent);
+    q->ent = NULL;
     q->cap = q->count = 0;
 }
 

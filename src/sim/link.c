@@ -19,6 +19,7 @@ kh_link *kh_link_new(kh_sim *sim, kh_comp *src, kh_comp *dst, unsigned dst_port,
     kh_link *l = calloc(1, sizeof *l);
     if (!l) return NULL;
     l->src = src;
+    l->sched = &sim->sched;
     l->dst = dst;
     l->dst_port = dst_port;
     l->accept = accept;
@@ -36,7 +37,7 @@ kh_link *kh_link_new(kh_sim *sim, kh_comp *src, kh_comp *dst, unsigned dst_port,
 
 void kh_link_trace(const kh_link *l, const kh_flit *f, kh_cycle now)
 {
-    kh_trace *t = l->src->sim->sched.trace;
+    kh_trace *t = l->sched->trace;
     if (t->link) t->link(t->ctx, l, f, now);
 }
 

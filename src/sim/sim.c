@@ -97,7 +97,7 @@ void kh_sim_add(kh_sim *sim, kh_comp *c, const kh_comp_ops *ops, const char *nam
         uint64_t *w = calloc((size_t)KH_WHEEL * nw, sizeof *w);
         if (!w) abort(); /* out of memory while building a machine */
         for (unsigned s = 0; s < KH_WHEEL; s++)
-            for (unsigned k = 0; k < sim->sched.nwords; k++) w[s * nw + k] = sim->sched.wheel[s * sim->sched.nwords + k];
+            for (unsigned k = 0; k < sim->sched.nwords; k++) w[k * KH_WHEEL + s] = sim->sched.wheel[k * KH_WHEEL + s];
         free(sim->sched.wheel);
         sim->sched.wheel = w;
         sim->sched.nwords = nw;
@@ -114,7 +114,7 @@ void kh_sim_add(kh_sim *sim, kh_comp *c, const kh_comp_ops *ops, const char *nam
 static void wheel_set(kh_sim *sim, kh_cycle at, unsigned id)
 {
     unsigned s = (unsigned)(at % KH_WHEEL);
-    sim->sched.wheel[s * sim->sched.nwords + (id >> 6)] |= UINT64_C(1) << (id & 63);
+    sim->sched.wheel[(id >> 6) * KH_WHEEL + s] |= UINT64_C(1) << (id & 63);
     sim->sched.occ |= UINT64_C(1) << s;
 }
 
@@ -165,12 +165,12 @@ static void run_cycle(kh_sim *sim, kh_cycle t)
     migrate(sim);
     sim->in_step = 1;
     unsigned s = (unsigned)(t % KH_WHEEL);
-    uint64_t *slot = &sim->sched.wheel[s * sim->sched.nwords];
+    uint64_t *slot = &sim->sched.wheel[s];
     sim->sched.occ &= ~(UINT64_C(1) << s);
     for (unsigned w = 0; w < sim->sched.nwords; w++) {
         /* steps of cycle t only wake later cycles, so this word is final */
-        uint64_t bits = slot[w];
-        slot[w] = 0;
+        uint64_t bits = slot[w * KH_WHEEL];
+        slot[w * KH_WHEEL] = 0;
         for (; bits; bits &= bits - 1) {
             kh_comp *c = sim->comps[w * 64 + (unsigned)__builtin_ctzll(bits)];
             c->last_step = t;
