@@ -193,7 +193,7 @@ static kh_cycle ring_time(unsigned meshes, unsigned lat, unsigned from, unsigned
 }
 
 /* control.md §7.6: each link direction delays by ilink_lat, so a path of h
- * hops costs h * ilink_lat plus fixed work at the ends. */
+ * hops costs h * ilink_lat plus fixed work at the ends (lines of 3 and 4). */
 static void latency_is_ilink_lat_per_hop(void)
 {
     kh_cycle a1 = ring_time(3, 8, 0, 1), b1 = ring_time(3, 20, 0, 1);
@@ -204,6 +204,9 @@ static void latency_is_ilink_lat_per_hop(void)
     CHECK_EQ(b2 - a2, 2 * (20 - 8));
     CHECK_EQ(b2 - b1, 20); /* the transit hop costs exactly one link */
     CHECK_EQ(c2, b2);      /* and the line is symmetric */
+    /* four meshes: two transit hops, either way */
+    CHECK_EQ(ring_time(4, 20, 0, 3), b1 + 2 * 20);
+    CHECK_EQ(ring_time(4, 20, 3, 0), b1 + 2 * 20);
 }
 
 /* control.md §7.6, Open point 17: ilink_lat must be at least 1. */

@@ -219,8 +219,42 @@ static void an_open_packet_without_last_is_diagnosed(void)
     kit_free(&k);
 }
 
+/* cluster.md §6.2/§6.4 (a remote memory drain): MEM_WR_REQ and its data
+ * marked remote cross as one packet and are injected at the far memory
+ * port named by txn, which writes its DRAM; the ack goes to the src
+ * coordinate, here the far port itself (so its orchestrator sees it). */
+static void remote_memory_write_flits_land_through_the_far_port(void)
+{
+    kit k;
+    if (kit_init(&k, 2, NULL)) return;
+    kh_flit f[3], got[4];
+    f[0] = kit_hdr(KH_T_MEM_WR_REQ, 0, 1, 0, 1, FIN_ORCH, 0, 4 | 1);
+    kh_mem_wr_req_set_addr(f[0].w, (1ull << 36) | 0x5000);
+    kh_mem_wr_req_set_len(f[0].w, 1);
+    uint64_t d[2][4];
+    for (unsigned i = 0; i < 2; i++) {
+        f[1 + i] = kit_hdr(KH_T_MEM_WR_DATA, 0, 1, 0, 1, FIN_ORCH, i == 1, 4 | 1);
+        kit_pattern(70 + i, d[i]);
+        kh_mem_wr_data_set_data(f[1 + i].w, d[i]);
+    }
+    send_all(&k, 0, f, 3);
+    CHECK_EQ(drain_rx(&k, 1, got, 4), 1);
+    CHECK_EQ(kh_hdr_type(got[0].w), KH_T_MEM_WR_ACK);
+    for (unsigned i = 0; i < 2; i++) {
+        uint64_t w[4];
+        kit_get(&k, 1, (1ull << 36) | (0x5000 + 32 * i), w);
+        CHECK(!memcmp(w, d[i], 32));
+    }
+    uint64_t w[4];
+    kit_get(&k, 0, 0x5000, w);
+    CHECK(!w[0] && !w[1] && !w[2] && !w[3]);
+    CHECK_EQ(kit_fault(&k, 0) | kit_fault(&k, 1), 0);
+    kit_free(&k);
+}
+
 int main(void)
 {
+    KH_RUN(remote_memory_write_flits_land_through_the_far_port);
     KH_RUN(remote_burst_arrives_with_src_preserved_and_txn_0);
     KH_RUN(remote_burst_reaches_a_far_unit);
     KH_RUN(ack_0_is_a_fault_and_still_forwarded);
