@@ -108,6 +108,12 @@ int kh_ilink_in_step(kh_ilink *il, kh_cycle now)
             return 1;
         }
         header(il, w);
+        if (kh_sim_trace(il->c.sim)) {
+            char args[96];
+            snprintf(args, sizeof args, "\"link\": %d, \"kind\": %u, \"smesh\": %u, \"beats\": %u", from,
+                     il->in_kind, il->in_smesh, il->in_left);
+            kh_trace_instant(&il->c, "packet in", now, args);
+        }
         kh_ilink_ingress_pop(il, from, now);
         return 1;
     case IN_WR:

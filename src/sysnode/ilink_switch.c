@@ -166,7 +166,18 @@ static void send_flit(kh_ilink *il, unsigned link, unsigned cls, tx_cand c, kh_c
     l->credit[cls]--;
     k->tx_flits++;
     if (!w.hdr) k->tx_beats++;
-    if (w.hdr) k->mux_rr[cls] = (unsigned)c.src;
+    if (w.hdr) {
+        k->mux_rr[cls] = (unsigned)c.src;
+        if (kh_sim_trace(il->c.sim)) {
+            char args[160];
+            snprintf(args, sizeof args,
+                     "\"link\": %u, \"class\": %u, \"kind\": %u, \"dmesh\": %u, \"smesh\": %u, \"beats\": %u, "
+                     "\"transit\": %d", link, cls, (unsigned)kh_ilink_hdr_kind(w.f.w),
+                     (unsigned)kh_ilink_hdr_dmesh(w.f.w), (unsigned)kh_ilink_hdr_smesh(w.f.w),
+                     (unsigned)kh_ilink_hdr_len(w.f.w) + 1, c.src != OWN_LOCAL);
+            kh_trace_instant(&il->c, "packet out", now, args);
+        }
+    }
     k->owner[cls] = w.last ? OWN_NONE : c.src;
     if (w.last) k->tx_pkts++;
     k->vc_rr = cls;
