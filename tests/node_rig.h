@@ -115,8 +115,11 @@ static inline void rig_log(void *ctx, kh_log_level lvl, const char *msg)
     snprintf(r->lastlog, sizeof r->lastlog, "%s", msg);
 }
 
-/* Ports at (0,1), (0,3), (0,4), (0,5) (memory.md §2 defaults). */
-static inline void rig_init(rig *r, const kh_params *pp, unsigned nports, unsigned mesh_id, int ilink)
+/* Ports at (0,1), (0,3), (0,4), (0,5) (memory.md §2 defaults). The test
+ * endpoints of port order[0] are registered first, then order[1], ... (NULL:
+ * ascending), so a test can run the same traffic in another step order. */
+static inline void rig_init_order(rig *r, const kh_params *pp, unsigned nports, unsigned mesh_id, int ilink,
+                                  const unsigned *order)
 {
     kh_params p;
     if (pp) p = *pp;
@@ -136,7 +139,8 @@ static inline void rig_init(rig *r, const kh_params *pp, unsigned nports, unsign
         printf("rig: %s\n", err);
         exit(1);
     }
-    for (unsigned i = 0; i < nports; i++) {
+    for (unsigned k = 0; k < nports; k++) {
+        unsigned i = order ? order[k] : k;
         char nm[32];
         snprintf(nm, sizeof nm, "src%u", i);
         r->src[i] = tep_new(r->sim, nm);
@@ -146,6 +150,11 @@ static inline void rig_init(rig *r, const kh_params *pp, unsigned nports, unsign
         r->sink[i]->in = kh_link_new(r->sim, kh_node_port(r->n, i), &r->sink[i]->c, 0, tep_accept, "out");
         kh_node_set_port_out(r->n, i, r->sink[i]->in);
     }
+}
+
+static inline void rig_init(rig *r, const kh_params *pp, unsigned nports, unsigned mesh_id, int ilink)
+{
+    rig_init_order(r, pp, nports, mesh_id, ilink, NULL);
 }
 
 static inline void rig_free(rig *r) { kh_sim_destroy(r->sim); }

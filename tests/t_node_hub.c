@@ -6,6 +6,8 @@ typedef struct agent {
     unsigned taken, refuse_after;
     unsigned port[64];
     unsigned type[64];
+    unsigned txn[64];
+    kh_cycle at[64];
     kh_flit out[16];
     unsigned nout, head;
     kh_cycle took_at[16];
@@ -14,9 +16,10 @@ typedef struct agent {
 static int ag_accept(void *ctx, unsigned port, const kh_flit *f, kh_cycle now)
 {
     agent *a = ctx;
-    (void)now;
     if (a->taken >= a->refuse_after) return 0;
     a->port[a->taken] = port;
+    a->txn[a->taken] = (unsigned)kh_hdr_txn(f->w);
+    a->at[a->taken] = now;
     a->type[a->taken++] = (unsigned)kh_hdr_type(f->w);
     return 1;
 }
@@ -224,6 +227,78 @@ static void agent_takes_one_flit_per_cycle(void)
     rig_free(&r);
 }
 
+/* Ports 0 and 1 offer CU_SIGNALs (txn 10+i at port 0, 20+i at port 1) from
+ * the same cycle, senders stepped in the order `order`; after a lone flit
+ * at port `lead` (if lead < 2) has moved the pointer. Returns the agent's
+ * record. */
+static void same_cycle_feed(const unsigned order[2], unsigned lead, agent *a)
+{
+    rig r;
+    rig_init_order(&r, NULL, 2, 0, 0, order);
+    memset(a, 0, sizeof *a);
+    a->refuse_after = 64;
+    install(&r, a);
+    if (lead < 2) {
+        kh_flit f = mk_hdr(KH_T_CU_SIGNAL, 2, 1, 0, 1, 99, 1);
+        tep_send(r.src[lead], &f);
+        rig_run(&r);
+    }
+    kh_cycle t0 = kh_sim_now(r.sim) + 5;
+    for (unsigned i = 0; i < 3; i++) {
+        kh_flit f0 = mk_hdr(KH_T_CU_SIGNAL, 2, 1, 0, 1, 10 + i, 1);
+        kh_flit f1 = mk_hdr(KH_T_CU_SIGNAL, 3, 1, 0, 3, 20 + i, 1);
+        tep_send_at(r.src[0], &f0, t0);
+        tep_send_at(r.src[1], &f1, t0);
+    }
+    rig_run(&r);
+    for (unsigned i = 0; i < a->taken; i++)
+        if (a->at[i] >= t0) a->at[i] -= t0; /* relative to the first offer */
+    rig_free(&r);
+}
+
+/* Rule 4 round-robin (memory.md §2): with both ports offering in the same
+ * cycles the agent takes one flit per cycle, alternating from the pointer,
+ * which moves to (winner + 1) mod PORTS; a loser holds busy and wins the
+ * next cycle. Expected (worked by hand): pointer 0 -> 10, 20, 11, 21, 12,
+ * 22 in cycles 0..5; whichever sender is stepped first. */
+static void agent_round_robin_independent_of_step_order(void)
+{
+    static const unsigned fwd[2] = {0, 1}, rev[2] = {1, 0};
+    static const unsigned want_port[6] = {0, 1, 0, 1, 0, 1}, want_txn[6] = {10, 20, 11, 21, 12, 22};
+    agent a, b;
+    same_cycle_feed(fwd, 2, &a);
+    same_cycle_feed(rev, 2, &b);
+    CHECK_EQ(a.taken, 6);
+    CHECK_EQ(b.taken, 6);
+    for (unsigned i = 0; i < 6 && i < a.taken && i < b.taken; i++) {
+        CHECK_EQ(a.port[i], want_port[i]);
+        CHECK_EQ(a.txn[i], want_txn[i]);
+        CHECK_EQ(a.at[i], i);
+        CHECK_EQ(b.port[i], a.port[i]);
+        CHECK_EQ(b.txn[i], a.txn[i]);
+        CHECK_EQ(b.at[i], a.at[i]);
+    }
+}
+
+/* The pointer is state: after a lone flit at port 0 it points at port 1,
+ * so port 1 wins the next same-cycle contest (both orders). */
+static void agent_pointer_moves_past_the_winner(void)
+{
+    static const unsigned fwd[2] = {0, 1}, rev[2] = {1, 0};
+    static const unsigned want_txn[7] = {99, 20, 10, 21, 11, 22, 12};
+    agent a, b;
+    same_cycle_feed(fwd, 0, &a);
+    same_cycle_feed(rev, 0, &b);
+    CHECK_EQ(a.taken, 7);
+    CHECK_EQ(b.taken, 7);
+    for (unsigned i = 0; i < 7 && i < a.taken && i < b.taken; i++) {
+        CHECK_EQ(a.txn[i], want_txn[i]);
+        CHECK_EQ(b.txn[i], want_txn[i]);
+        if (i) CHECK_EQ(a.at[i], i - 1);
+        if (i) CHECK_EQ(b.at[i], i - 1);
+    }
+}
+
 int main(void)
 {
     KH_RUN(rule4_types_go_to_the_agent);
@@ -234,5 +309,7 @@ int main(void)
     KH_RUN(agent_outranks_engine);
     KH_RUN(intake_busy_at_margin);
     KH_RUN(agent_takes_one_flit_per_cycle);
+    KH_RUN(agent_round_robin_independent_of_step_order);
+    KH_RUN(agent_pointer_moves_past_the_winner);
     return kh_test_end("t_node_hub");
 }

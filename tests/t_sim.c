@@ -258,6 +258,59 @@ static void wakes_coalesce_and_all_requests_are_kept(void)
     kh_sim_destroy(sim);
 }
 
+/* ---- end-of-cycle hooks: after every step of the cycle, once ---- */
+typedef struct tally {
+    kh_comp base;
+    kh_end_hook *hook;
+    unsigned *steps_so_far; /* shared by both components */
+} tally;
+
+typedef struct hook_log {
+    unsigned steps_so_far, runs, steps_seen[4];
+    kh_cycle at[4];
+} hook_log;
+
+static void tally_step(kh_comp *c, kh_cycle now)
+{
+    tally *t = (tally *)c;
+    (*t->steps_so_far)++;
+    kh_sim_at_end(c->sim, t->hook); /* both ask: the hook runs once */
+    if (now < 3) kh_comp_wake(c, now + 1);
+}
+
+static void log_hook(void *ctx, kh_cycle now)
+{
+    hook_log *l = ctx;
+    if (l->runs < 4) {
+        l->steps_seen[l->runs] = l->steps_so_far;
+        l->at[l->runs] = now;
+    }
+    l->runs++;
+}
+
+static const kh_comp_ops tally_ops = {"tally", tally_step, NULL, NULL, sender_destroy};
+
+static void end_hook_runs_once_after_every_step_of_the_cycle(void)
+{
+    kh_sim *sim = kh_sim_new(NULL);
+    hook_log log = {0};
+    kh_end_hook h = {.fn = log_hook, .ctx = &log};
+    for (int i = 0; i < 2; i++) {
+        tally *t = calloc(1, sizeof *t);
+        t->hook = &h;
+        t->steps_so_far = &log.steps_so_far;
+        kh_sim_add(sim, &t->base, &tally_ops, "tally");
+        kh_comp_wake(&t->base, 1);
+    }
+    kh_sim_run(sim, 10);
+    CHECK_EQ(log.runs, 3); /* cycles 1, 2, 3: only cycles that asked */
+    for (unsigned i = 0; i < 3; i++) {
+        CHECK_EQ(log.at[i], i + 1);
+        CHECK_EQ(log.steps_seen[i], 2 * (i + 1)); /* both steps of the cycle done */
+    }
+    kh_sim_destroy(sim);
+}
+
 static void run_until_idle_stops_at_limit(void)
 {
     kh_sim *sim = kh_sim_new(NULL);
@@ -365,6 +418,7 @@ int main(void)
     KH_RUN(tied_off_link_drops);
     KH_RUN(idle_cycles_are_skipped);
     KH_RUN(wakes_coalesce_and_all_requests_are_kept);
+    KH_RUN(end_hook_runs_once_after_every_step_of_the_cycle);
     KH_RUN(run_until_idle_stops_at_limit);
     KH_RUN(stuck_components_describe_themselves);
     KH_RUN(two_simulations_do_not_interact);

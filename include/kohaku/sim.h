@@ -194,6 +194,26 @@ void kh_link_space(kh_link *l, kh_cycle now);
 #define KH_ALL_PORTS (~0u)
 void kh_comp_space(kh_comp *c, unsigned port, kh_cycle now);
 
+/* ---- end-of-cycle hooks -------------------------------------------------- */
+
+/* For a decision that needs every offer of a cycle, such as one arbiter over
+ * several receivers (memory.md §2: one flit per cycle into the control agent
+ * across the memory ports): each receiver takes its offer into a register of
+ * its own in accept() and queues the hook; the hook decides once every step
+ * of the cycle has run, before the next cycle begins, so the outcome does
+ * not depend on the order of the steps. The owner embeds the hook (zeroed:
+ * not queued) and sets fn and ctx. Hooks of one cycle must not depend on
+ * each other's order. */
+typedef struct kh_end_hook {
+    void (*fn)(void *ctx, kh_cycle now);
+    void *ctx;
+    struct kh_end_hook *next; /* kernel use */
+    int queued;               /* kernel use */
+} kh_end_hook;
+/* Run h at the end of the cycle being executed, once however often it is
+ * asked; from inside a step (between cycles it runs at once). */
+void kh_sim_at_end(kh_sim *sim, kh_end_hook *h);
+
 /* ---- the simulation ---------------------------------------------------- */
 
 typedef enum kh_log_level { KH_LOG_DEBUG, KH_LOG_INFO, KH_LOG_WARN, KH_LOG_ERROR } kh_log_level;

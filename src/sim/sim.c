@@ -178,8 +178,26 @@ static void run_cycle(kh_sim *sim, kh_cycle t)
             c->ops->step(c, t);
         }
     }
+    while (sim->at_end) { /* after every step of t (kh_sim_at_end) */
+        kh_end_hook *h = sim->at_end;
+        sim->at_end = h->next;
+        h->queued = 0;
+        h->fn(h->ctx, t);
+    }
     sim->in_step = 0;
     sim->sched.now = t + 1;
+}
+
+void kh_sim_at_end(kh_sim *sim, kh_end_hook *h)
+{
+    if (!sim->in_step) {
+        h->fn(h->ctx, sim->sched.now);
+        return;
+    }
+    if (h->queued) return;
+    h->queued = 1;
+    h->next = sim->at_end;
+    sim->at_end = h;
 }
 
 uint64_t kh_sim_run(kh_sim *sim, kh_cycle n)

@@ -29,6 +29,7 @@ struct kh_sim {
     kh_log_level log_min;
     unsigned log_counts[4];
     void *user;
+    kh_end_hook *at_end; /* hooks queued for the end of the cycle being executed */
 };
 
 #endif

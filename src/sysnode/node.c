@@ -76,7 +76,9 @@ kh_node *kh_node_new(kh_sim *sim, const kh_node_cfg *cfg, char *err, size_t errl
     kh_pages_init(&n->stage);
     n->dram_bytes_mask = (UINT64_C(32) << p->dram_words_log2) - 1;
     n->stage_bytes_mask = (UINT64_C(1) << p->stage_bytes_log2) - 1;
-    n->agent_in_cycle = n->agent_out_cycle = KH_NEVER;
+    n->agent_out_cycle = KH_NEVER;
+    n->agent_arb.fn = kh_node_agent_arbitrate;
+    n->agent_arb.ctx = n;
     kh_xform_slot_init(n);
     /* Requester channels: ports, host upload, mover, interlink (§7). */
     n->conv = kh_conv_new(n, cfg->nports + 2 + (cfg->interlink ? 1 : 0));

@@ -33,7 +33,13 @@ struct kh_node {
     kh_port *port[KH_NODE_MAX_PORTS];
     kh_node_agent agent;
     int have_agent;
-    kh_cycle agent_in_cycle;    /* cycle a port last delivered to the agent (rule-4 round-robin) */
+    /* Rule 4 round-robin (memory.md §2): a port takes a flit for the agent
+     * into its hub register and holds busy until the flit wins; at the end
+     * of each cycle the first held port from agent_ptr delivers. */
+    kh_flit agent_hold[KH_NODE_MAX_PORTS];
+    unsigned agent_held;        /* bit i: port i's hub register holds a flit */
+    unsigned agent_ptr;         /* advances to (winner + 1) mod PORTS */
+    kh_end_hook agent_arb;
     kh_cycle agent_out_cycle;   /* cycle a port last took an agent flit */
     kh_node_counts counts;
     /* transform slot (memory.md §12) */
@@ -65,6 +71,7 @@ void kh_node_word_write(kh_node *n, kh_target t, uint64_t addr, const uint64_t i
 void kh_node_addr_str(const kh_node *n, uint64_t addr, char *buf, size_t len);
 
 /* ---- ports (port.c) ---- */
+void kh_node_agent_arbitrate(void *node, kh_cycle now); /* the rule-4 arbiter, at the end of a cycle */
 kh_port *kh_port_new(kh_node *n, unsigned index, char *err, size_t errlen);
 kh_comp *kh_port_comp(kh_port *p);
 void kh_port_set_out(kh_port *p, kh_link *out);

@@ -64,6 +64,12 @@ int kh_node_port_accept(kh_comp *dst, unsigned inport, const kh_flit *f, kh_cycl
     kh_node *n = p->n;
     unsigned type = kf_type(f);
     (void)inport;
+    /* A flit for the agent that has not won the round-robin yet blocks the
+     * port's input (memory.md §2: a port waiting its turn holds busy). */
+    if (n->agent_held >> p->index & 1) {
+        wake_sender(p, now);
+        return 0;
+    }
     /* Rule 1: the remote marker goes to the interlink, when one is built
      * (one flit per cycle across the ports into its skid; a port waiting its
      * turn, or finding the skid full, holds busy). */
@@ -90,22 +96,41 @@ int kh_node_port_accept(kh_comp *dst, unsigned inport, const kh_flit *f, kh_cycl
         kh_comp_wake(&p->c, now + q->latency);
         return 1;
     }
-    /* Rule 4: everything else to the control agent, which must never block
-     * memory traffic: if it cannot take the flit, the flit is dropped. The
-     * round-robin among ports lets one port deliver per cycle; a port
-     * waiting its turn holds busy for this cycle. */
-    if (n->agent_in_cycle == now) {
-        wake_sender(p, now);
-        return 0;
-    }
-    n->agent_in_cycle = now;
-    if (!n->have_agent || !n->agent.accept(n->agent.ctx, p->index, f, now)) {
-        n->counts.agent_drops++;
-        kh_comp_log(&p->c, KH_LOG_INFO,
-                    "flit type 0x%x from (%u,%u) for the control agent dropped: %s (memory.md §2 rule 4)",
-                    type, kf_src_x(f), kf_src_y(f), n->have_agent ? "agent cannot take it" : "no agent");
-    }
+    /* Rule 4: everything else to the control agent. One port delivers per
+     * cycle, chosen by the round-robin once every offer of the cycle is in
+     * (kh_node_agent_arbitrate), so the winner does not depend on the order
+     * in which the senders were stepped. */
+    n->agent_hold[p->index] = *f;
+    n->agent_held |= 1u << p->index;
+    kh_sim_at_end(p->c.sim, &n->agent_arb);
     return 1;
+}
+
+/* End of cycle now: the first port from the pointer whose hub register holds
+ * a flit delivers it; the agent must never block memory traffic, so a flit
+ * it cannot take is dropped. The pointer advances past the winner on either
+ * outcome (memory.md §2 rule 4); the others hold busy and try next cycle. */
+void kh_node_agent_arbitrate(void *node, kh_cycle now)
+{
+    kh_node *n = node;
+    unsigned np = n->cfg.nports;
+    for (unsigned k = 0; k < np; k++) {
+        unsigned i = (n->agent_ptr + k) % np;
+        if (!(n->agent_held >> i & 1)) continue;
+        const kh_flit *f = &n->agent_hold[i];
+        if (!n->have_agent || !n->agent.accept(n->agent.ctx, i, f, now)) {
+            n->counts.agent_drops++;
+            kh_comp_log(&n->port[i]->c, KH_LOG_INFO,
+                        "flit type 0x%x from (%u,%u) for the control agent dropped: %s (memory.md §2 rule 4)",
+                        kf_type(f), kf_src_x(f), kf_src_y(f), n->have_agent ? "agent cannot take it" : "no agent");
+        }
+        n->agent_held &= ~(1u << i);
+        n->agent_ptr = (i + 1) % np;
+        break;
+    }
+    /* The losers compete again next cycle, offers or not. */
+    for (unsigned i = 0; i < np; i++)
+        if (n->agent_held >> i & 1) kh_comp_wake(&n->port[i]->c, now + 1);
 }
 
 /* ---- output register ---- */
@@ -187,6 +212,7 @@ static void port_step(kh_comp *c, kh_cycle now)
 {
     kh_port *p = (kh_port *)c;
     uint64_t tag;
+    if (p->n->agent_held >> p->index & 1) kh_sim_at_end(c->sim, &p->n->agent_arb); /* rule 4: compete again */
     p->progressed = p->rd_popped = p->wr_popped = 0;
     if (p->st == ST_WRITE && kh_conv_b_pop(p->rq, now, &tag)) {
         p->st = ST_ACK; /* acks follow the write response (§5) */
