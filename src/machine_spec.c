@@ -3,11 +3,11 @@
  * overrides. A machine file is told from a map by its first word,
  * `machine`, which is no map token. */
 #include <ctype.h>
-#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "kohaku/file.h"
 #include "kohaku/machine.h"
 
 #define MAX_PARAMS 64
@@ -22,35 +22,6 @@ struct kh_machine_spec {
     unsigned param_line[MAX_PARAMS];
     char name[256];
 };
-
-static char *read_file(const char *path, char *err, size_t errlen)
-{
-    FILE *f = fopen(path, "rb");
-    if (!f) {
-        snprintf(err, errlen, "cannot open '%s': %s", path, strerror(errno));
-        return NULL;
-    }
-    char *text = NULL;
-    size_t cap = 0, len = 0;
-    for (;;) {
-        if (len + 1 >= cap) {
-            char *nt = realloc(text, cap = cap ? 2 * cap : 4096);
-            if (!nt) {
-                free(text);
-                fclose(f);
-                snprintf(err, errlen, "out of memory reading '%s'", path);
-                return NULL;
-            }
-            text = nt;
-        }
-        size_t got = fread(text + len, 1, cap - len - 1, f);
-        len += got;
-        if (got == 0) break;
-    }
-    fclose(f);
-    text[len] = 0;
-    return text;
-}
 
 static char *dup_str(const char *s)
 {
@@ -93,7 +64,8 @@ static unsigned split(char *line, char **tok, unsigned max)
     char *h = strchr(line, '#');
     if (h) *h = 0;
     unsigned n = 0;
-    for (char *p = strtok(line, " \t\r"); p && n < max; p = strtok(NULL, " \t\r")) tok[n++] = p;
+    char *save = NULL; /* strtok_r: strtok keeps hidden state shared by every caller */
+    for (char *p = strtok_r(line, " \t\r", &save); p && n < max; p = strtok_r(NULL, " \t\r", &save)) tok[n++] = p;
     return n;
 }
 
@@ -112,7 +84,7 @@ static int add_mesh(kh_machine_spec *s, const char *file, const char *base_dir, 
         char path[1024], e2[512];
         if (file[0] == '/' || !base_dir || !base_dir[0]) snprintf(path, sizeof path, "%s", file);
         else snprintf(path, sizeof path, "%s/%s", base_dir, file);
-        s->map[i] = read_file(path, e2, sizeof e2);
+        s->map[i] = kh_file_read(path, NULL, e2, sizeof e2);
         if (!s->map[i]) {
             snprintf(err, errlen, "%s:%u: mesh %u: %s", s->name, line, i, e2);
             return -1;
@@ -237,7 +209,7 @@ kh_machine_spec *kh_machine_spec_load(const char *path, char *err, size_t errlen
         snprintf(s->name, sizeof s->name, "default");
         return s;
     }
-    char *text = read_file(path, err, errlen);
+    char *text = kh_file_read(path, NULL, err, errlen);
     if (!text) return NULL;
     char dir[1024];
     snprintf(dir, sizeof dir, "%s", path);

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "kohaku/file.h"
 #include "kohaku/isa.h"
 
 static int usage(void)
@@ -16,30 +17,6 @@ static int usage(void)
             "usage: isagen --emit c-header|verilog|markdown FILE.isa\n"
             "       isagen --embed FILE.isa ...\n");
     return 2;
-}
-
-/* Read a whole file; NULL on failure. */
-static char *slurp(const char *path)
-{
-    FILE *f = fopen(path, "rb");
-    if (!f) return NULL;
-    size_t cap = 4096, n = 0, got;
-    char *buf = malloc(cap);
-    while (buf && (got = fread(buf + n, 1, cap - n - 1, f)) > 0) {
-        n += got;
-        if (n + 1 == cap) {
-            char *p = realloc(buf, cap *= 2);
-            if (!p) {
-                free(buf);
-                buf = NULL;
-            } else {
-                buf = p;
-            }
-        }
-    }
-    fclose(f);
-    if (buf) buf[n] = '\0';
-    return buf;
 }
 
 static void stem(const char *path, char *out, size_t outlen)
@@ -87,9 +64,10 @@ static int embed(int n, char **paths)
     printf("#include \"kohaku/isa.h\"\n\n");
     printf("const kh_isa_source kh_isa_embedded[] = {\n");
     for (int i = 0; i < n; i++) {
-        char *text = slurp(paths[i]), name[64];
+        char ferr[512], name[64];
+        char *text = kh_file_read(paths[i], NULL, ferr, sizeof ferr);
         if (!text) {
-            fprintf(stderr, "isagen: %s: cannot read\n", paths[i]);
+            fprintf(stderr, "isagen: %s\n", ferr);
             return 1;
         }
         stem(paths[i], name, sizeof name);

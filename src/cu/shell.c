@@ -86,7 +86,7 @@ uint64_t kh_cu_ctrl_reg(kh_cu *cu, unsigned index, kh_cycle now)
         break;
     case KH_CU_CTRL_INDEX_CU_STATUS:
         kh_cu_status_set_busy(&v, (uint64_t)s.busy);
-        kh_cu_status_set_inst_space(&v, (cu->inst_depth - s.occupancy) & 0xFFFF);
+        kh_cu_status_set_inst_space(&v, cu->inst_depth - s.occupancy);
         break;
     case KH_CU_CTRL_INDEX_CU_COUNTERS:
         kh_cu_counters_set_retired(&v, s.retired);

@@ -375,7 +375,7 @@ static int stage(host *h, unsigned slot, const kh_flit *payload, unsigned txn, i
     kh_hdr_set_txn(f.w, txn);
     kh_hdr_set_last(f.w, last ? 1 : 0);
     uint8_t by[40];
-    for (unsigned i = 0; i < 40; i++) by[i] = (uint8_t)(f.w[i / 8] >> (8 * (i % 8)));
+    kh_words_to_bytes(f.w, 5, by); /* the flit in host-window order (flits.md §8) */
     return kh_card_write_block(h->card, kh_host_ctrl(0, KH_ORCH_STAGE + 40u * slot), by, 40, h->err, h->errlen);
 }
 
@@ -385,20 +385,21 @@ typedef struct eng_prog {
 
 static int cmd(host *h, eng_prog *e, unsigned op, uint32_t off, uint64_t data, uint64_t mask)
 {
-    uint64_t opw = 0;
-    uint64_t base = KH_HOST_CMD_BASE + KH_ENG_CMD + 32ull * e->n;
+    uint64_t opw = 0, at = 0;
     kh_eng_cmd_op_set_op(&opw, op);
     if (e->n >= e->max) {
         snprintf(h->err, h->errlen, "a round's control program needs more than NCMD = %u commands (control.md §3)",
                  e->max);
         return -1;
     }
-    e->n++;
-    return kh_card_write64(h->card, base, opw, h->err, h->errlen) ||
-                   kh_card_write64(h->card, base + 8, kh_host_ctrl(0, off), h->err, h->errlen) ||
-                   kh_card_write64(h->card, base + 16, data, h->err, h->errlen) ||
-                   kh_card_write64(h->card, base + 24, mask, h->err, h->errlen)
-               ? -1 : 0;
+    kh_eng_cmd_addr_set_window(&at, KH_ENG_CMD_ADDR_WINDOW_CMD);
+    kh_eng_cmd_addr_set_cmd(&at, e->n++);
+    const uint64_t field[4] = {opw, kh_host_ctrl(0, off), data, mask}; /* opcode, address, data, mask (§3) */
+    for (unsigned f = 0; f < 4; f++) {
+        kh_eng_cmd_addr_set_word(&at, f);
+        if (kh_card_write64(h->card, KH_HOST_CMD_BASE + at, field[f], h->err, h->errlen)) return -1;
+    }
+    return 0;
 }
 
 /* Run the engine's program to its DONE; `final` runs until the whole machine
@@ -432,7 +433,13 @@ static int run_engine(host *h, int final, const char *what)
     return 0;
 }
 
-static uint64_t node_status_off(const cl_prog *c) { return KH_ORCH_NODE_STATUS + 8u * kh_orch_node_index(c->x, c->y); }
+static uint64_t node_status_off(const cl_prog *c)
+{
+    uint64_t off = 0;
+    kh_orch_node_status_addr_set_window(&off, KH_ORCH_NODE_STATUS_ADDR_WINDOW_MIRROR);
+    kh_orch_node_status_addr_set_idx(&off, kh_orch_node_index(c->x, c->y));
+    return off;
+}
 
 int kh_gemm_execute(kh_machine *mc, const kh_gemm_plan *p, kh_gemm_stats *st, char *err, size_t errlen)
 {
@@ -474,12 +481,12 @@ int kh_gemm_execute(kh_machine *mc, const kh_gemm_plan *p, kh_gemm_stats *st, ch
             unsigned len = left < slots ? (unsigned)left : slots;
             unsigned base = i * slots, txn = (round + 1) & 0xFF;
             uint64_t want = 0, mask = 0, dst = 0, run_mask = 0;
-            kh_orch_node_status_set_count(&mask, 0xFFFF);
+            kh_orch_node_status_set_count(&mask, ~UINT64_C(0)); /* every bit of count */
             /* never more queued than the unit's instruction FIFO holds: wait
              * until this cluster has retired everything sent so far (a count
              * that cannot move past the polled value) */
             if (c->sent && c->sent + len > depth) {
-                kh_orch_node_status_set_count(&want, (c->base_count + c->sent) & 0xFFFF);
+                kh_orch_node_status_set_count(&want, c->base_count + c->sent); /* 16-bit wrap: the setter masks */
                 if (cmd(&h, &e, KH_ENG_OP_POLL, (uint32_t)node_status_off(c), want, mask)) goto out;
             }
             for (unsigned s = 0; s < len; s++)
@@ -505,8 +512,8 @@ int kh_gemm_execute(kh_machine *mc, const kh_gemm_plan *p, kh_gemm_stats *st, ch
             for (unsigned i = 0; i < ncl; i++) {
                 if (!cl[i].n) continue;
                 uint64_t want = 0, mask = 0;
-                kh_orch_node_status_set_count(&want, (cl[i].base_count + cl[i].n) & 0xFFFF);
-                kh_orch_node_status_set_count(&mask, 0xFFFF);
+                kh_orch_node_status_set_count(&want, cl[i].base_count + cl[i].n); /* the setter masks */
+                kh_orch_node_status_set_count(&mask, ~UINT64_C(0)); /* every bit of count */
                 if (cmd(&h, &e, KH_ENG_OP_POLL, (uint32_t)node_status_off(&cl[i]), want, mask)) goto out;
             }
         if (cmd(&h, &e, KH_ENG_OP_DONE, 0, round, 0)) goto out;

@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "kohaku/bits.h"
 #include "kohaku/card.h"
 
 typedef struct card_mesh {
@@ -135,7 +136,7 @@ static int write_word(kh_card *c, uint64_t addr, uint64_t value, char *err, size
     }
     case WIN_MEM: {
         uint8_t b[8];
-        for (int i = 0; i < 8; i++) b[i] = (uint8_t)(value >> (8 * i));
+        kh_words_to_bytes(&value, 1, b);
         return c->mesh[mesh].mem.write(c->mesh[mesh].mem.ctx, off, b, 8, err, errlen);
     }
     default: return unmapped(c, addr, err, errlen);
@@ -167,9 +168,7 @@ static int read_word(kh_card *c, uint64_t addr, uint64_t *value, char *err, size
     case WIN_MEM: {
         uint8_t b[8];
         if (c->mesh[mesh].mem.read(c->mesh[mesh].mem.ctx, off, b, 8, err, errlen)) return -1;
-        uint64_t v = 0;
-        for (int i = 7; i >= 0; i--) v = (v << 8) | b[i];
-        *value = v;
+        kh_words_from_bytes(value, 1, b);
         return 0;
     }
     default: return unmapped(c, addr, err, errlen);
@@ -252,8 +251,8 @@ int kh_card_write_block(kh_card *c, uint64_t addr, const void *bytes, size_t n, 
     for (size_t k = 0; k < n; k += 8)
         if (decode(c, addr + k, &mesh, &off) == WIN_NONE) return unmapped(c, addr + k, err, errlen);
     for (size_t k = 0; k < n; k += 8) {
-        uint64_t v = 0;
-        for (int i = 7; i >= 0; i--) v = (v << 8) | b[k + (size_t)i];
+        uint64_t v;
+        kh_words_from_bytes(&v, 1, b + k);
         if (kh_card_write64(c, addr + k, v, err, errlen)) return -1;
     }
     return 0;
@@ -276,7 +275,7 @@ int kh_card_read_block(kh_card *c, uint64_t addr, void *bytes, size_t n, char *e
         uint64_t v;
         if (read_word(c, addr + k, &v, err, errlen)) return -1;
         advance(c);
-        for (int i = 0; i < 8; i++) b[k + (size_t)i] = (uint8_t)(v >> (8 * i));
+        kh_words_to_bytes(&v, 1, b + k);
     }
     return 0;
 }

@@ -1,7 +1,6 @@
 /* Parsing host sessions (docs/session.md): lines, symbolic addresses and
  * values, data operands. Running them is session_run.c. */
 #include <ctype.h>
-#include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -9,7 +8,9 @@
 
 #include "host/session_int.h"
 #include "kohaku/card.h"
+#include "kohaku/file.h"
 #include "kohaku/gen/flit.h"
+#include "kohaku/gen/regs.h"
 #include "kohaku/hex.h"
 #include "kohaku/orch.h"
 
@@ -77,7 +78,10 @@ static int fn_range(sess_parse *p, const char *name, uint64_t v, uint64_t max)
 static int f_node_status(sess_parse *p, const uint64_t *a, uint64_t *out)
 {
     if (fn_range(p, "NODE_STATUS", a[0], 15) || fn_range(p, "NODE_STATUS", a[1], 15)) return -1;
-    *out = kh_host_ctrl(p->mesh, KH_ORCH_NODE_STATUS + 8 * kh_orch_node_index((unsigned)a[0], (unsigned)a[1]));
+    uint64_t off = 0;
+    kh_orch_node_status_addr_set_window(&off, KH_ORCH_NODE_STATUS_ADDR_WINDOW_MIRROR);
+    kh_orch_node_status_addr_set_idx(&off, kh_orch_node_index((unsigned)a[0], (unsigned)a[1]));
+    *out = kh_host_ctrl(p->mesh, (uint32_t)off);
     return 0;
 }
 static int f_xy(sess_parse *p, const uint64_t *a, uint64_t *out)
@@ -119,7 +123,11 @@ static int f_aux_cfg(sess_parse *p, const uint64_t *a, uint64_t *out)
 static int f_cmd(sess_parse *p, const uint64_t *a, uint64_t *out)
 {
     if (fn_range(p, "CMD", a[0], 127) || fn_range(p, "CMD", a[1], 3)) return -1;
-    *out = KH_HOST_CMD_BASE + KH_ENG_CMD + 32 * a[0] + 8 * a[1];
+    uint64_t off = 0;
+    kh_eng_cmd_addr_set_window(&off, KH_ENG_CMD_ADDR_WINDOW_CMD);
+    kh_eng_cmd_addr_set_cmd(&off, a[0]);
+    kh_eng_cmd_addr_set_word(&off, a[1]);
+    *out = KH_HOST_CMD_BASE + off;
     return 0;
 }
 static int f_ctrl_win(sess_parse *p, const uint64_t *a, uint64_t *out)
@@ -300,24 +308,10 @@ static int read_file(sess_parse *p, const char *path, uint8_t **out, size_t *n)
         snprintf(full, sizeof full, "%s/%s", p->base_dir, path);
     else
         snprintf(full, sizeof full, "%s", path);
-    FILE *f = fopen(full, "rb");
-    if (!f) return fail(p, "cannot open '%s': %s", full, strerror(errno));
-    size_t cap = 4096, len = 0;
-    uint8_t *b = malloc(cap);
-    while (b) {
-        size_t got = fread(b + len, 1, cap - len, f);
-        len += got;
-        if (len < cap) break;
-        uint8_t *nb = realloc(b, cap *= 2);
-        if (!nb) {
-            free(b);
-            b = NULL;
-        } else {
-            b = nb;
-        }
-    }
-    fclose(f);
-    if (!b) return fail(p, "out of memory reading '%s'", full);
+    char e2[512];
+    size_t len;
+    uint8_t *b = (uint8_t *)kh_file_read(full, &len, e2, sizeof e2);
+    if (!b) return fail(p, "%s", e2);
     *out = b;
     *n = len;
     return 0;
@@ -569,7 +563,8 @@ kh_session *kh_session_parse(const char *text, const char *name, const char *bas
         if (hash) *hash = 0;
         char *tok[MAX_TOKENS];
         int ntok = 0;
-        for (char *t = strtok(buf, " \t\r\f\v"); t; t = strtok(NULL, " \t\r\f\v")) {
+        char *save = NULL; /* strtok_r: strtok keeps hidden state shared by every caller */
+        for (char *t = strtok_r(buf, " \t\r\f\v", &save); t; t = strtok_r(NULL, " \t\r\f\v", &save)) {
             if (ntok == MAX_TOKENS) {
                 fail(&p, "more than %d words on one line", MAX_TOKENS);
                 free(buf);
@@ -592,26 +587,9 @@ bad:
 
 kh_session *kh_session_load(const char *path, char *err, size_t errlen)
 {
-    FILE *f = fopen(path, "rb");
-    if (!f) {
-        snprintf(err, errlen, "cannot open session '%s': %s", path, strerror(errno));
-        return NULL;
-    }
-    size_t cap = 4096, len = 0;
-    char *text = malloc(cap);
-    while (text) {
-        len += fread(text + len, 1, cap - len - 1, f);
-        if (len < cap - 1) break;
-        char *nt = realloc(text, cap *= 2);
-        if (!nt) free(text);
-        text = nt;
-    }
-    fclose(f);
-    if (!text) {
-        snprintf(err, errlen, "out of memory reading '%s'", path);
-        return NULL;
-    }
-    text[len] = 0;
+    size_t len;
+    char *text = kh_file_read(path, &len, err, errlen);
+    if (!text) return NULL;
     if (memchr(text, 0, len)) {
         free(text);
         snprintf(err, errlen, "session '%s' is not a text file (it holds a NUL byte)", path);

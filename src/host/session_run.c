@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "host/session_int.h"
+#include "kohaku/bits.h"
 #include "kohaku/card.h"
 #include "kohaku/hex.h"
 
@@ -103,11 +104,9 @@ static int do_compare(const kh_session *s, const sess_cmd *c, kh_machine *m, cha
     }
     for (size_t k = 0; k < c->n; k += 8) {
         if (memcmp(got + k, c->bytes + k, 8)) {
-            uint64_t want = 0, have = 0;
-            for (int i = 7; i >= 0; i--) {
-                want = (want << 8) | c->bytes[k + (size_t)i];
-                have = (have << 8) | got[k + (size_t)i];
-            }
+            uint64_t want, have;
+            kh_words_from_bytes(&want, 1, c->bytes + k);
+            kh_words_from_bytes(&have, 1, got + k);
             free(got);
             return say(err, errlen, s, c,
                        "compare 0x%llx: word %zu at 0x%llx: expected 0x%016llx, got 0x%016llx",

@@ -3,11 +3,11 @@
  * each token is checked as it is read (width, retired, known), then the
  * shape (rows, equal lengths, columns, limits), corners, `mag` placement and
  * count. Every message names the line, row y, column x, token and rule. */
-#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "kohaku/file.h"
 #include "kohaku/mesh.h"
 
 #define GRID (KH_MAP_MAX_N + 2) /* rows/columns including the edge ring */
@@ -313,36 +313,9 @@ fail:
 
 kh_map *kh_map_load(const char *path, char *err, size_t errlen)
 {
-    FILE *f = fopen(path, "rb");
-    if (!f) {
-        snprintf(err, errlen, "%s: cannot open: %s", path, strerror(errno));
-        return NULL;
-    }
-    size_t cap = 4096, n = 0;
-    char *buf = malloc(cap);
-    while (buf) {
-        if (n + 1 >= cap) {
-            char *nb = cap < ((size_t)1 << 24) ? realloc(buf, cap * 2) : NULL;
-            if (!nb) {
-                free(buf);
-                buf = NULL;
-                break;
-            }
-            buf = nb;
-            cap *= 2;
-        }
-        size_t got = fread(buf + n, 1, cap - 1 - n, f);
-        n += got;
-        if (got == 0) break;
-    }
-    int rerr = ferror(f);
-    fclose(f);
-    if (!buf || rerr) {
-        snprintf(err, errlen, "%s: cannot read (%s)", path, buf ? "read error" : "too large");
-        free(buf);
-        return NULL;
-    }
-    buf[n] = 0;
+    size_t n;
+    char *buf = kh_file_read(path, &n, err, errlen);
+    if (!buf) return NULL;
     if (strlen(buf) != n) {
         free(buf);
         snprintf(err, errlen, "%s: contains a NUL byte; a map is text (mesh.md §2)", path);

@@ -154,9 +154,10 @@ static void eng_step(kh_comp *comp, kh_cycle now)
 void kh_engine_write(kh_engine *e, uint32_t off, uint64_t data, kh_cycle beat)
 {
     off &= 0xFFFF;
-    if ((off >> 12) == 1) {
+    uint64_t a = off;
+    if (kh_eng_cmd_addr_window(&a) == KH_ENG_CMD_ADDR_WINDOW_CMD) {
         /* Command RAM: index addr[11:5], field addr[4:3]; strobes ignored. */
-        unsigned n = (off >> 5) & 0x7F, f = (off >> 3) & 3;
+        unsigned n = (unsigned)kh_eng_cmd_addr_cmd(&a), f = (unsigned)kh_eng_cmd_addr_word(&a);
         if (n < e->ncmd) e->cmd[n].f[f] = data;
         return;
     }

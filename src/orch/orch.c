@@ -55,7 +55,7 @@ static void commit_cycle(kh_orch *o)
         const kh_flit *f = &c->sig[i];
         unsigned idx = kh_orch_node_index((unsigned)kh_hdr_src_x(f->w), (unsigned)kh_hdr_src_y(f->w));
         uint64_t w = o->node_status[idx];
-        uint64_t count = (kh_orch_node_status_count(&w) + 1) & 0xFFFF;
+        uint64_t count = kh_orch_node_status_count(&w) + 1; /* 16-bit wrap: the setter masks */
         kh_orch_node_status_set_code(&w, kh_cu_signal_code(f->w));
         kh_orch_node_status_set_arg(&w, kh_cu_signal_arg(f->w));
         kh_orch_node_status_set_count(&w, count);

@@ -66,7 +66,7 @@ void kh_orch_land_beat(kh_orch *o, const orch_beat *b)
  * full 64-bit client write per strobed beat. */
 static void aux_write(kh_orch *o, uint32_t off, uint64_t data, uint8_t strb, kh_cycle now)
 {
-    unsigned reg = (off - KH_ORCH_AUX_CFG) & 0xF8;
+    unsigned reg = off - KH_ORCH_AUX_CFG; /* offset[7:3] << 3 (§2.8): the caller drops unaligned beats */
     uint64_t base = o->shadow_valid && o->shadow_addr == reg ? o->shadow_val : 0;
     uint64_t value = merge(base, data, strb);
     o->shadow_valid = 1;
@@ -121,8 +121,9 @@ uint64_t kh_orch_read(kh_orch *o, uint32_t off, kh_cycle now)
     kh_orch_settle(o, now);
     off &= 0xFFFF;
     if (off & 7) return 0;
-    if (off >= KH_ORCH_NODE_STATUS && off < KH_ORCH_NODE_STATUS + 0x1000)
-        return o->node_status[(off >> 3) & 0xFF]; /* decode uses addr[10:3] (§2.6) */
+    uint64_t a = off;
+    if (kh_orch_node_status_addr_window(&a) == KH_ORCH_NODE_STATUS_ADDR_WINDOW_MIRROR)
+        return o->node_status[kh_orch_node_status_addr_idx(&a)]; /* decode uses addr[10:3] (§2.6) */
     if (off >= KH_ORCH_RX_FLIT && off < KH_ORCH_RX_FLIT + 40) {
         const kh_flit *h = kh_fifo_head(&o->rx, now);
         return h ? h->w[(off - KH_ORCH_RX_FLIT) / 8] : 0;

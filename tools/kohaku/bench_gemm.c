@@ -21,26 +21,29 @@ static double now_s(void)
     return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
 }
 
-static uint64_t rs = 0x9E3779B97F4A7C15ull;
-static uint64_t rnd(void)
+/* xorshift64; the caller owns the state (no global mutable state). */
+static uint64_t rnd(uint64_t *rs)
 {
-    rs ^= rs << 13;
-    rs ^= rs >> 7;
-    rs ^= rs << 17;
-    return rs;
+    *rs ^= *rs << 13;
+    *rs ^= *rs >> 7;
+    *rs ^= *rs << 17;
+    return *rs;
 }
 
-/* Random realistic operands in every L1 entry (elements -63..63). */
+/* Random realistic operands in every L1 entry (elements -63..63), drawn
+ * from the fixed seed so every run measures the same operands. */
 static void fill_l1(kh_cluster *u)
 {
+    uint64_t rs = 0x9E3779B97F4A7C15ull;
     kh_mx_entry *sides[2] = {u->l1a, u->l1b};
     unsigned sizes[2] = {u->ga, u->gb};
     for (int s = 0; s < 2; s++)
         for (unsigned e = 0; e < sizes[s]; e++) {
             kh_mx_entry *x = &sides[s][e];
             for (unsigned l = 0; l < 4; l++) {
-                for (unsigned k = 0; k < 32; k++) x->q[l][k] = (int8_t)((int)(rnd() % 127) - 63);
-                x->scale[l] = (uint8_t)(((12 + rnd() % 8) << 3) | (rnd() % 8));
+                for (unsigned k = 0; k < 32; k++) x->q[l][k] = (int8_t)((int)(rnd(&rs) % 127) - 63);
+                uint64_t ex = 12 + rnd(&rs) % 8, mant = rnd(&rs) % 8; /* two draws in a fixed order */
+                x->scale[l] = (uint8_t)(ex << 3 | mant);
             }
         }
 }

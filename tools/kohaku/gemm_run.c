@@ -17,67 +17,35 @@
 #define PEAK_PER_CLUSTER 512 /* MAC/cycle: 4 tensor units of 4 x 8 x 4 (cluster.md §1) */
 #define REL_ERR_LIMIT 0.05   /* MXFP7 keeps about 6 bits: a few per cent at most */
 
-static uint64_t rs;
-static uint64_t rnd(void)
+/* xorshift64; the caller owns the state (no global mutable state). */
+static uint64_t rnd(uint64_t *rs)
 {
-    rs ^= rs << 13;
-    rs ^= rs >> 7;
-    rs ^= rs << 17;
-    return rs;
+    *rs ^= *rs << 13;
+    *rs ^= *rs >> 7;
+    *rs ^= *rs << 17;
+    return *rs;
 }
 
 /* FP16 values of magnitude [2^-3, 2), either sign, some exact zeros. */
-static uint16_t rnd_f16(void)
+static uint16_t rnd_f16(uint64_t *rs)
 {
-    uint64_t r = rnd();
+    uint64_t r = rnd(rs);
     if (r % 16 == 0) return 0;
     return (uint16_t)((r >> 4 & 1) << 15 | (12 + (r >> 5) % 4) << 10 | (r >> 8) % 1024);
-}
-
-static char *read_file(const char *path, char *err, size_t errlen)
-{
-    FILE *f = fopen(path, "rb");
-    if (!f) {
-        snprintf(err, errlen, "cannot open map '%s'", path);
-        return NULL;
-    }
-    char *buf = NULL;
-    size_t n = 0, cap = 0;
-    for (;;) {
-        if (n + 4096 + 1 > cap) {
-            cap = cap ? 2 * cap : 8192;
-            char *b = realloc(buf, cap);
-            if (!b) {
-                free(buf);
-                fclose(f);
-                snprintf(err, errlen, "out of memory reading '%s'", path);
-                return NULL;
-            }
-            buf = b;
-        }
-        size_t r = fread(buf + n, 1, 4096, f);
-        n += r;
-        if (r < 4096) break;
-    }
-    fclose(f);
-    buf[n] = 0;
-    return buf;
 }
 
 int kh_gemm_demo(const kh_gemm_demo_opts *o, kh_gemm_demo_result *res)
 {
     char err[2000];
-    char *map = NULL;
     kh_machine *mc = NULL;
     kh_simout *so = NULL;
     uint16_t *a = NULL, *bt = NULL, *c = NULL, *cref = NULL;
     double *cf = NULL;
     int rc = 1;
     memset(res, 0, sizeof *res);
-    if (o->map_path && !(map = read_file(o->map_path, err, sizeof err))) goto fail;
     kh_params par;
     kh_params_default(&par);
-    mc = kh_machine_new(map, &par, err, sizeof err);
+    mc = o->map_path ? kh_machine_load(o->map_path, &par, err, sizeof err) : kh_machine_new(NULL, &par, err, sizeof err);
     if (!mc) goto fail;
     if ((o->trace_path || o->stats_path) && !(so = kh_simout_open(kh_machine_sim(mc), o->trace_path, err, sizeof err)))
         goto fail;
@@ -95,9 +63,9 @@ int kh_gemm_demo(const kh_gemm_demo_opts *o, kh_gemm_demo_result *res)
         snprintf(err, sizeof err, "out of memory for a %ux%ux%u GEMM", o->m, o->n, o->k);
         goto fail;
     }
-    rs = o->seed ? o->seed : 0x5DEECE66Dull;
-    for (size_t i = 0; i < na; i++) a[i] = rnd_f16();
-    for (size_t i = 0; i < nb; i++) bt[i] = rnd_f16();
+    uint64_t rs = o->seed ? o->seed : 0x5DEECE66Dull;
+    for (size_t i = 0; i < na; i++) a[i] = rnd_f16(&rs);
+    for (size_t i = 0; i < nb; i++) bt[i] = rnd_f16(&rs);
     kh_gemm_stats st;
     memset(&st, 0, sizeof st);
     double t0 = (double)clock();
@@ -163,7 +131,6 @@ done:
         rc = 1;
     }
     kh_machine_free(mc);
-    free(map);
     free(a);
     free(bt);
     free(c);

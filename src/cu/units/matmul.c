@@ -65,13 +65,8 @@ static void header(const mxm_unit *u, kh_flit *f, unsigned type, unsigned txn, u
 {
     const kh_cu_place *p = kh_cu_where(u->shell);
     kh_flit_clear(f);
-    kh_hdr_set_dst_x(f->w, p->mem_x);
-    kh_hdr_set_dst_y(f->w, p->mem_y);
-    kh_hdr_set_src_x(f->w, p->x);
-    kh_hdr_set_src_y(f->w, p->y);
-    kh_hdr_set_type(f->w, type);
-    kh_hdr_set_txn(f->w, txn);
-    kh_hdr_set_last(f->w, last);
+    kh_flit_set_hdr(f, &(kh_flit_hdr){.dst_x = p->mem_x, .dst_y = p->mem_y, .src_x = p->x, .src_y = p->y,
+                                      .type = type, .txn = txn, .last = last});
 }
 
 static int send_read(mxm_unit *u, uint64_t addr34, kh_cycle now)

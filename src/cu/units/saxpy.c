@@ -77,21 +77,10 @@ static uint32_t sx_i2f(int32_t v)
     return sign << 31 | (127u + p) << 23 | ((mag << (23 - p)) & 0x7FFFFFu);
 }
 
-static uint32_t line_elem(const kh_flit *l, unsigned j)
-{
-    uint8_t b[32];
-    kh_flit_payload_to_bytes(l, b);
-    return (uint32_t)b[4 * j] | (uint32_t)b[4 * j + 1] << 8 | (uint32_t)b[4 * j + 2] << 16 |
-           (uint32_t)b[4 * j + 3] << 24;
-}
+/* Element j is payload bytes [4j+3:4j], little-endian: bits [32j+31:32j]. */
+static uint32_t line_elem(const kh_flit *l, unsigned j) { return (uint32_t)kh_bits_get(l->w, 32 * j, 32); }
 
-static void line_set_elem(kh_flit *l, unsigned j, uint32_t v)
-{
-    uint8_t b[32];
-    kh_flit_payload_to_bytes(l, b);
-    for (unsigned k = 0; k < 4; k++) b[4 * j + k] = (uint8_t)(v >> (8 * k));
-    kh_flit_payload_from_bytes(l, b);
-}
+static void line_set_elem(kh_flit *l, unsigned j, uint32_t v) { kh_bits_set(l->w, 32 * j, 32, v); }
 
 /* Elements n .. 8*beats-1 keep the values read (the write-back is a
  * read-modify-write of the last line). */
@@ -111,13 +100,8 @@ static void compute(saxpy *u)
 static void header(const saxpy *u, kh_flit *f, unsigned type, unsigned txn, unsigned last)
 {
     kh_flit_clear(f);
-    kh_hdr_set_dst_x(f->w, u->at.mem_x);
-    kh_hdr_set_dst_y(f->w, u->at.mem_y);
-    kh_hdr_set_src_x(f->w, u->at.x);
-    kh_hdr_set_src_y(f->w, u->at.y);
-    kh_hdr_set_type(f->w, type);
-    kh_hdr_set_txn(f->w, txn);
-    kh_hdr_set_last(f->w, last);
+    kh_flit_set_hdr(f, &(kh_flit_hdr){.dst_x = u->at.mem_x, .dst_y = u->at.mem_y, .src_x = u->at.x,
+                                      .src_y = u->at.y, .type = type, .txn = txn, .last = last});
 }
 
 static void read_req(const saxpy *u, kh_flit *f, unsigned tag, uint64_t addr)

@@ -127,17 +127,13 @@ int kh_cl_drain_finished(const kh_cluster *u, unsigned need)
 static void burst_header(const kh_cluster *u, const kh_cl_dest *w, unsigned type, kh_flit *f)
 {
     kh_flit_clear(f);
-    kh_hdr_set_dst_x(f->w, w->dnode ? w->dst_x : u->at.mem_x);
-    kh_hdr_set_dst_y(f->w, w->dnode ? w->dst_y : u->at.mem_y);
-    kh_hdr_set_src_x(f->w, u->at.x);
-    kh_hdr_set_src_y(f->w, u->at.y);
-    kh_hdr_set_type(f->w, type);
+    kh_flit_set_hdr(f, &(kh_flit_hdr){.dst_x = w->dnode ? w->dst_x : u->at.mem_x,
+                                      .dst_y = w->dnode ? w->dst_y : u->at.mem_y,
+                                      .src_x = u->at.x, .src_y = u->at.y, .type = type,
+                                      .txn = w->dfin ? w->dfin : KH_CL_WR_TXN}); /* dfin: {fin_y, fin_x} */
     if (w->dfin) {
         kh_hdr_set_rsvd_remote(f->w, 1);     /* rsvd[2]: remote-mesh marker */
         kh_hdr_set_rsvd_mesh(f->w, w->dmesh); /* rsvd[1:0]: destination mesh */
-        kh_hdr_set_txn(f->w, w->dfin);       /* {fin_y, fin_x} in the far mesh */
-    } else {
-        kh_hdr_set_txn(f->w, KH_CL_WR_TXN);
     }
 }
 

@@ -22,13 +22,8 @@ static void build_request(const kh_cluster *u, kh_flit *f)
 {
     const kh_cl_inst *in = &u->in;
     kh_flit_clear(f);
-    kh_hdr_set_dst_x(f->w, u->at.mem_x);
-    kh_hdr_set_dst_y(f->w, u->at.mem_y);
-    kh_hdr_set_src_x(f->w, u->at.x);
-    kh_hdr_set_src_y(f->w, u->at.y);
-    kh_hdr_set_type(f->w, KH_T_MEM_RD_REQ);
-    kh_hdr_set_txn(f->w, in->eoff);
-    kh_hdr_set_last(f->w, 1);
+    kh_flit_set_hdr(f, &(kh_flit_hdr){.dst_x = u->at.mem_x, .dst_y = u->at.mem_y, .src_x = u->at.x,
+                                      .src_y = u->at.y, .type = KH_T_MEM_RD_REQ, .txn = in->eoff, .last = 1});
     kh_mem_rd_req_set_addr(f->w, in->d.base);
     kh_mem_rd_req_set_len(f->w, 3);                     /* four words per entry */
     kh_mem_rd_req_set_flags(f->w, KH_CL_RD_FLAGS_STREAM);

@@ -25,13 +25,9 @@ static void data_received(kh_cluster *u, kh_cycle now)
     kh_flit f;
     kh_flit_clear(&f);
     int own = rx->ack_x == 0 && rx->ack_y == 0; /* {ack_y, ack_x} = 0: the descriptor's source */
-    kh_hdr_set_dst_x(f.w, own ? rx->src_x : rx->ack_x);
-    kh_hdr_set_dst_y(f.w, own ? rx->src_y : rx->ack_y);
-    kh_hdr_set_src_x(f.w, u->at.x);
-    kh_hdr_set_src_y(f.w, u->at.y);
-    kh_hdr_set_type(f.w, KH_T_CU_SIGNAL);
-    kh_hdr_set_txn(f.w, rx->txn);
-    kh_hdr_set_last(f.w, 1);
+    kh_flit_set_hdr(&f, &(kh_flit_hdr){.dst_x = own ? rx->src_x : rx->ack_x, .dst_y = own ? rx->src_y : rx->ack_y,
+                                       .src_x = u->at.x, .src_y = u->at.y, .type = KH_T_CU_SIGNAL,
+                                       .txn = rx->txn, .last = 1});
     kh_cu_signal_set_code(f.w, KH_CL_SIG_DATA_RECEIVED);
     kh_cu_signal_set_arg(f.w, rx->buf); /* {24'b0, buf} */
     kh_cl_queue_flit(u, &f, now);

@@ -8,23 +8,18 @@
 #define DRAIN_TXN 0x01  /* §1.3: VDRAIN MEM_WR_REQ / MEM_WR_DATA txn */
 #define SIG_DATA_RECEIVED 0x03 /* flits.md §5 */
 
-static void header(kh_flit *f, unsigned dx, unsigned dy, unsigned sx, unsigned sy, unsigned type,
-                   unsigned txn, unsigned last, unsigned rsvd)
+/* A cleared flit with the header of this core's flits to its memory port
+ * (§1.3). */
+static void to_memory(kh_flit *f, const vec_core *c, unsigned type, unsigned txn, unsigned last)
 {
-    kh_hdr_set_dst_x(f->w, dx);
-    kh_hdr_set_dst_y(f->w, dy);
-    kh_hdr_set_src_x(f->w, sx);
-    kh_hdr_set_src_y(f->w, sy);
-    kh_hdr_set_type(f->w, type);
-    kh_hdr_set_txn(f->w, txn);
-    kh_hdr_set_last(f->w, last);
-    kh_hdr_set_rsvd(f->w, rsvd);
+    kh_flit_clear(f);
+    kh_flit_set_hdr(f, &(kh_flit_hdr){.dst_x = c->mem_x, .dst_y = c->mem_y, .src_x = c->x, .src_y = c->y,
+                                      .type = type, .txn = txn, .last = last});
 }
 
 void vec_flit_rd_req(const vec_core *c, uint64_t addr, unsigned tag, kh_flit *f)
 {
-    kh_flit_clear(f);
-    header(f, c->mem_x, c->mem_y, c->x, c->y, KH_T_MEM_RD_REQ, tag & 0xFF, FILL_TXN_LAST, 0);
+    to_memory(f, c, KH_T_MEM_RD_REQ, tag, FILL_TXN_LAST); /* txn keeps tag[7:0] */
     kh_mem_rd_req_set_addr(f->w, addr);
     kh_mem_rd_req_set_len(f->w, 0);   /* one beat */
     kh_mem_rd_req_set_flags(f->w, 0); /* plain read */
@@ -32,27 +27,29 @@ void vec_flit_rd_req(const vec_core *c, uint64_t addr, unsigned tag, kh_flit *f)
 
 void vec_flit_wr_req(const vec_core *c, uint64_t addr, kh_flit *f)
 {
-    kh_flit_clear(f);
-    header(f, c->mem_x, c->mem_y, c->x, c->y, KH_T_MEM_WR_REQ, DRAIN_TXN, 0, 0);
+    to_memory(f, c, KH_T_MEM_WR_REQ, DRAIN_TXN, 0);
     kh_mem_wr_req_set_addr(f->w, addr);
     kh_mem_wr_req_set_len(f->w, 0); /* one data flit */
 }
 
 void vec_flit_wr_data(const vec_core *c, const uint64_t word[4], kh_flit *f)
 {
-    kh_flit_clear(f);
-    header(f, c->mem_x, c->mem_y, c->x, c->y, KH_T_MEM_WR_DATA, DRAIN_TXN, 1, 0);
+    to_memory(f, c, KH_T_MEM_WR_DATA, DRAIN_TXN, 1);
     kh_mem_wr_data_set_data(f->w, word);
 }
 
 void vec_flit_peer_desc(const vec_core *c, const vec_insn *in, const vec_peer_rec *r,
                         unsigned total, kh_flit *f)
 {
-    unsigned fin = r->fin_y << 4 | r->fin_x; /* {fin_y, fin_x} (§8.3) */
-    int remote = fin != 0;
     kh_flit_clear(f);
-    header(f, in->dx, in->dy, c->x, c->y, KH_T_CU_DATA, remote ? fin : 0, 0,
-           remote ? (4u | r->mesh) : 0);
+    kh_flit_set_hdr(f, &(kh_flit_hdr){.dst_x = in->dx, .dst_y = in->dy, .src_x = c->x, .src_y = c->y,
+                                      .type = KH_T_CU_DATA});
+    if (r->fin_x || r->fin_y) { /* a far-mesh node: txn {fin_y, fin_x}, rsvd {1, mesh} (§8.3) */
+        kh_hdr_set_txn_fin_x(f->w, r->fin_x);
+        kh_hdr_set_txn_fin_y(f->w, r->fin_y);
+        kh_hdr_set_rsvd_remote(f->w, 1);
+        kh_hdr_set_rsvd_mesh(f->w, r->mesh);
+    }
     kh_cu_data_set_buf_id(f->w, in->buf);
     kh_cu_data_set_offset(f->w, r->offset);
     kh_cu_data_set_len(f->w, total - 1);
@@ -72,7 +69,8 @@ void vec_flit_data_received(const vec_core *c, unsigned dst_x, unsigned dst_y, u
                             kh_flit *f)
 {
     kh_flit_clear(f);
-    header(f, dst_x, dst_y, c->x, c->y, KH_T_CU_SIGNAL, 0x00, 1, 0); /* txn 0 (§1.4) */
+    kh_flit_set_hdr(f, &(kh_flit_hdr){.dst_x = dst_x, .dst_y = dst_y, .src_x = c->x, .src_y = c->y,
+                                      .type = KH_T_CU_SIGNAL, .txn = 0x00, .last = 1}); /* txn 0 (§1.4) */
     kh_cu_signal_set_code(f->w, SIG_DATA_RECEIVED);
     kh_cu_signal_set_arg(f->w, buf);
 }
