@@ -108,7 +108,7 @@ typedef struct kh_fifo {
     unsigned latency;
     kh_cycle pop_cycle;     /* cycle of the pops counted in pops */
     unsigned pops;          /* pops made in pop_cycle */
-    unsigned high_water;    /* largest occupancy seen (stats) */
+    unsigned high_water;    /* most entries ever stored at once (stats) */
 } kh_fifo;
 
 int kh_fifo_init(kh_fifo *q, unsigned cap, unsigned latency); /* 0 ok, -1 no memory */
@@ -128,9 +128,7 @@ static inline void kh_fifo_push(kh_fifo *q, const kh_flit *f, kh_cycle now) /* c
     if (tail >= q->cap) tail -= q->cap;
     q->ent[tail].f = *f;
     q->ent[tail].ready = now + q->latency;
-    q->count++;
-    unsigned used = kh_fifo_used(q, now);
-    if (used > q->high_water) q->high_water = used;
+    if (++q->count > q->high_water) q->high_water = q->count;
 }
 /* The head if it is visible in cycle now, else NULL. */
 static inline const kh_flit *kh_fifo_head(const kh_fifo *q, kh_cycle now)
