@@ -363,6 +363,30 @@ static void file_read_returns_the_whole_file(void)
     CHECK(strstr(err, path) != NULL);
 }
 
+/* kh_file_read_text takes text and refuses a file holding a NUL byte,
+ * naming the path (design.md §6: bad input is named, never aborts). */
+static void file_read_text_refuses_a_nul_byte(void)
+{
+    char path[] = "/tmp/kh_t_json_XXXXXX";
+    int fd = mkstemp(path);
+    CHECK(fd >= 0);
+    if (fd < 0) return;
+    FILE *f = fdopen(fd, "wb");
+    CHECK(f && fwrite("ab\0cd\n", 1, 6, f) == 6);
+    if (f) fclose(f);
+    char err[256] = "";
+    CHECK(kh_file_read_text(path, err, sizeof err) == NULL);
+    CHECK(strstr(err, path) != NULL);
+    CHECK(strstr(err, "NUL byte") != NULL);
+    f = fopen(path, "wb");
+    CHECK(f && fwrite("ab cd\n", 1, 6, f) == 6);
+    if (f) fclose(f);
+    char *got = kh_file_read_text(path, err, sizeof err);
+    CHECK(got && !strcmp(got, "ab cd\n"));
+    free(got);
+    unlink(path);
+}
+
 int main(void)
 {
     KH_RUN(literals_parse);
@@ -377,5 +401,6 @@ int main(void)
     KH_RUN(jsonl_skips_blank_lines_and_numbers_lines);
     KH_RUN(jsonl_reads_the_recorded_quant_file);
     KH_RUN(file_read_returns_the_whole_file);
+    KH_RUN(file_read_text_refuses_a_nul_byte);
     return kh_test_end("t_json");
 }

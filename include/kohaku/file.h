@@ -14,5 +14,9 @@ char *kh_file_read_stream(FILE *f, const char *what, size_t *len, char *err, siz
 /* The same for the file at path: "cannot open 'PATH': <system error>" when
  * it cannot be opened. */
 char *kh_file_read(const char *path, size_t *len, char *err, size_t errlen);
+/* The same for text (maps, sessions, tables, assembly): a file holding a
+ * NUL byte is refused, "'WHAT' is not a text file (it holds a NUL byte)". */
+char *kh_file_read_text_stream(FILE *f, const char *what, char *err, size_t errlen);
+char *kh_file_read_text(const char *path, char *err, size_t errlen);
 
 #endif

@@ -587,14 +587,8 @@ bad:
 
 kh_session *kh_session_load(const char *path, char *err, size_t errlen)
 {
-    size_t len;
-    char *text = kh_file_read(path, &len, err, errlen);
+    char *text = kh_file_read_text(path, err, errlen);
     if (!text) return NULL;
-    if (memchr(text, 0, len)) {
-        free(text);
-        snprintf(err, errlen, "session '%s' is not a text file (it holds a NUL byte)", path);
-        return NULL;
-    }
     char dir[1024];
     snprintf(dir, sizeof dir, "%s", path);
     char *slash = strrchr(dir, '/');

@@ -645,14 +645,8 @@ int kh_isa_load(kh_isa *isa, const char *name, const char *path, const char *tex
 
 int kh_isa_load_file(kh_isa *isa, const char *path, char *err, size_t errlen)
 {
-    size_t n;
-    char *buf = kh_file_read(path, &n, err, errlen);
+    char *buf = kh_file_read_text(path, err, errlen);
     if (!buf) return -1;
-    if (memchr(buf, '\0', n)) {
-        free(buf);
-        isa_errf(err, errlen, "%s: contains a NUL byte", path);
-        return -1;
-    }
     /* name = the file's stem */
     const char *base = strrchr(path, '/');
     base = base ? base + 1 : path;

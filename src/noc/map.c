@@ -313,14 +313,8 @@ fail:
 
 kh_map *kh_map_load(const char *path, char *err, size_t errlen)
 {
-    size_t n;
-    char *buf = kh_file_read(path, &n, err, errlen);
+    char *buf = kh_file_read_text(path, err, errlen); /* a map is text (mesh.md §2) */
     if (!buf) return NULL;
-    if (strlen(buf) != n) {
-        free(buf);
-        snprintf(err, errlen, "%s: contains a NUL byte; a map is text (mesh.md §2)", path);
-        return NULL;
-    }
     char msg[512];
     kh_map *m = kh_map_parse(buf, msg, sizeof msg);
     free(buf);

@@ -44,3 +44,28 @@ char *kh_file_read(const char *path, size_t *len, char *err, size_t errlen)
     fclose(f);
     return buf;
 }
+
+/* buf (n bytes) if it is text, else NULL with the message (buf freed). */
+static char *text_only(char *buf, size_t n, const char *what, char *err, size_t errlen)
+{
+    if (buf && memchr(buf, '\0', n)) {
+        snprintf(err, errlen, "'%s' is not a text file (it holds a NUL byte)", what);
+        free(buf);
+        return NULL;
+    }
+    return buf;
+}
+
+char *kh_file_read_text_stream(FILE *f, const char *what, char *err, size_t errlen)
+{
+    size_t n = 0;
+    char *buf = kh_file_read_stream(f, what, &n, err, errlen);
+    return text_only(buf, n, what, err, errlen);
+}
+
+char *kh_file_read_text(const char *path, char *err, size_t errlen)
+{
+    size_t n = 0;
+    char *buf = kh_file_read(path, &n, err, errlen);
+    return text_only(buf, n, path, err, errlen);
+}

@@ -26,18 +26,9 @@ char *cli_read_text(const char *cmd, const char *path)
     int use_stdin = !path || !strcmp(path, "-");
     const char *what = use_stdin ? "standard input" : path;
     char err[512];
-    size_t n;
-    char *buf = use_stdin ? kh_file_read_stream(stdin, what, &n, err, sizeof err)
-                          : kh_file_read(path, &n, err, sizeof err);
-    if (!buf) {
-        fprintf(stderr, "kohaku %s: %s\n", cmd, err);
-        return NULL;
-    }
-    if (memchr(buf, '\0', n)) {
-        fprintf(stderr, "kohaku %s: %s: contains a NUL byte; not a text file\n", cmd, what);
-        free(buf);
-        return NULL;
-    }
+    char *buf = use_stdin ? kh_file_read_text_stream(stdin, what, err, sizeof err)
+                          : kh_file_read_text(path, err, sizeof err);
+    if (!buf) fprintf(stderr, "kohaku %s: %s\n", cmd, err);
     return buf;
 }
 
