@@ -237,6 +237,17 @@ static int check_block(uint64_t addr, size_t n, char *err, size_t errlen)
     return 0;
 }
 
+/* Refuse a block with any word outside the host map before any word
+ * reaches the machine (nothing stored changes on a refused operation). */
+static int check_mapped(kh_card *c, uint64_t addr, size_t n, char *err, size_t errlen)
+{
+    unsigned mesh;
+    uint64_t off;
+    for (size_t k = 0; k < n; k += 8)
+        if (decode(c, addr + k, &mesh, &off) == WIN_NONE) return unmapped(c, addr + k, err, errlen);
+    return 0;
+}
+
 int kh_card_write_block(kh_card *c, uint64_t addr, const void *bytes, size_t n, char *err, size_t errlen)
 {
     const uint8_t *b = bytes;
@@ -247,9 +258,7 @@ int kh_card_write_block(kh_card *c, uint64_t addr, const void *bytes, size_t n, 
     uint64_t off;
     if (whole_mem_block(c, addr, n, &mesh, &off))
         return c->mesh[mesh].mem.write(c->mesh[mesh].mem.ctx, off, b, n, err, errlen);
-    /* Refuse the whole block before any word reaches the machine. */
-    for (size_t k = 0; k < n; k += 8)
-        if (decode(c, addr + k, &mesh, &off) == WIN_NONE) return unmapped(c, addr + k, err, errlen);
+    if (check_mapped(c, addr, n, err, errlen)) return -1;
     for (size_t k = 0; k < n; k += 8) {
         uint64_t v;
         kh_words_from_bytes(&v, 1, b + k);
@@ -269,8 +278,7 @@ int kh_card_read_block(kh_card *c, uint64_t addr, void *bytes, size_t n, char *e
     poll_progress(c, addr);
     if (whole_mem_block(c, addr, n, &mesh, &off))
         return c->mesh[mesh].mem.read(c->mesh[mesh].mem.ctx, off, b, n, err, errlen);
-    for (size_t k = 0; k < n; k += 8)
-        if (decode(c, addr + k, &mesh, &off) == WIN_NONE) return unmapped(c, addr + k, err, errlen);
+    if (check_mapped(c, addr, n, err, errlen)) return -1;
     for (size_t k = 0; k < n; k += 8) {
         uint64_t v;
         if (read_word(c, addr + k, &v, err, errlen)) return -1;

@@ -93,15 +93,27 @@ static int do_poll(const kh_session *s, const sess_cmd *c, kh_machine *m, char *
     }
 }
 
+/* The c->n bytes at c->addr in a new buffer, or NULL with err set. */
+static uint8_t *read_operand(const kh_session *s, const sess_cmd *c, kh_machine *m, char *err, size_t errlen)
+{
+    uint8_t *b = malloc(c->n);
+    char e2[512];
+    if (!b) {
+        refused(err, errlen, s, c, "out of memory");
+        return NULL;
+    }
+    if (kh_card_read_block(kh_machine_card(m), c->addr, b, c->n, e2, sizeof e2)) {
+        free(b);
+        refused(err, errlen, s, c, e2);
+        return NULL;
+    }
+    return b;
+}
+
 static int do_compare(const kh_session *s, const sess_cmd *c, kh_machine *m, char *err, size_t errlen)
 {
-    uint8_t *got = malloc(c->n);
-    char e2[512];
-    if (!got) return refused(err, errlen, s, c, "out of memory");
-    if (kh_card_read_block(kh_machine_card(m), c->addr, got, c->n, e2, sizeof e2)) {
-        free(got);
-        return refused(err, errlen, s, c, e2);
-    }
+    uint8_t *got = read_operand(s, c, m, err, errlen);
+    if (!got) return -1;
     for (size_t k = 0; k < c->n; k += 8) {
         if (memcmp(got + k, c->bytes + k, 8)) {
             uint64_t want, have;
@@ -120,13 +132,8 @@ static int do_compare(const kh_session *s, const sess_cmd *c, kh_machine *m, cha
 
 static int do_dump(const kh_session *s, const sess_cmd *c, kh_machine *m, FILE *out, char *err, size_t errlen)
 {
-    uint8_t *b = malloc(c->n);
-    char e2[512];
-    if (!b) return refused(err, errlen, s, c, "out of memory");
-    if (kh_card_read_block(kh_machine_card(m), c->addr, b, c->n, e2, sizeof e2)) {
-        free(b);
-        return refused(err, errlen, s, c, e2);
-    }
+    uint8_t *b = read_operand(s, c, m, err, errlen);
+    if (!b) return -1;
     /* 32 bytes a line, in address order, as the vector files' "bytes". */
     for (size_t k = 0; k < c->n; k += 32) {
         size_t len = c->n - k < 32 ? c->n - k : 32;
