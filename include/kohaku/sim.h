@@ -103,8 +103,8 @@ typedef struct kh_fifo_ent {
 } kh_fifo_ent;      /* flit and time together: one cache line fetch per access */
 
 typedef struct kh_fifo {
-    kh_fifo_ent *ent;
-    unsigned cap, head, count;
+    kh_fifo_ent *ent;       /* ring of size = cap + 1 entries */
+    unsigned cap, size, head, count; /* the spare entry keeps a popped flit intact (kh_fifo_pop) */
     unsigned latency;
     kh_cycle pop_cycle;     /* cycle of the pops counted in pops */
     unsigned pops;          /* pops made in pop_cycle */
@@ -124,8 +124,8 @@ _Noreturn void kh_fifo_overflow(const kh_fifo *q); /* a push into a full FIFO: a
 static inline void kh_fifo_push(kh_fifo *q, const kh_flit *f, kh_cycle now) /* caller checked full */
 {
     if (q->count >= q->cap) kh_fifo_overflow(q);
-    unsigned tail = q->head + q->count; /* no division: cap need not be a power of two */
-    if (tail >= q->cap) tail -= q->cap;
+    unsigned tail = q->head + q->count; /* no division: size need not be a power of two */
+    if (tail >= q->size) tail -= q->size;
     q->ent[tail].f = *f;
     q->ent[tail].ready = now + q->latency;
     if (++q->count > q->high_water) q->high_water = q->count;
@@ -139,16 +139,22 @@ static inline const kh_flit *kh_fifo_head(const kh_fifo *q, kh_cycle now)
 static inline kh_cycle kh_fifo_head_ready(const kh_fifo *q) { return q->count ? q->ent[q->head].ready : KH_NEVER; }
 /* The head whether visible or not (diagnosis), NULL when empty. */
 static inline const kh_flit *kh_fifo_peek(const kh_fifo *q) { return q->count ? &q->ent[q->head].f : (const kh_flit *)0; }
-static inline void kh_fifo_pop(kh_fifo *q, kh_cycle now)
+/* Remove the head; returns it (NULL when empty). The popped flit stays
+ * readable until the next pop: pushes never reach the entry behind the head,
+ * because the ring has one entry more than cap (a router keeps its holding
+ * slot there instead of copying the flit out). */
+static inline const kh_flit *kh_fifo_pop(kh_fifo *q, kh_cycle now)
 {
-    if (!q->count) return;
-    if (++q->head == q->cap) q->head = 0;
+    if (!q->count) return (const kh_flit *)0;
+    const kh_flit *f = &q->ent[q->head].f;
+    if (++q->head == q->size) q->head = 0;
     q->count--;
     if (q->pop_cycle != now) {
         q->pop_cycle = now;
         q->pops = 0;
     }
     q->pops++;
+    return f;
 }
 
 /* ---- links ------------------------------------------------------------- */
@@ -278,13 +284,15 @@ void *kh_sim_user(const kh_sim *sim);
  * receiver calls kh_link_space(). At most one transfer per link per cycle.
  * Inline (it runs once per flit-hop); defined here because it needs kh_sched. */
 void kh_link_trace(const kh_link *l, const kh_flit *f, kh_cycle now); /* kernel use */
-static inline int kh_link_send(kh_link *l, const kh_flit *f, kh_cycle now)
+/* The two outcomes of an offer, split out for a sender that calls a receiver
+ * it knows directly instead of through l->accept (a router into a router):
+ * it must check l->last_xfer != now first and then call exactly one. */
+static inline void kh_link_refused(kh_link *l, kh_cycle now)
 {
-    if (l->last_xfer == now) return 0; /* one transfer per cycle: the sender must hold */
-    if (l->dst && !l->accept(l->dst, l->dst_port, f, now)) {
-        if (l->blocked_since == KH_NEVER) l->blocked_since = now;
-        return 0;
-    }
+    if (l->blocked_since == KH_NEVER) l->blocked_since = now;
+}
+static inline void kh_link_taken(kh_link *l, const kh_flit *f, kh_cycle now)
+{
     if (l->blocked_since != KH_NEVER) {
         l->stall_cycles += now - l->blocked_since;
         l->blocked_since = KH_NEVER;
@@ -293,6 +301,15 @@ static inline int kh_link_send(kh_link *l, const kh_flit *f, kh_cycle now)
     l->last_xfer = now;
     if (!l->dst) l->dropped++;
     if (l->sched->trace) kh_link_trace(l, f, now);
+}
+static inline int kh_link_send(kh_link *l, const kh_flit *f, kh_cycle now)
+{
+    if (l->last_xfer == now) return 0; /* one transfer per cycle: the sender must hold */
+    if (l->dst && !l->accept(l->dst, l->dst_port, f, now)) {
+        kh_link_refused(l, now);
+        return 0;
+    }
+    kh_link_taken(l, f, now);
     return 1;
 }
 

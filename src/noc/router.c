@@ -20,23 +20,45 @@
 
 struct kh_router {
     kh_comp comp; /* first member */
-    uint8_t x, y, nx, ny;
+    /* hot state first: router_step and router_take read these every time */
     uint8_t slot_full;          /* bit i: input i's holding slot has a flit */
     uint8_t out_full;           /* bit o: output o's register has a flit */
     uint8_t nonempty;           /* bit i: input i's FIFO holds a flit */
     uint8_t unlogged;           /* bit o: output o drives a tie-off not yet logged */
-    uint8_t slot_dir[KH_NDIRS]; /* output the slot's flit requests */
+    uint8_t reqd;               /* bit o: some full slot requests output o */
+    uint8_t req[KH_NDIRS];      /* per output: the inputs whose slot requests it */
     uint8_t allow[KH_NDIRS];    /* per input: outputs it may request (turn masks, mesh.md §3) */
-    uint8_t route[256];         /* output for dst {y[3:0], x[3:0]}: kh_noc_route, tabulated */
+    uint8_t x, y, nx, ny;
     uint64_t hops;              /* grants = flits that crossed this router */
-    kh_flit slot[KH_NDIRS];
-    kh_flit out[KH_NDIRS];
+    /* slot i's flit: the entry just popped from in[i], intact until in[i]'s
+     * next pop (kh_fifo_pop), which comes only after the slot is granted */
+    const kh_flit *slot[KH_NDIRS];
     kh_link *out_link[KH_NDIRS];
     kh_link *in_link[KH_NDIRS];
     kh_fifo in[KH_NDIRS];
+    kh_flit out[KH_NDIRS];
+    uint8_t route[256];         /* output for dst {y[3:0], x[3:0]}: kh_noc_route, tabulated */
 };
 
 static unsigned lowest(unsigned bits) { return (unsigned)__builtin_ctz(bits); }
+
+/* first_from[p][m]: the first input of the set m in the order p, p+1, ...
+ * (mod 5): the round-robin winner of mesh.md §5, one lookup per grant */
+static const uint8_t first_from[KH_NDIRS][32] = {
+    {0, 0, 1, 0, 2, 0, 1, 0, 3, 0, 1, 0, 2, 0, 1, 0, 4, 0, 1, 0, 2, 0, 1, 0, 3, 0, 1, 0, 2, 0, 1, 0},
+    {0, 0, 1, 1, 2, 2, 1, 1, 3, 3, 1, 1, 2, 2, 1, 1, 4, 4, 1, 1, 2, 2, 1, 1, 3, 3, 1, 1, 2, 2, 1, 1},
+    {0, 0, 1, 0, 2, 2, 2, 2, 3, 3, 3, 3, 2, 2, 2, 2, 4, 4, 4, 4, 2, 2, 2, 2, 3, 3, 3, 3, 2, 2, 2, 2},
+    {0, 0, 1, 0, 2, 0, 1, 0, 3, 3, 3, 3, 3, 3, 3, 3, 4, 4, 4, 4, 4, 4, 4, 4, 3, 3, 3, 3, 3, 3, 3, 3},
+    {0, 0, 1, 0, 2, 0, 1, 0, 3, 0, 1, 0, 2, 0, 1, 0, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4},
+};
+
+/* The output slot i's flit requests (diagnosis only: req is the hot form). */
+static unsigned slot_dir(const kh_router *r, unsigned i)
+{
+    for (unsigned o = 0; o < KH_NDIRS; o++)
+        if (r->req[o] >> i & 1) return o;
+    return KH_NDIRS;
+}
 
 /* Legal XY routing never requests a masked turn (mesh.md §3); the RTL would
  * hang the input forever. This is a simulator bug, not bad input. */
@@ -61,6 +83,27 @@ static void log_first_drop(kh_router *r, unsigned o)
                 kh_dir_name(o), l->name);
 }
 
+/* Input `port` takes f in cycle now if its FIFO was not full at the start of
+ * now (mesh.md §4). Inline: a router calls it directly for a router
+ * neighbour (kh_router_accept is the same for every other sender). */
+static inline int router_take(kh_router *r, unsigned port, const kh_flit *f, kh_cycle now)
+{
+    kh_fifo *q = &r->in[port];
+    if (kh_fifo_full(q, now)) return 0;
+    unsigned bit = 1u << port;
+    kh_fifo_push(q, f, now);
+    /* an empty slot over an empty FIFO sleeps: wake it when this flit is
+     * visible; otherwise the flit ahead of it keeps the router going */
+    if (!((r->nonempty | r->slot_full) & bit)) kh_comp_wake(&r->comp, now + q->latency);
+    r->nonempty |= (uint8_t)bit;
+    return 1;
+}
+
+int kh_router_accept(kh_comp *dst, unsigned port, const kh_flit *f, kh_cycle now)
+{
+    return router_take((kh_router *)dst, port, f, now);
+}
+
 static void router_step(kh_comp *c, kh_cycle now)
 {
     kh_router *r = (kh_router *)c;
@@ -71,28 +114,36 @@ static void router_step(kh_comp *c, kh_cycle now)
         log_first_drop(r, lowest(first));
     for (unsigned outs = out_full; outs; outs &= outs - 1) {
         unsigned o = lowest(outs);
-        if (kh_link_send(r->out_link[o], &r->out[o], now))
-            out_full &= ~(1u << o);
+        kh_link *l = r->out_link[o];
+        int taken;
+        if (l->last_xfer == now) /* kh_link_send's rule: one transfer per cycle */
+            taken = 0;
+        else if (l->accept == kh_router_accept && l->dst) /* a neighbour: inline, not through the pointer */
+            taken = router_take((kh_router *)l->dst, l->dst_port, &r->out[o], now);
         else
+            taken = !l->dst || l->accept(l->dst, l->dst_port, &r->out[o], now);
+        if (taken) {
+            kh_link_taken(l, &r->out[o], now);
+            out_full &= ~(1u << o);
+        } else {
+            if (l->last_xfer != now) kh_link_refused(l, now);
             blocked |= 1u << o;
+        }
     }
 
     /* phase 2: each free output grants the first requesting input in the
-     * order p, p+1, ... (p = now mod 5): walking the inputs in that order and
-     * granting each its output if still free is the same thing */
-    unsigned slot_full = r->slot_full, want = 0; /* want: outputs that full slots request */
-    if (slot_full) {
+     * order p, p+1, ... (p = now mod 5) */
+    unsigned slot_full = r->slot_full, reqd = r->reqd;
+    unsigned grant = reqd & ~out_full;
+    if (grant) {
         unsigned p = (unsigned)(now % KH_NDIRS);
-        unsigned rot = ((slot_full >> p) | (slot_full << (KH_NDIRS - p))) & 0x1f;
-        for (; rot; rot &= rot - 1) {
-            unsigned i = lowest(rot) + p;
-            if (i >= KH_NDIRS) i -= KH_NDIRS;
-            unsigned o = r->slot_dir[i];
-            if (out_full >> o & 1) {
-                want |= 1u << o;
-                continue;
-            }
-            r->out[o] = r->slot[i];
+        for (; grant; grant &= grant - 1) {
+            unsigned o = lowest(grant), req = r->req[o];
+            unsigned i = first_from[p][req];
+            r->out[o] = *r->slot[i];
+            req &= ~(1u << i);
+            r->req[o] = (uint8_t)req;
+            if (!req) reqd &= ~(1u << o);
             out_full |= 1u << o;
             slot_full &= ~(1u << i);
             r->hops++;
@@ -112,38 +163,24 @@ static void router_step(kh_comp *c, kh_cycle now)
         }
         unsigned dir = r->route[(kh_hdr_dst_y(h->w) << 4) | kh_hdr_dst_x(h->w)];
         if (!(r->allow[i] >> dir & 1)) masked_turn(r, i, dir, h);
-        r->slot[i] = *h;
-        r->slot_dir[i] = (uint8_t)dir;
+        r->slot[i] = kh_fifo_pop(q, now); /* == h, kept in the ring: no copy */
+        r->req[dir] |= (uint8_t)(1u << i);
+        reqd |= 1u << dir;
         slot_full |= 1u << i;
-        want |= 1u << dir;
-        kh_fifo_pop(q, now);
         if (kh_fifo_empty(q)) r->nonempty &= (uint8_t)~(1u << i);
         kh_link *in = r->in_link[i];
         if (in && in->blocked_since != KH_NEVER) kh_link_space(in, now);
     }
     r->slot_full = (uint8_t)slot_full;
     r->out_full = (uint8_t)out_full;
+    r->reqd = (uint8_t)reqd;
 
     /* next step: a register not refused is offered next cycle; a slot is
      * granted next cycle unless its output was refused (the receiver's
      * kh_link_space wakes us then); an empty slot waits for its FIFO head
      * (the FIFO behind a full slot matters once the slot drains) */
-    if ((out_full | want) & ~blocked) next = now + 1;
+    if ((out_full | reqd) & ~blocked) next = now + 1;
     if (next != KH_NEVER) kh_comp_wake(c, next);
-}
-
-int kh_router_accept(kh_comp *dst, unsigned port, const kh_flit *f, kh_cycle now)
-{
-    kh_router *r = (kh_router *)dst;
-    kh_fifo *q = &r->in[port];
-    if (kh_fifo_full(q, now)) return 0; /* busy = full at the start of now (mesh.md §4) */
-    unsigned bit = 1u << port;
-    kh_fifo_push(q, f, now);
-    /* an empty slot over an empty FIFO sleeps: wake it when this flit is
-     * visible; otherwise the flit ahead of it keeps the router going */
-    if (!((r->nonempty | r->slot_full) & bit)) kh_comp_wake(dst, now + q->latency);
-    r->nonempty |= (uint8_t)bit;
-    return 1;
 }
 
 static int router_stuck(kh_comp *c, char *buf, size_t len)
@@ -164,7 +201,7 @@ static int router_stuck(kh_comp *c, char *buf, size_t len)
             any = 1;
             o += (size_t)snprintf(buf + o, o < len ? len - o : 0,
                                   "%s: input %s slot waits for output %s (mesh.md §5 head-of-line)\n",
-                                  c->name, kh_dir_name(d), kh_dir_name(r->slot_dir[d]));
+                                  c->name, kh_dir_name(d), kh_dir_name(slot_dir(r, d)));
         }
         if (!kh_fifo_empty(&r->in[d])) {
             any = 1;

@@ -5,8 +5,9 @@
 
 int kh_fifo_init(kh_fifo *q, unsigned cap, unsigned latency)
 {
-    q->ent = calloc(cap ? cap : 1, sizeof *q->ent);
+    q->ent = calloc((size_t)cap + 1, sizeof *q->ent); /* + 1: the spare entry (kh_fifo_pop) */
     q->cap = cap;
+    q->size = cap + 1;
     q->head = q->count = 0;
     q->latency = latency ? latency : 1; /* a register between writer and reader at least */
     q->pop_cycle = KH_NEVER;
@@ -23,7 +24,7 @@ void kh_fifo_free(kh_fifo *q)
 {
     free(q->ent);
     q->ent = NULL;
-    q->cap = q->count = 0;
+    q->cap = q->size = q->count = 0;
 }
 
 _Noreturn void kh_fifo_overflow(const kh_fifo *q)
