@@ -37,7 +37,7 @@ struct kh_router {
     kh_link *in_link[KH_NDIRS];
     kh_fifo in[KH_NDIRS];
     kh_flit out[KH_NDIRS];
-    uint8_t route[256];         /* output for dst {y[3:0], x[3:0]}: kh_noc_route, tabulated */
+    uint8_t route[256];         /* output for dst_xy = {x[3:0], y[3:0]}: kh_noc_route, tabulated */
 };
 
 static unsigned lowest(unsigned bits) { return (unsigned)__builtin_ctz(bits); }
@@ -161,7 +161,7 @@ static void router_step(kh_comp *c, kh_cycle now)
             if (t < next) next = t;
             continue;
         }
-        unsigned dir = r->route[(kh_hdr_dst_y(h->w) << 4) | kh_hdr_dst_x(h->w)];
+        unsigned dir = r->route[kh_hdr_dst_xy(h->w)];
         if (!(r->allow[i] >> dir & 1)) masked_turn(r, i, dir, h);
         r->slot[i] = kh_fifo_pop(q, now); /* == h, kept in the ring: no copy */
         r->req[dir] |= (uint8_t)(1u << i);
@@ -303,7 +303,7 @@ kh_router *kh_router_new(kh_sim *sim, unsigned x, unsigned y, unsigned nx, unsig
     }
     for (unsigned py = 0; py < 16; py++)
         for (unsigned px = 0; px < 16; px++)
-            r->route[py << 4 | px] = (uint8_t)kh_noc_route(x, y, nx, ny, px, py);
+            r->route[px << 4 | py] = (uint8_t)kh_noc_route(x, y, nx, ny, px, py); /* dst_xy order */
     compute_masks(r);
     char name[48];
     snprintf(name, sizeof name, "router(%u,%u)", x, y);
