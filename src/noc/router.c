@@ -179,8 +179,10 @@ static void router_step(kh_comp *c, kh_cycle now)
      * granted next cycle unless its output was refused (the receiver's
      * kh_link_space wakes us then); an empty slot waits for its FIFO head
      * (the FIFO behind a full slot matters once the slot drains) */
-    if ((out_full | reqd) & ~blocked) next = now + 1;
-    if (next != KH_NEVER) kh_comp_wake(c, next);
+    if ((out_full | reqd) & ~blocked)
+        kh_comp_wake_next(c, now);
+    else if (next != KH_NEVER)
+        kh_comp_wake(c, next);
 }
 
 static int router_stuck(kh_comp *c, char *buf, size_t len)

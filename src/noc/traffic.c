@@ -160,9 +160,9 @@ static void tgen_step(kh_comp *c, kh_cycle now)
         g->sent++;
     }
     if (saturating) {
-        if (now + 1 < cfg->stop && below_max(g)) kh_comp_wake(c, now + 1);
+        if (now + 1 < cfg->stop && below_max(g)) kh_comp_wake_next(c, now);
     } else if (g->pending) {
-        kh_comp_wake(c, now + 1);
+        kh_comp_wake_next(c, now);
     } else if (generating(g)) {
         kh_comp_wake(c, g->next_arrival > now ? g->next_arrival : now + 1);
     }
