@@ -32,6 +32,8 @@ struct tgen {
     kh_link *in;         /* from the router (woken with kh_link_space) */
     uint64_t rng;
     uint64_t threshold;  /* arrival iff rng < threshold; 0 = every cycle */
+    uint64_t limit;      /* cfg.max_flits, UINT64_MAX for none (one compare per step) */
+    kh_cycle stop;       /* cfg.stop */
     kh_cycle next_arrival;
     uint64_t generated;
     unsigned pending;    /* arrivals queued, not yet built */
@@ -117,12 +119,9 @@ static void build(tgen *g, unsigned dst, kh_cycle now)
     w[KH_FLIT_WORDS - 1] = t->hdr[k];
 }
 
-static int below_max(const tgen *g)
-{
-    return !g->t->cfg.max_flits || g->generated < g->t->cfg.max_flits;
-}
+static int below_max(const tgen *g) { return g->generated < g->limit; }
 
-static int generating(const tgen *g) { return g->next_arrival < g->t->cfg.stop && below_max(g); }
+static int generating(const tgen *g) { return g->next_arrival < g->stop && below_max(g); }
 
 /* Bernoulli source: count the arrivals up to now into the bounded source
  * queue. Arrivals are counted lazily (when the generator next looks), which
@@ -153,7 +152,7 @@ static void tgen_step(kh_comp *c, kh_cycle now)
     if (!g->has_cur) {
         if (!saturating) {
             arrivals(g, now);
-        } else if (now < cfg->stop && below_max(g)) {
+        } else if (now < g->stop && below_max(g)) {
             /* a saturating source has a new flit whenever one can go */
             g->generated++;
             g->pending = 1;
@@ -173,7 +172,7 @@ static void tgen_step(kh_comp *c, kh_cycle now)
         g->sent++;
     }
     if (saturating) {
-        if (now + 1 < cfg->stop && below_max(g)) kh_comp_wake_next(c, now);
+        if (now + 1 < g->stop && below_max(g)) kh_comp_wake_next(c, now);
     } else if (g->pending) {
         kh_comp_wake_next(c, now);
     } else if (generating(g)) {
@@ -283,6 +282,8 @@ kh_traffic *kh_traffic_new(kh_mesh *m, const kh_map *map, const kh_traffic_cfg *
         g->rng = cfg->seed ^ (UINT64_C(0xd1b54a32d192ed03) * (t->n + 1));
         g->threshold = cfg->rate >= 1 ? 0 : (uint64_t)(cfg->rate * 18446744073709551616.0);
         g->transpose_dst = -1;
+        g->limit = cfg->max_flits ? cfg->max_flits : UINT64_MAX;
+        g->stop = cfg->stop;
         char name[48];
         snprintf(name, sizeof name, "tgen(%u,%u)", e->x, e->y);
         kh_sim_add(kh_mesh_sim(m), &g->comp, &tgen_ops, name);
