@@ -16,29 +16,7 @@
 #include <string.h>
 
 #include "kohaku/gen/flit.h"
-#include "kohaku/mesh.h"
-
-struct kh_router {
-    kh_comp comp; /* first member */
-    /* hot state first: router_step and router_take read these every time */
-    uint8_t slot_full;          /* bit i: input i's holding slot has a flit */
-    uint8_t out_full;           /* bit o: output o's register has a flit */
-    uint8_t nonempty;           /* bit i: input i's FIFO holds a flit */
-    uint8_t unlogged;           /* bit o: output o drives a tie-off not yet logged */
-    uint8_t reqd;               /* bit o: some full slot requests output o */
-    uint8_t req[KH_NDIRS];      /* per output: the inputs whose slot requests it */
-    uint8_t allow[KH_NDIRS];    /* per input: outputs it may request (turn masks, mesh.md §3) */
-    uint8_t x, y, nx, ny;
-    uint64_t hops;              /* grants = flits that crossed this router */
-    /* slot i's flit: the entry just popped from in[i], intact until in[i]'s
-     * next pop (kh_fifo_pop), which comes only after the slot is granted */
-    const kh_flit *slot[KH_NDIRS];
-    kh_link *out_link[KH_NDIRS];
-    kh_link *in_link[KH_NDIRS];
-    kh_fifo in[KH_NDIRS];
-    kh_flit out[KH_NDIRS];
-    uint8_t route[256];         /* output for dst_xy = {x[3:0], y[3:0]}: kh_noc_route, tabulated */
-};
+#include "noc/router_int.h"
 
 static unsigned lowest(unsigned bits) { return (unsigned)__builtin_ctz(bits); }
 
@@ -83,25 +61,9 @@ static void log_first_drop(kh_router *r, unsigned o)
                 kh_dir_name(o), l->name);
 }
 
-/* Input `port` takes f in cycle now if its FIFO was not full at the start of
- * now (mesh.md §4). Inline: a router calls it directly for a router
- * neighbour (kh_router_accept is the same for every other sender). */
-static inline int router_take(kh_router *r, unsigned port, const kh_flit *f, kh_cycle now)
-{
-    kh_fifo *q = &r->in[port];
-    if (kh_fifo_full(q, now)) return 0;
-    unsigned bit = 1u << port;
-    kh_fifo_push(q, f, now);
-    /* an empty slot over an empty FIFO sleeps: wake it when this flit is
-     * visible; otherwise the flit ahead of it keeps the router going */
-    if (!((r->nonempty | r->slot_full) & bit)) kh_comp_wake(&r->comp, now + q->latency);
-    r->nonempty |= (uint8_t)bit;
-    return 1;
-}
-
 int kh_router_accept(kh_comp *dst, unsigned port, const kh_flit *f, kh_cycle now)
 {
-    return router_take((kh_router *)dst, port, f, now);
+    return kh_router_take((kh_router *)dst, port, f, now);
 }
 
 static void router_step(kh_comp *c, kh_cycle now)
@@ -114,21 +76,10 @@ static void router_step(kh_comp *c, kh_cycle now)
         log_first_drop(r, lowest(first));
     for (unsigned outs = out_full; outs; outs &= outs - 1) {
         unsigned o = lowest(outs);
-        kh_link *l = r->out_link[o];
-        int taken;
-        if (l->last_xfer == now) /* kh_link_send's rule: one transfer per cycle */
-            taken = 0;
-        else if (l->accept == kh_router_accept && l->dst) /* a neighbour: inline, not through the pointer */
-            taken = router_take((kh_router *)l->dst, l->dst_port, &r->out[o], now);
-        else
-            taken = !l->dst || l->accept(l->dst, l->dst_port, &r->out[o], now);
-        if (taken) {
-            kh_link_taken(l, &r->out[o], now);
+        if (kh_noc_send(r->out_link[o], &r->out[o], now))
             out_full &= ~(1u << o);
-        } else {
-            if (l->last_xfer != now) kh_link_refused(l, now);
+        else
             blocked |= 1u << o;
-        }
     }
 
     /* phase 2: each free output grants the first requesting input in the

@@ -7,6 +7,7 @@
 
 #include "kohaku/gen/flit.h"
 #include "kohaku/traffic.h"
+#include "noc/router_int.h"
 
 typedef struct tgen tgen;
 
@@ -167,7 +168,7 @@ static void tgen_step(kh_comp *c, kh_cycle now)
         }
     }
     if (g->has_cur) {
-        if (!kh_link_send(g->out, &g->cur, now)) return; /* held (mesh.md §4); kh_link_space wakes us */
+        if (!kh_noc_send(g->out, &g->cur, now)) return; /* held (mesh.md §4); kh_link_space wakes us */
         g->has_cur = 0;
         g->sent++;
     }

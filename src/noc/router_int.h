@@ -1,0 +1,61 @@
+/* Router internals shared inside src/noc: the struct and the inline take,
+ * so that a sender of this module (a router, a traffic endpoint) hands a
+ * router its flit without an indirect call (once per flit-hop). */
+#ifndef KOHAKU_NOC_ROUTER_INT_H
+#define KOHAKU_NOC_ROUTER_INT_H
+
+#include "kohaku/mesh.h"
+
+struct kh_router {
+    kh_comp comp; /* first member */
+    /* hot state first: router_step and router_take read these every time */
+    uint8_t slot_full;          /* bit i: input i's holding slot has a flit */
+    uint8_t out_full;           /* bit o: output o's register has a flit */
+    uint8_t nonempty;           /* bit i: input i's FIFO holds a flit */
+    uint8_t unlogged;           /* bit o: output o drives a tie-off not yet logged */
+    uint8_t reqd;               /* bit o: some full slot requests output o */
+    uint8_t req[KH_NDIRS];      /* per output: the inputs whose slot requests it */
+    uint8_t allow[KH_NDIRS];    /* per input: outputs it may request (turn masks, mesh.md §3) */
+    uint8_t x, y, nx, ny;
+    uint64_t hops;              /* grants = flits that crossed this router */
+    /* slot i's flit: the entry just popped from in[i], intact until in[i]'s
+     * next pop (kh_fifo_pop), which comes only after the slot is granted */
+    const kh_flit *slot[KH_NDIRS];
+    kh_link *out_link[KH_NDIRS];
+    kh_link *in_link[KH_NDIRS];
+    kh_fifo in[KH_NDIRS];
+    kh_flit out[KH_NDIRS];
+    uint8_t route[256];         /* output for dst_xy = {x[3:0], y[3:0]}: kh_noc_route, tabulated */
+};
+
+/* Input `port` takes f in cycle now if its FIFO was not full at the start of
+ * now (mesh.md §4): kh_router_accept, inline for kh_noc_send. */
+static inline int kh_router_take(kh_router *r, unsigned port, const kh_flit *f, kh_cycle now)
+{
+    kh_fifo *q = &r->in[port];
+    if (kh_fifo_full(q, now)) return 0;
+    unsigned bit = 1u << port;
+    kh_fifo_push(q, f, now);
+    /* an empty slot over an empty FIFO sleeps: wake it when this flit is
+     * visible; otherwise the flit ahead of it keeps the router going */
+    if (!((r->nonempty | r->slot_full) & bit)) kh_comp_wake(&r->comp, now + q->latency);
+    r->nonempty |= (uint8_t)bit;
+    return 1;
+}
+
+/* kh_link_send, with the receiver's accept inline when it is a router. */
+static inline int kh_noc_send(kh_link *l, const kh_flit *f, kh_cycle now)
+{
+    if (l->last_xfer == now) return 0; /* one transfer per cycle: the sender must hold */
+    int taken = l->accept == kh_router_accept && l->dst
+                    ? kh_router_take((kh_router *)l->dst, l->dst_port, f, now)
+                    : !l->dst || l->accept(l->dst, l->dst_port, f, now);
+    if (!taken) {
+        kh_link_refused(l, now);
+        return 0;
+    }
+    kh_link_taken(l, f, now);
+    return 1;
+}
+
+#endif
