@@ -52,6 +52,8 @@ struct kh_comp {
     const kh_comp_ops *ops;
     kh_sim *sim;
     unsigned id;    /* registration order; same-cycle steps run in id order */
+    unsigned wword; /* (id / 64) * KH_WHEEL and 1 << (id % 64): where a wake */
+    uint64_t wbit;  /* sets this component's bit in the wheel, precomputed */
     kh_cycle last_step; /* cycle of the latest step, KH_NEVER before the first */
     kh_link *in_links;  /* links whose receiver is this component (kh_comp_space) */
     char name[48];  /* e.g. "router(1,2)", "cu(2,1)" */
@@ -84,7 +86,7 @@ static inline void kh_comp_wake(kh_comp *c, kh_cycle at)
     kh_sched *s = (kh_sched *)(void *)c->sim;
     if (at > s->now && at - s->now < KH_WHEEL) {
         unsigned slot = (unsigned)(at % KH_WHEEL);
-        s->wheel[(c->id >> 6) * KH_WHEEL + slot] |= UINT64_C(1) << (c->id & 63);
+        s->wheel[c->wword + slot] |= c->wbit;
         s->occ |= UINT64_C(1) << slot;
     } else {
         kh_comp_wake_far(c, at);
@@ -98,7 +100,7 @@ static inline void kh_comp_wake_next(kh_comp *c, kh_cycle now)
 {
     kh_sched *s = (kh_sched *)(void *)c->sim;
     unsigned slot = (unsigned)((now + 1) % KH_WHEEL);
-    s->wheel[(c->id >> 6) * KH_WHEEL + slot] |= UINT64_C(1) << (c->id & 63);
+    s->wheel[c->wword + slot] |= c->wbit;
     s->occ |= UINT64_C(1) << slot;
 }
 

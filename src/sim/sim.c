@@ -105,6 +105,8 @@ void kh_sim_add(kh_sim *sim, kh_comp *c, const kh_comp_ops *ops, const char *nam
     c->ops = ops;
     c->sim = sim;
     c->id = sim->ncomps;
+    c->wword = (c->id >> 6) * KH_WHEEL;
+    c->wbit = UINT64_C(1) << (c->id & 63);
     c->last_step = KH_NEVER;
     c->in_links = NULL;
     snprintf(c->name, sizeof c->name, "%s", name ? name : ops->kind);
