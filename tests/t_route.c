@@ -281,6 +281,46 @@ static void arbiter_order_follows_cycle_mod_5(void)
     }
 }
 
+/* Every set of requesting inputs at every pointer value: one output (S of a
+ * lone router) is granted once per cycle T to the first requesting input in
+ * the order p, p+1, ... with p = T mod 5 (mesh.md §5), computed here. */
+static void arbiter_grants_first_requester_from_pointer_every_set(void)
+{
+    /* the input each position feeds, and back: N, E, S, W, L (mesh.md §1) */
+    static const unsigned px[KH_NDIRS] = {1, 2, 1, 0, 1}, py[KH_NDIRS] = {0, 1, 2, 1, 1};
+    kh_map *map = load("mesh_1x1_min.txt");
+    if (!map) return;
+    for (kh_cycle t = 10; t < 15; t++) {
+        for (unsigned set = 1; set < 32; set++) {
+            char err[256];
+            kh_sim *sim = kh_sim_new(NULL);
+            kh_mesh *m = kh_mesh_new(sim, map, err, sizeof err);
+            probe *pr[KH_NDIRS];
+            for (unsigned d = 0; d < KH_NDIRS; d++) pr[d] = probe_at(m, px[d], py[d]);
+            for (unsigned d = 0; d < KH_NDIRS; d++)
+                if (set >> d & 1) probe_send(pr[d], flit_to(1, 2, px[d], py[d], d), t);
+            CHECK(kh_sim_run_until_idle(sim, 1000));
+            probe *south = pr[KH_DIR_S];
+            /* accepted at t, loaded at t + 2, one grant per cycle from t + 3 */
+            unsigned pending = set, k = 0;
+            for (kh_cycle g = t + 3; pending; g++, k++) {
+                unsigned p = (unsigned)(g % KH_NDIRS), win = KH_NDIRS;
+                for (unsigned j = 0; j < KH_NDIRS && win == KH_NDIRS; j++)
+                    if (pending >> ((p + j) % KH_NDIRS) & 1) win = (p + j) % KH_NDIRS;
+                pending &= ~(1u << win);
+                CHECK(k < south->got);
+                if (k >= south->got) break;
+                CHECK_EQ(south->got_f[k].w[0], win);
+                CHECK_EQ(south->got_at[k], g + 1);
+            }
+            CHECK_EQ(south->got, k);
+            kh_sim_destroy(sim);
+            kh_mesh_free(m);
+        }
+    }
+    kh_map_free(map);
+}
+
 static void quiet(void *ctx, kh_log_level lvl, const char *msg)
 {
     (void)ctx, (void)lvl, (void)msg;
@@ -369,6 +409,7 @@ int main(void)
     KH_RUN(lone_flit_latency_default_4_per_router);
     KH_RUN(lone_flit_latency_recording_3_per_router);
     KH_RUN(arbiter_order_follows_cycle_mod_5);
+    KH_RUN(arbiter_grants_first_requester_from_pointer_every_set);
     KH_RUN(tied_off_port_drops_and_counts);
     KH_RUN(attached_endpoint_wakes_router_with_comp_space);
     KH_RUN(attach_refuses_corners_off_map_and_doubles);

@@ -145,6 +145,45 @@ static void fifo_pop_frees_space_next_cycle(void)
     kh_fifo_free(&q);
 }
 
+/* kh_fifo_pop returns the popped flit, readable until the next pop even
+ * when the FIFO is filled to its capacity in between (a router keeps its
+ * holding slot there). */
+static void fifo_popped_flit_intact_until_next_pop(void)
+{
+    for (unsigned cap = 1; cap <= 5; cap++) {
+        kh_fifo q;
+        CHECK_EQ(kh_fifo_init(&q, cap, 1), 0);
+        kh_flit f;
+        kh_flit_clear(&f);
+        uint64_t pushed = 0, popped = 0;
+        kh_cycle t = 0;
+        /* walk the ring round several times at every fill level */
+        for (unsigned round = 0; round < 4 * (cap + 1); round++, t++) {
+            while (!kh_fifo_full(&q, t)) {
+                for (unsigned w = 0; w < KH_FLIT_WORDS; w++) f.w[w] = pushed * 10 + w;
+                pushed++;
+                kh_fifo_push(&q, &f, t);
+            }
+            t++;
+            const kh_flit *p = kh_fifo_pop(&q, t);
+            CHECK(p != NULL);
+            t++;
+            while (!kh_fifo_full(&q, t)) { /* refill to cap behind the popped flit */
+                for (unsigned w = 0; w < KH_FLIT_WORDS; w++) f.w[w] = pushed * 10 + w;
+                pushed++;
+                kh_fifo_push(&q, &f, t);
+            }
+            for (unsigned w = 0; w < KH_FLIT_WORDS; w++) CHECK_EQ(p->w[w], popped * 10 + w);
+            popped++;
+        }
+        CHECK(kh_fifo_pop(&q, t + 1) != NULL);
+        kh_fifo_free(&q);
+        kh_fifo_init(&q, cap, 1);
+        CHECK(kh_fifo_pop(&q, 0) == NULL); /* empty: nothing popped */
+        kh_fifo_free(&q);
+    }
+}
+
 static void link_transfers_one_flit_per_cycle(void)
 {
     kh_sim *sim = kh_sim_new(NULL);
@@ -413,6 +452,7 @@ int main(void)
 {
     KH_RUN(fifo_push_visible_after_latency);
     KH_RUN(fifo_pop_frees_space_next_cycle);
+    KH_RUN(fifo_popped_flit_intact_until_next_pop);
     KH_RUN(link_transfers_one_flit_per_cycle);
     KH_RUN(backpressure_is_order_independent);
     KH_RUN(tied_off_link_drops);

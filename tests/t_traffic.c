@@ -205,6 +205,52 @@ static void two_simulations_do_not_interact(void)
     kh_map_free(map);
 }
 
+/* splitmix64 as published (Steele, Lea, Flood 2014). */
+static uint64_t ref_splitmix64(uint64_t *x)
+{
+    uint64_t z = (*x += UINT64_C(0x9e3779b97f4a7c15));
+    z = (z ^ (z >> 30)) * UINT64_C(0xbf58476d1ce4e5b9);
+    z = (z ^ (z >> 27)) * UINT64_C(0x94d049bb133111eb);
+    return z ^ (z >> 31);
+}
+
+/* Bernoulli sources (traffic.h): endpoint i draws splitmix64 seeded with
+ * seed ^ (0xd1b54a32d192ed03 * (i + 1)) once per cycle from cycle 0 and has
+ * an arrival when the draw is below rate * 2^64. With a single endpoint no
+ * destination is drawn, so the offered count is that of the draws alone,
+ * counted here draw by draw (also next to the top of the range). */
+static void bernoulli_arrivals_follow_the_draws(void)
+{
+    static const double rates[] = {0.1, 0.5, 0.99999999995};
+    char err[512];
+    kh_map *map = kh_map_parse("xxx nul xxx\nmag nul nul\nxxx nul xxx\n", err, sizeof err);
+    if (!map) {
+        kh_test_fail(__FILE__, __LINE__, "%s", err);
+        return;
+    }
+    for (unsigned k = 0; k < sizeof rates / sizeof rates[0]; k++) {
+        kh_traffic_cfg cfg = {.pattern = KH_TRAFFIC_UNIFORM, .rate = rates[k], .seed = 11 + k, .stop = 50000};
+        kh_sim *sim = kh_sim_new(NULL);
+        kh_mesh *m = kh_mesh_new(sim, map, err, sizeof err);
+        kh_traffic *t = m ? kh_traffic_new(m, map, &cfg, err, sizeof err) : NULL;
+        CHECK(t != NULL);
+        if (t) {
+            CHECK(kh_sim_run_until_idle(sim, cfg.stop + 10));
+            kh_traffic_stats s;
+            kh_traffic_stats_get(t, &s);
+            uint64_t x = cfg.seed ^ UINT64_C(0xd1b54a32d192ed03);
+            uint64_t thr = (uint64_t)(cfg.rate * 18446744073709551616.0), want = 0;
+            for (kh_cycle c = 0; c < cfg.stop; c++) want += ref_splitmix64(&x) < thr;
+            CHECK_EQ(s.endpoints, 1);
+            CHECK_EQ(s.offered, want);
+        }
+        kh_traffic_free(t);
+        kh_mesh_free(m);
+        kh_sim_destroy(sim);
+    }
+    kh_map_free(map);
+}
+
 int main(void)
 {
     KH_RUN(uniform_traffic_every_map_exactly_once_in_order);
@@ -213,5 +259,6 @@ int main(void)
     KH_RUN(hotspot_and_transpose_with_recording_profile);
     KH_RUN(same_seed_same_result);
     KH_RUN(two_simulations_do_not_interact);
+    KH_RUN(bernoulli_arrivals_follow_the_draws);
     return kh_test_end("t_traffic");
 }
