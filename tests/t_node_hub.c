@@ -1,6 +1,7 @@
 /* The hub at each memory port (memory.md §2): inbound classification,
  * the control agent hook, outbound port choice and priority. */
 #include "node_rig.h"
+#include "kohaku/ilink.h"
 
 typedef struct agent {
     unsigned taken, refuse_after;
@@ -299,6 +300,151 @@ static void agent_pointer_moves_past_the_winner(void)
     }
 }
 
+/* ---- rule 1: remote flits into the interlink's skid ---- */
+
+/* A MEM_WR_DATA marked remote for mesh 1 with final node (0,1), one flit
+ * per packet (last = 1); its payload word 0 carries `id`. */
+static kh_flit mk_remote(unsigned sx, unsigned sy, unsigned id, unsigned last)
+{
+    kh_flit f = mk_hdr(KH_T_MEM_WR_DATA, sx, sy, 0, 1, 0, last);
+    kh_hdr_set_rsvd_remote(f.w, 1);
+    kh_hdr_set_rsvd_mesh(f.w, 1);
+    kh_hdr_set_txn_fin_x(f.w, 0);
+    kh_hdr_set_txn_fin_y(f.w, 1);
+    uint64_t d[4] = {id, 0, 0, 0};
+    kh_mem_wr_data_set_data(f.w, d);
+    return f;
+}
+
+/* The far side: a mesh-1 node with one port at (0,1) joined to the rig's
+ * node, whose injected flits reach a test endpoint. */
+static tep *far_side(rig *r)
+{
+    kh_node_cfg cfg = {.mesh_id = 1, .nports = 1, .interlink = 1};
+    cfg.port[0].x = 0;
+    cfg.port[0].y = 1;
+    char err[256];
+    kh_node *far = kh_node_new(r->sim, &cfg, err, sizeof err);
+    if (!far || kh_node_ilink_join(r->n, far, err, sizeof err)) {
+        printf("  far side: %s\n", err);
+        exit(1);
+    }
+    tep *sink = tep_new(r->sim, "far_sink");
+    sink->in = kh_link_new(r->sim, kh_node_port(far, 0), &sink->c, 0, tep_accept, "far_out");
+    kh_node_set_port_out(far, 0, sink->in);
+    return sink;
+}
+
+#define REMOTE_N 4 /* remote flits per port */
+
+typedef struct far_rec {
+    unsigned n, id[2 * REMOTE_N + 1];
+    kh_cycle at[2 * REMOTE_N + 1];
+} far_rec;
+
+/* Ports 0 and 1 offer REMOTE_N remote flits each (ids 10+i from (2,1) at
+ * port 0, 20+i from (3,3) at port 1) from the same cycle t0, senders
+ * stepped in the order `order`; after a lone remote flit (id 99) at port
+ * `lead` (if lead < 2) has moved the pointer. Records the far mesh's
+ * arrivals (ids, cycles from t0). */
+static void same_cycle_remote(const unsigned order[2], unsigned lead, far_rec *out)
+{
+    rig r;
+    rig_init_order(&r, NULL, 2, 0, 1, order);
+    tep *sink = far_side(&r);
+    if (lead < 2) {
+        kh_flit f = mk_remote(2, 1, 99, 1);
+        tep_send(r.src[lead], &f);
+        rig_run(&r);
+    }
+    kh_cycle t0 = kh_sim_now(r.sim) + 5;
+    for (unsigned i = 0; i < REMOTE_N; i++) {
+        kh_flit f0 = mk_remote(2, 1, 10 + i, 1), f1 = mk_remote(3, 3, 20 + i, 1);
+        tep_send_at(r.src[0], &f0, t0);
+        tep_send_at(r.src[1], &f1, t0);
+    }
+    rig_run(&r);
+    memset(out, 0, sizeof *out);
+    for (unsigned i = 0; i < sink->ngot && out->n < 2 * REMOTE_N + 1; i++) {
+        uint64_t d[4];
+        kh_mem_wr_data_data_get(sink->got[i].w, d);
+        out->id[out->n] = (unsigned)d[0];
+        out->at[out->n++] = sink->got_at[i] >= t0 ? sink->got_at[i] - t0 : 0;
+    }
+    kh_node_counts c;
+    kh_node_get_counts(r.n, &c);
+    CHECK_EQ(c.ilink_drops, 0);
+    rig_free(&r);
+}
+
+/* Rule 1 round-robin (memory.md §2): with both ports offering remote
+ * flits in the same cycles, one enters the skid per cycle, the first held
+ * port from the pointer, which moves to (winner + 1) mod PORTS; a loser
+ * holds busy, and a full skid holds both until it drains. Each flit is its
+ * own packet, so the far mesh sees the skid order. Expected (worked by
+ * hand): pointer 0 -> 10, 20, 11, 21, ... whichever sender is stepped
+ * first, at the same cycles. */
+static void remote_round_robin_independent_of_step_order(void)
+{
+    static const unsigned fwd[2] = {0, 1}, rev[2] = {1, 0};
+    far_rec a, b;
+    same_cycle_remote(fwd, 2, &a);
+    same_cycle_remote(rev, 2, &b);
+    CHECK_EQ(a.n, 2 * REMOTE_N);
+    CHECK_EQ(b.n, 2 * REMOTE_N);
+    for (unsigned i = 0; i < 2 * REMOTE_N && i < a.n && i < b.n; i++) {
+        CHECK_EQ(a.id[i], (i & 1 ? 20u : 10u) + i / 2);
+        CHECK_EQ(b.id[i], a.id[i]);
+        CHECK_EQ(b.at[i], a.at[i]);
+        if (i) CHECK(a.at[i] > a.at[i - 1]);
+    }
+}
+
+/* The rule-1 pointer is state of its own: after a lone remote flit at
+ * port 0 it points at port 1, so port 1 wins the next same-cycle contest
+ * (both orders): 99, then 20, 10, 21, 11, ... */
+static void remote_pointer_moves_past_the_winner(void)
+{
+    static const unsigned fwd[2] = {0, 1}, rev[2] = {1, 0};
+    far_rec a, b;
+    same_cycle_remote(fwd, 0, &a);
+    same_cycle_remote(rev, 0, &b);
+    CHECK_EQ(a.n, 2 * REMOTE_N + 1);
+    CHECK_EQ(b.n, 2 * REMOTE_N + 1);
+    for (unsigned i = 0; i < 2 * REMOTE_N + 1 && i < a.n && i < b.n; i++) {
+        unsigned want = i == 0 ? 99u : ((i - 1) & 1 ? 10u : 20u) + (i - 1) / 2;
+        CHECK_EQ(a.id[i], want);
+        CHECK_EQ(b.id[i], want);
+        CHECK_EQ(b.at[i], a.at[i]);
+    }
+}
+
+/* A remote flit that cannot enter a full skid holds its port's hub
+ * register: the port refuses its link, nothing polls, and when the skid
+ * never drains (its head is another group behind an open packet,
+ * control.md §7.2) the machine goes idle and the hang report names the
+ * held flit (memory.md §2 rule 1). */
+static void remote_flit_held_behind_a_full_skid_is_diagnosed(void)
+{
+    rig r;
+    rig_init(&r, NULL, 2, 0, 1);
+    far_side(&r);
+    kh_flit open = mk_remote(2, 1, 1, 0); /* last = 0: the packet stays open */
+    tep_send(r.src[0], &open);
+    rig_run(&r);
+    for (unsigned i = 0; i < 4; i++) { /* two fill the skid, one is held, one waits at the link */
+        kh_flit f = mk_remote(3, 3, 20 + i, 1);
+        tep_send(r.src[1], &f);
+    }
+    CHECK(kh_sim_run_until_idle(r.sim, 100000));
+    CHECK_EQ(r.src[1]->head, 3);
+    char diag[4096];
+    CHECK(kh_sim_describe_stuck(r.sim, diag, sizeof diag) > 0);
+    CHECK(strstr(diag, "waits for a flit with last = 1") != NULL);
+    CHECK(strstr(diag, "hub register holds a remote flit from (3,3) for mesh 1") != NULL);
+    rig_free(&r);
+}
+
 int main(void)
 {
     KH_RUN(rule4_types_go_to_the_agent);
@@ -311,5 +457,8 @@ int main(void)
     KH_RUN(agent_takes_one_flit_per_cycle);
     KH_RUN(agent_round_robin_independent_of_step_order);
     KH_RUN(agent_pointer_moves_past_the_winner);
+    KH_RUN(remote_round_robin_independent_of_step_order);
+    KH_RUN(remote_pointer_moves_past_the_winner);
+    KH_RUN(remote_flit_held_behind_a_full_skid_is_diagnosed);
     return kh_test_end("t_node_hub");
 }

@@ -307,7 +307,9 @@ kh_ilink *kh_ilink_new(kh_node *n, char *err, size_t errlen)
     il->old = il->st;
     il->st_cycle = KH_NEVER;
     il->fault_ext_at = KH_NEVER;
-    il->skid_in_cycle = il->inj_take_cycle = KH_NEVER;
+    il->inj_take_cycle = KH_NEVER;
+    il->hub_arb.fn = kh_ilink_hub_arbitrate;
+    il->hub_arb.ctx = il;
     il->lblock_since = il->fwd_since = KH_NEVER;
     il->in_owner = OWN_NONE;
     il->inst = IN_HDR;

@@ -128,7 +128,13 @@ struct kh_ilink {
     int warned_local, warned_wrap, warned_v4, warned_reg;
     /* hub intake and encapsulator (control.md §7.2) */
     kh_fifo skid;
-    kh_cycle skid_in_cycle;      /* a port delivered in this cycle */
+    /* Rule 1 round-robin (memory.md §2): a port takes a remote flit into its
+     * hub register and holds busy until the flit wins; at the end of each
+     * cycle the first held port from hub_ptr enters the skid, if it has room. */
+    kh_flit hub[KH_NODE_MAX_PORTS];
+    unsigned hub_held;           /* bit i: port i's hub register holds a remote flit */
+    unsigned hub_ptr;            /* advances to (winner + 1) mod PORTS on an accepted flit */
+    kh_end_hook hub_arb;
     int enc_open, enc_closed;
     kh_cycle enc_closed_at;
     unsigned enc_mesh, enc_fin, enc_sx, enc_sy, enc_n;
@@ -168,6 +174,7 @@ void kh_ilink_raise(kh_ilink *il, uint8_t bits, kh_cycle now); /* a fault seen i
 unsigned kh_ilink_live_mesh(const kh_ilink *il);
 
 /* ilink_out.c */
+void kh_ilink_hub_arbitrate(void *il, kh_cycle now); /* the rule-1 arbiter, at the end of a cycle */
 int kh_ilink_enc_step(kh_ilink *il, kh_cycle now);     /* 1 if progressed */
 int kh_ilink_ob_pick(kh_ilink *il, kh_cycle now);
 void kh_ilink_pkt_sent(kh_ilink *il, kh_cycle now);     /* the local packet's last flit went */

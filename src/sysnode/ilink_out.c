@@ -12,27 +12,58 @@
 
 /* ---- hub intake (memory.md §2 rule 1) ---- */
 
-int kh_ilink_hub_accept(kh_ilink *il, const kh_flit *f, kh_cycle now)
+void kh_ilink_hub_take(kh_ilink *il, unsigned port, const kh_flit *f, kh_cycle now)
 {
-    /* One flit per cycle across the ports into a two-entry skid; a port
-     * waiting its turn or finding the skid full holds busy. */
-    if (il->skid_in_cycle == now) return -1; /* busy this cycle only */
-    if (kh_fifo_full(&il->skid, now)) return 0;  /* the pop frees it (kh_link_space) */
-    il->skid_in_cycle = now;
-    kh_fifo_push(&il->skid, f, now);
-    kh_comp_wake(&il->c, now + il->skid.latency);
-    return 1;
+    (void)now;
+    il->hub[port] = *f;
+    il->hub_held |= 1u << port;
+    kh_sim_at_end(il->c.sim, &il->hub_arb);
 }
 
-static void ports_space(kh_ilink *il, kh_cycle now)
+int kh_ilink_hub_holds(const kh_ilink *il, unsigned port) { return il && (il->hub_held >> port & 1); }
+
+void kh_ilink_hub_compete(kh_ilink *il, kh_cycle now)
 {
-    for (unsigned i = 0; i < il->n->cfg.nports; i++) kh_comp_space(kh_node_port(il->n, i), KH_ALL_PORTS, now);
+    (void)now;
+    kh_sim_at_end(il->c.sim, &il->hub_arb);
+}
+
+/* Held ports step at `at` to compete again (kh_ilink_hub_compete). */
+static void wake_held(kh_ilink *il, kh_cycle at)
+{
+    for (unsigned i = 0; i < il->n->cfg.nports; i++)
+        if (il->hub_held >> i & 1) kh_comp_wake(kh_node_port(il->n, i), at);
+}
+
+/* End of cycle now, once every port's offer is in: one flit per cycle
+ * across the ports into the two-entry skid, from the first held port at or
+ * after the pointer, which then moves to (winner + 1) mod PORTS; a full
+ * skid (as the cycle began) accepts none and the pointer stays (memory.md
+ * §2). The others hold busy and compete again when the skid has room. */
+void kh_ilink_hub_arbitrate(void *ctx, kh_cycle now)
+{
+    kh_ilink *il = ctx;
+    unsigned np = il->n->cfg.nports;
+    if (!il->hub_held) return;
+    for (unsigned k = 0; k < np && !kh_fifo_full(&il->skid, now); k++) {
+        unsigned i = (il->hub_ptr + k) % np;
+        if (!(il->hub_held >> i & 1)) continue;
+        kh_fifo_push(&il->skid, &il->hub[i], now);
+        kh_comp_wake(&il->c, now + il->skid.latency);
+        il->hub_held &= ~(1u << i);
+        il->hub_ptr = (i + 1) % np;
+        kh_comp_space(kh_node_port(il->n, i), KH_ALL_PORTS, now); /* a refused sender offers again */
+        break;
+    }
+    /* Room next cycle (a pop in this one): compete then; else the pop that
+     * makes room wakes them (pop_skid). */
+    if (!kh_fifo_full(&il->skid, now + 1)) wake_held(il, now + 1);
 }
 
 static void pop_skid(kh_ilink *il, kh_cycle now)
 {
     kh_fifo_pop(&il->skid, now);
-    ports_space(il, now);
+    wake_held(il, now + 1); /* room from now + 1 */
 }
 
 /* V4 (flits.md §9): what a remote flit should look like; the interlink

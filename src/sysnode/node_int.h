@@ -87,10 +87,14 @@ void kh_mover_status(kh_mover *m, kh_cycle now, unsigned *busy, unsigned *fault,
 
 /* ---- interlink (ilink*.c, control.md §7) ---- */
 kh_ilink *kh_ilink_new(kh_node *n, char *err, size_t errlen);
-/* Hub rule 1 (memory.md §2): a remote flit offered at a port in cycle now;
- * 1 taken; 0 skid full (the port's sender is woken when it drains); -1 another
- * port delivered this cycle (retry next cycle). */
-int kh_ilink_hub_accept(kh_ilink *il, const kh_flit *f, kh_cycle now);
+/* Hub rule 1 (memory.md §2): port `port` takes a remote flit into its hub
+ * register in cycle now and holds busy until the flit wins the round-robin
+ * into the skid (decided at the end of the cycle, whatever the step order). */
+void kh_ilink_hub_take(kh_ilink *il, unsigned port, const kh_flit *f, kh_cycle now);
+/* Whether port `port`'s hub register holds a remote flit that has not won;
+ * from the port's step: compete again at the end of this cycle. */
+int kh_ilink_hub_holds(const kh_ilink *il, unsigned port);
+void kh_ilink_hub_compete(kh_ilink *il, kh_cycle now);
 /* The next flit to inject into this mesh, or NULL; take it when a port's
  * output register loads it (priority below the agent, control.md §7.3). */
 const kh_flit *kh_ilink_inj_peek(kh_ilink *il, kh_cycle now);

@@ -25,10 +25,11 @@ kh_link *kh_port_in(kh_port *p)
     return p->in;
 }
 
-static void wake_sender(kh_port *p, kh_cycle now)
+/* The hub register holds a flit that has not won its round-robin yet:
+ * rule 1 into the interlink's skid or rule 4 into the agent. */
+static int hub_busy(const kh_port *p)
 {
-    kh_link *in = kh_port_in(p);
-    if (in && in->src) kh_comp_wake(in->src, now + 1);
+    return (p->n->agent_held >> p->index & 1) || kh_ilink_hub_holds(p->n->ilink, p->index);
 }
 
 /* busy to the mesh: either intake FIFO at Q_DEPTH - Q_MARGIN or full (§10). */
@@ -64,19 +65,17 @@ int kh_node_port_accept(kh_comp *dst, unsigned inport, const kh_flit *f, kh_cycl
     kh_node *n = p->n;
     unsigned type = kf_type(f);
     (void)inport;
-    /* A flit for the agent that has not won the round-robin yet blocks the
-     * port's input (memory.md §2: a port waiting its turn holds busy). */
-    if (n->agent_held >> p->index & 1) {
-        wake_sender(p, now);
-        return 0;
-    }
-    /* Rule 1: the remote marker goes to the interlink, when one is built
-     * (one flit per cycle across the ports into its skid; a port waiting its
-     * turn, or finding the skid full, holds busy). */
+    /* A flit in the hub register that has not won yet blocks the port's
+     * input (memory.md §2: a port waiting its turn holds busy); the arbiter
+     * that empties the register releases the sender (kh_comp_space). */
+    if (hub_busy(p)) return 0;
+    /* Rule 1: the remote marker goes to the interlink, when one is built.
+     * One port per cycle enters its skid, chosen by the round-robin once
+     * every offer of the cycle is in (kh_ilink_hub_arbitrate); a port
+     * waiting its turn, or finding the skid full, holds busy. */
     if (n->cfg.interlink && kf_remote(f)) {
-        int r = kh_ilink_hub_accept(n->ilink, f, now);
-        if (r < 0) wake_sender(p, now); /* another port's turn: retry next cycle */
-        return r > 0;
+        kh_ilink_hub_take(n->ilink, p->index, f, now);
+        return 1;
     }
     /* Rule 2: dst (0,0) is the control processor; none is modelled, so the
      * flit is accepted and dropped (control.md Open point 16). */
@@ -126,6 +125,7 @@ void kh_node_agent_arbitrate(void *node, kh_cycle now)
         }
         n->agent_held &= ~(1u << i);
         n->agent_ptr = (i + 1) % np;
+        kh_comp_space(&n->port[i]->c, KH_ALL_PORTS, now); /* a refused sender offers again */
         break;
     }
     /* The losers compete again next cycle, offers or not. */
@@ -212,7 +212,9 @@ static void port_step(kh_comp *c, kh_cycle now)
 {
     kh_port *p = (kh_port *)c;
     uint64_t tag;
-    if (p->n->agent_held >> p->index & 1) kh_sim_at_end(c->sim, &p->n->agent_arb); /* rule 4: compete again */
+    /* A held hub register competes again at the end of this cycle. */
+    if (p->n->agent_held >> p->index & 1) kh_sim_at_end(c->sim, &p->n->agent_arb); /* rule 4 */
+    if (kh_ilink_hub_holds(p->n->ilink, p->index)) kh_ilink_hub_compete(p->n->ilink, now); /* rule 1 */
     p->progressed = p->rd_popped = p->wr_popped = 0;
     if (p->st == ST_WRITE && kh_conv_b_pop(p->rq, now, &tag)) {
         p->st = ST_ACK; /* acks follow the write response (§5) */
@@ -254,6 +256,14 @@ static int port_stuck(kh_comp *c, char *buf, size_t len)
         any = 1;
     }
     any |= kh_port_write_stuck(p, buf, len, &used, now);
+    if (kh_ilink_hub_holds(p->n->ilink, p->index)) {
+        const kh_flit *h = &p->n->ilink->hub[p->index];
+        kh_node_say(buf, len, &used,
+                    "hub register holds a remote flit from (%u,%u) for mesh %u and refuses the link until the "
+                    "interlink's skid takes it (memory.md §2 rule 1)",
+                    kf_src_x(h), kf_src_y(h), (unsigned)kh_hdr_rsvd_mesh(h->w));
+        any = 1;
+    }
     if (p->ovalid) {
         kh_node_say(buf, len, &used,
                     "output register holds a type 0x%x flit for (%u,%u) that the outgoing link "
