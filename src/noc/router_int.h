@@ -33,12 +33,16 @@ struct kh_router {
 static inline int kh_router_take(kh_router *r, unsigned port, const kh_flit *f, kh_cycle now)
 {
     kh_fifo *q = &r->in[port];
-    if (kh_fifo_full(q, now)) return 0;
     unsigned bit = 1u << port;
+    /* an empty slot over an empty FIFO: no flit of this input is in the
+     * ring, so it can start over (kh_fifo_rewind) */
+    int idle = !((r->nonempty | r->slot_full) & bit);
+    if (idle) kh_fifo_rewind(q);
+    if (kh_fifo_full(q, now)) return 0;
     kh_fifo_push(q, f, now);
-    /* an empty slot over an empty FIFO sleeps: wake it when this flit is
-     * visible; otherwise the flit ahead of it keeps the router going */
-    if (!((r->nonempty | r->slot_full) & bit)) kh_comp_wake(&r->comp, now + q->latency);
+    /* the idle input's router sleeps: wake it when this flit is visible;
+     * otherwise the flit ahead of it keeps the router going */
+    if (idle) kh_comp_wake(&r->comp, now + q->latency);
     r->nonempty |= (uint8_t)bit;
     return 1;
 }
