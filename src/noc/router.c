@@ -87,18 +87,19 @@ static void router_step(kh_comp *c, kh_cycle now)
     unsigned slot_full = r->slot_full, reqd = r->reqd;
     unsigned grant = reqd & ~out_full;
     if (grant) {
-        unsigned p = (unsigned)(now % KH_NDIRS);
-        for (; grant; grant &= grant - 1) {
+        const uint8_t *first = first_from[now % KH_NDIRS];
+        unsigned n = 0;
+        out_full |= grant; /* every one of them has a requester */
+        for (; grant; grant &= grant - 1, n++) {
             unsigned o = lowest(grant), req = r->req[o];
-            unsigned i = first_from[p][req];
+            unsigned i = first[req];
             r->out[o] = *r->slot[i];
             req &= ~(1u << i);
             r->req[o] = (uint8_t)req;
             if (!req) reqd &= ~(1u << o);
-            out_full |= 1u << o;
             slot_full &= ~(1u << i);
-            r->hops++;
         }
+        r->hops += n;
     }
 
     /* phase 3: empty slots load their visible FIFO heads */
