@@ -107,15 +107,15 @@ static void router_step(kh_comp *c, kh_cycle now)
     for (unsigned load = r->nonempty & ~slot_full; load; load &= load - 1) {
         unsigned i = lowest(load);
         kh_fifo *q = &r->in[i];
-        const kh_flit *h = kh_fifo_head(q, now);
-        if (!h) {
-            kh_cycle t = kh_fifo_head_ready(q);
+        kh_cycle t = kh_fifo_head_ready(q);
+        if (t > now) {
             if (t < next) next = t;
             continue;
         }
+        const kh_flit *h = kh_fifo_pop(q, now); /* kept in the ring: no copy */
         unsigned dir = r->route[kh_hdr_dst_xy(h->w)];
         if (!(r->allow[i] >> dir & 1)) masked_turn(r, i, dir, h);
-        r->slot[i] = kh_fifo_pop(q, now); /* == h, kept in the ring: no copy */
+        r->slot[i] = h;
         r->req[dir] |= (uint8_t)(1u << i);
         reqd |= 1u << dir;
         slot_full |= 1u << i;
