@@ -37,6 +37,10 @@ struct tgen {
     kh_cycle stop;       /* cfg.stop */
     kh_cycle next_arrival;
     uint64_t generated;
+    uint32_t *tx_row;    /* &t->tx_seq[idx * n], &t->hdr[idx * n]: this source's row, */
+    const uint64_t *hdr_row; /* and the settings below, at hand in the endpoint (per-flit reads) */
+    unsigned sink_period, others; /* cfg.sink_period; n - 1 */
+    kh_traffic_pattern pattern;
     unsigned pending;    /* arrivals queued, not yet built */
     int has_cur;
     kh_flit cur;
@@ -78,16 +82,15 @@ static kh_cycle gap(tgen *g)
 
 static int pick_dst(tgen *g)
 {
-    kh_traffic *t = g->t;
-    switch (t->cfg.pattern) {
+    switch (g->pattern) {
     case KH_TRAFFIC_TRANSPOSE: return g->transpose_dst;
     case KH_TRAFFIC_HOTSPOT:
-        if ((int)g->idx != t->hotspot && (splitmix(&g->rng) & 3) == 0) return t->hotspot;
+        if ((int)g->idx != g->t->hotspot && (splitmix(&g->rng) & 3) == 0) return g->t->hotspot;
         /* fall through */
     default: {
-        if (t->n < 2) return -1;
+        if (!g->others) return -1;
         /* multiply-shift instead of a 64-bit modulo: uniform enough here */
-        unsigned d = (unsigned)(((splitmix(&g->rng) & 0xffffffffu) * (t->n - 1)) >> 32);
+        unsigned d = (unsigned)(((splitmix(&g->rng) & 0xffffffffu) * g->others) >> 32);
         return (int)(d >= g->idx ? d + 1 : d);
     }
     }
@@ -110,14 +113,12 @@ static uint64_t header_word(const tgen *src, const tgen *dst)
 
 static void build(tgen *g, unsigned dst, kh_cycle now)
 {
-    kh_traffic *t = g->t;
     uint64_t *w = g->cur.w;
-    size_t k = (size_t)g->idx * t->n + dst;
-    w[PW_SEQ] = t->tx_seq[k]++;
+    w[PW_SEQ] = g->tx_row[dst]++;
     w[PW_OFFERED] = now;
     w[PW_SRC] = g->idx;
     w[PW_DST] = dst;
-    w[KH_FLIT_WORDS - 1] = t->hdr[k];
+    w[KH_FLIT_WORDS - 1] = g->hdr_row[dst];
 }
 
 static int below_max(const tgen *g) { return g->generated < g->limit; }
@@ -144,11 +145,10 @@ static void arrivals(tgen *g, kh_cycle now)
 static void tgen_step(kh_comp *c, kh_cycle now)
 {
     tgen *g = (tgen *)c;
-    const kh_traffic_cfg *cfg = &g->t->cfg;
     int saturating = g->threshold == 0;
 
     /* a sink that refused a flit announces its next ready cycle */
-    if (cfg->sink_period > 1) kh_link_space(g->in, now);
+    if (g->sink_period > 1) kh_link_space(g->in, now);
 
     if (!g->has_cur) {
         if (!saturating) {
@@ -301,8 +301,15 @@ kh_traffic *kh_traffic_new(kh_mesh *m, const kh_map *map, const kh_traffic_cfg *
     t->rx_seq = calloc(pairs ? pairs : 1, sizeof *t->rx_seq);
     t->hdr = calloc(pairs ? pairs : 1, sizeof *t->hdr);
     if (!t->tx_seq || !t->rx_seq || !t->hdr) goto oom;
-    for (unsigned i = 0; i < t->n; i++)
-        for (unsigned k = 0; k < t->n; k++) t->hdr[(size_t)i * t->n + k] = header_word(t->ep[i], t->ep[k]);
+    for (unsigned i = 0; i < t->n; i++) {
+        tgen *g = t->ep[i];
+        for (unsigned k = 0; k < t->n; k++) t->hdr[(size_t)i * t->n + k] = header_word(g, t->ep[k]);
+        g->tx_row = &t->tx_seq[(size_t)i * t->n];
+        g->hdr_row = &t->hdr[(size_t)i * t->n];
+        g->others = t->n - 1;
+        g->pattern = cfg->pattern;
+        g->sink_period = cfg->sink_period;
+    }
     kh_cycle now = kh_sim_now(kh_mesh_sim(m));
     for (unsigned i = 0; i < t->n; i++) {
         tgen *g = t->ep[i];
