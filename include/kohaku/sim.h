@@ -121,7 +121,7 @@ typedef struct kh_fifo {
     unsigned latency;
     kh_cycle pop_cycle;     /* cycle of the pops counted in pops */
     unsigned pops;          /* pops made in pop_cycle */
-    unsigned high_water;    /* most entries ever stored at once (stats) */
+    unsigned high_water;    /* most entries held at once, a pop counting from the next cycle (stats) */
 } kh_fifo;
 
 int kh_fifo_init(kh_fifo *q, unsigned cap, unsigned latency); /* 0 ok, -1 no memory */
@@ -141,7 +141,10 @@ static inline void kh_fifo_push(kh_fifo *q, const kh_flit *f, kh_cycle now) /* c
     if (tail >= q->size) tail -= q->size;
     q->ent[tail].f = *f;
     q->ent[tail].ready = now + q->latency;
-    if (++q->count > q->high_water) q->high_water = q->count;
+    /* held = stored + popped in this cycle: the same whether a pop of this
+     * cycle came before or after the push */
+    unsigned held = ++q->count + (q->pop_cycle == now ? q->pops : 0);
+    if (held > q->high_water) q->high_water = held;
 }
 /* The head if it is visible in cycle now, else NULL. */
 static inline const kh_flit *kh_fifo_head(const kh_fifo *q, kh_cycle now)
@@ -194,6 +197,7 @@ struct kh_link {
     int trace_track;       /* trace track id, -1 if not assigned */
     kh_cycle last_xfer;
     kh_cycle blocked_since; /* KH_NEVER unless the sender waits for space */
+    kh_cycle space_from;   /* the receiver's latest kh_link_space: space from this cycle */
     /* statistics */
     uint64_t flits;        /* transfers */
     uint64_t dropped;      /* flits taken by a tie-off */
@@ -209,8 +213,8 @@ kh_link *kh_link_new(kh_sim *sim, kh_comp *src, kh_comp *dst, unsigned dst_port,
  * list so kh_comp_space() reaches its sender. */
 void kh_link_set_dst(kh_link *l, kh_comp *dst, unsigned dst_port, kh_accept_fn accept);
 /* kh_link_send: see the end of this header (inline). */
-/* Receiver: space was freed in cycle now; wakes a waiting sender at now+1. */
-void kh_link_space(kh_link *l, kh_cycle now);
+/* Receiver: space was freed in cycle now; wakes a waiting sender at now+1
+ * (inline, see the end of this header: a router calls it once per flit). */
 /* Same, for every link into component c's input `port` (KH_ALL_PORTS: any
  * port): for receivers that do not keep their inbound link pointers. */
 #define KH_ALL_PORTS (~0u)
@@ -308,6 +312,9 @@ void kh_link_trace(const kh_link *l, const kh_flit *f, kh_cycle now); /* kernel 
 static inline void kh_link_refused(kh_link *l, kh_cycle now)
 {
     if (l->blocked_since == KH_NEVER) l->blocked_since = now;
+    /* the receiver freed space earlier in this cycle (its kh_link_space came
+     * before this offer): retry next cycle, as when the offer comes first */
+    if (l->space_from == now + 1 && l->src) kh_comp_wake(l->src, now + 1);
 }
 static inline void kh_link_taken(kh_link *l, const kh_flit *f, kh_cycle now)
 {
@@ -319,6 +326,11 @@ static inline void kh_link_taken(kh_link *l, const kh_flit *f, kh_cycle now)
     l->last_xfer = now;
     if (!l->dst) l->dropped++;
     if (l->sched->trace) kh_link_trace(l, f, now);
+}
+static inline void kh_link_space(kh_link *l, kh_cycle now)
+{
+    l->space_from = now + 1; /* for an offer refused later in this cycle (kh_link_refused) */
+    if (l->blocked_since != KH_NEVER && l->src) kh_comp_wake(l->src, now + 1);
 }
 static inline int kh_link_send(kh_link *l, const kh_flit *f, kh_cycle now)
 {

@@ -121,7 +121,7 @@ static void router_step(kh_comp *c, kh_cycle now)
         slot_full |= 1u << i;
         if (kh_fifo_empty(q)) r->nonempty &= (uint8_t)~(1u << i);
         kh_link *in = r->in_link[i];
-        if (in && in->blocked_since != KH_NEVER) kh_link_space(in, now);
+        if (in) kh_link_space(in, now);
     }
     r->slot_full = (uint8_t)slot_full;
     r->out_full = (uint8_t)out_full;

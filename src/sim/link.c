@@ -29,6 +29,7 @@ kh_link *kh_link_new(kh_sim *sim, kh_comp *src, kh_comp *dst, unsigned dst_port,
     l->accept = accept;
     l->blocked_since = KH_NEVER;
     l->last_xfer = KH_NEVER;
+    l->space_from = KH_NEVER;
     l->trace_track = -1;
     snprintf(l->name, sizeof l->name, "%s", name ? name : "link");
     if (dst) {
@@ -43,11 +44,6 @@ void kh_link_trace(const kh_link *l, const kh_flit *f, kh_cycle now)
 {
     kh_trace *t = l->sched->trace;
     if (t->link) t->link(t->ctx, l, f, now);
-}
-
-void kh_link_space(kh_link *l, kh_cycle now)
-{
-    if (l->blocked_since != KH_NEVER && l->src) kh_comp_wake(l->src, now + 1);
 }
 
 void kh_comp_space(kh_comp *c, unsigned port, kh_cycle now)
