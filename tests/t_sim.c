@@ -184,6 +184,37 @@ static void fifo_popped_flit_intact_until_next_pop(void)
     }
 }
 
+/* A receiver that frees space in cycle t before its sender's first refused
+ * offer of t (the receiver steps first) must see that sender again in t + 1,
+ * as when the offer comes first: same transfers, same stalls, in both orders,
+ * with a 1-deep FIFO where a lost wake would stall the sender for good. */
+static void refusal_after_space_in_same_cycle_retries_next_cycle(void)
+{
+    for (unsigned depth = 1; depth <= 2; depth++) {
+        kh_cycle sent[2][8], got[2][8];
+        uint64_t stalls[2];
+        for (int order = 0; order < 2; order++) {
+            kh_sim *sim = kh_sim_new(NULL);
+            sender *s;
+            receiver *r;
+            build(sim, order, depth, 1, 1, 8, &s, &r);
+            CHECK(kh_sim_run_until_idle(sim, 1000));
+            CHECK_EQ(r->got, 8);
+            for (unsigned i = 0; i < 8; i++) {
+                sent[order][i] = s->sent_at[i];
+                got[order][i] = r->got_at[i];
+            }
+            stalls[order] = s->out->stall_cycles;
+            kh_sim_destroy(sim);
+        }
+        for (unsigned i = 0; i < 8; i++) {
+            CHECK_EQ(sent[0][i], sent[1][i]);
+            CHECK_EQ(got[0][i], got[1][i]);
+        }
+        CHECK_EQ(stalls[0], stalls[1]);
+    }
+}
+
 static void link_transfers_one_flit_per_cycle(void)
 {
     kh_sim *sim = kh_sim_new(NULL);
@@ -455,6 +486,7 @@ int main(void)
     KH_RUN(fifo_popped_flit_intact_until_next_pop);
     KH_RUN(link_transfers_one_flit_per_cycle);
     KH_RUN(backpressure_is_order_independent);
+    KH_RUN(refusal_after_space_in_same_cycle_retries_next_cycle);
     KH_RUN(tied_off_link_drops);
     KH_RUN(idle_cycles_are_skipped);
     KH_RUN(wakes_coalesce_and_all_requests_are_kept);
