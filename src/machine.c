@@ -28,6 +28,10 @@ struct kh_machine {
     unsigned nmeshes;
     mach_mesh mesh[KH_MACHINE_MAX_MESHES];
     kh_card *card;
+    kh_check *check;            /* the live flit checker, NULL when off */
+    unsigned check_logged[40];  /* findings logged per rule by the machine's own reporter */
+    int check_env;              /* turned on by KOHAKU_CHECK: findings to stderr, past any log sink */
+    char check_error[1000];      /* the first violation it saw */
 };
 
 /* The picture of ../shared/maps/mesh_2x2_6+2.txt (upstream data, kept as
@@ -45,6 +49,8 @@ static const char default_map[] =
     "xxx mat vec xxx\n";
 
 const char *kh_machine_default_map(void) { return default_map; }
+
+static int set_check(kh_machine *m, kh_check_report_fn report, void *ctx, int env);
 
 /* ---- the orchestrator's environment: its mesh's node ---- */
 
@@ -74,6 +80,7 @@ static int mem_write(void *ctx, uint64_t inside, const uint8_t *b, size_t n, cha
 void kh_machine_free(kh_machine *m)
 {
     if (!m) return;
+    kh_check_free(m->check); /* detaches from the simulation: before it goes */
     if (m->sim) kh_sim_destroy(m->sim);
     for (unsigned i = 0; i < KH_MACHINE_MAX_MESHES; i++) {
         kh_mesh_free(m->mesh[i].mesh);
@@ -123,7 +130,8 @@ static int build_node(kh_machine *m, unsigned id, int interlink, char *err, size
     kh_node_agent agent = {.ctx = mm->orch,
                            .accept = kh_orch_agent_accept,
                            .peek = kh_orch_agent_peek,
-                           .take = kh_orch_agent_take};
+                           .take = kh_orch_agent_take,
+                           .origin = kh_orch_agent_origin};
     kh_node_set_agent(mm->node, &agent);
     return 0;
 }
@@ -230,6 +238,11 @@ static kh_machine *build(const char *const *maps, unsigned n, int interlink, con
         kh_card_mem mem = {.ctx = m->mesh[i].node, .read = mem_read, .write = mem_write};
         if (kh_card_attach_mesh(m->card, i, m->mesh[i].orch, &mem, err, errlen)) goto bad;
     }
+    const char *env = getenv("KOHAKU_CHECK"); /* the test-sweep switch (docs/check.md) */
+    if (env && *env && strcmp(env, "0") && set_check(m, NULL, NULL, 1)) {
+        snprintf(err, errlen, "out of memory for the flit checker");
+        goto bad;
+    }
     return m;
 bad:
     kh_machine_free(m);
@@ -291,6 +304,7 @@ kh_cu *kh_machine_unit_at(const kh_machine *m, unsigned i, unsigned x, unsigned 
 
 const char *kh_machine_error(const kh_machine *m)
 {
+    if (m->check_error[0]) return m->check_error;
     for (unsigned i = 0; i < m->nmeshes; i++) {
         const char *e = m->mesh[i].orch ? kh_orch_error(m->mesh[i].orch) : NULL;
         if (e) return e;
@@ -308,3 +322,82 @@ int kh_machine_diagnose(kh_machine *m, char *buf, size_t len)
     }
     return n;
 }
+
+/* ---- live flit checking (docs/check.md) ---- */
+
+#define CHECK_LOG_PER_RULE 5 /* the machine's own reporter logs this many findings per rule */
+
+static kh_flit_origin port_origin(void *ep) { return kh_node_port_out_origin(ep); }
+static kh_flit_origin shell_origin(void *ep)
+{
+    return kh_cu_out_framework(ep) ? KH_ORIGIN_SHELL : KH_ORIGIN_UNIT;
+}
+
+static void own_report(void *ctx, const kh_check_finding *f)
+{
+    kh_machine *m = ctx;
+    char line[900];
+    kh_check_format(f, line, sizeof line);
+    if (!f->issue.warn && !m->check_error[0])
+        snprintf(m->check_error, sizeof m->check_error, "flit check: %s", line);
+    unsigned r = f->issue.rule < 40 ? f->issue.rule : 0;
+    if (m->check_logged[r] > CHECK_LOG_PER_RULE) return;
+    if (m->check_logged[r]++ == CHECK_LOG_PER_RULE) {
+        if (m->check_env) fprintf(stderr, "kohaku: flit check: further V%u findings are counted, not logged\n", r);
+        else kh_sim_log(m->sim, KH_LOG_WARN, "flit check: further V%u findings are counted, not logged", r);
+        return;
+    }
+    if (m->check_env) /* a sweep: past whatever log sink a test installed (and its counts) */
+        fprintf(stderr, "kohaku: %s: flit check: %s\n", f->issue.warn ? "warning" : "error", line);
+    else
+        kh_sim_log(m->sim, f->issue.warn ? KH_LOG_WARN : KH_LOG_ERROR, "flit check: %s", line);
+}
+
+static int set_check(kh_machine *m, kh_check_report_fn report, void *ctx, int env)
+{
+    const kh_params *p = kh_sim_params(m->sim);
+    kh_check_cfg cfg = {.stream = {.inst_depth = (unsigned)p->inst_depth, .recv_depth = (unsigned)p->recv_depth},
+                        .profile_l = (int)p->l_ack_dropflag,
+                        .report = report ? report : own_report,
+                        .ctx = report ? ctx : m};
+    kh_check_free(m->check);
+    memset(m->check_logged, 0, sizeof m->check_logged);
+    m->check_error[0] = 0;
+    m->check_env = env;
+    kh_check *c = m->check = kh_check_new(m->sim, &cfg);
+    if (!c) return -1;
+    for (unsigned id = 0; id < m->nmeshes; id++) {
+        mach_mesh *mm = &m->mesh[id];
+        uint8_t px[KH_MAP_MAX_PORTS], py[KH_MAP_MAX_PORTS];
+        unsigned np = kh_map_nports(mm->map);
+        for (unsigned i = 0; i < np; i++) {
+            px[i] = kh_map_port(mm->map, i)->x;
+            py[i] = kh_map_port(mm->map, i)->y;
+        }
+        if (kh_check_mesh(c, id, np, px, py)) goto oom;
+        for (unsigned i = 0; i < np; i++)
+            if (kh_check_endpoint(c, id, kh_node_port(mm->node, i), px[i], py[i], KH_CHECK_EP_PORT, port_origin,
+                                  kh_node_port(mm->node, i)))
+                goto oom;
+        for (unsigned x = 0; x < MAX_COORD; x++)
+            for (unsigned y = 0; y < MAX_COORD; y++) {
+                kh_cu *cu = mm->unit[x][y];
+                if (!cu) continue;
+                kh_check_unit_at(c, id, x, y);
+                if (kh_check_endpoint(c, id, kh_cu_comp(cu), x, y, KH_CHECK_EP_UNIT, shell_origin, cu)) goto oom;
+            }
+    }
+    if (kh_check_attach(c)) goto oom;
+    return 0;
+oom:
+    kh_check_free(c);
+    m->check = NULL;
+    return -1;
+}
+
+int kh_machine_set_check(kh_machine *m, kh_check_report_fn report, void *ctx)
+{
+    return set_check(m, report, ctx, 0);
+}
+
+kh_check *kh_machine_check(const kh_machine *m) { return m->check; }

@@ -417,7 +417,35 @@ static void v35_v36_credit_and_completion_order(void)
     CHECK(sent(s, &c) && ERR(36));
     kh_hdr_set_txn(c.w, 2);
     CHECK_EQ(sent(s, &c), 0);
-    CHECK(sent(s, &c) && ERR(36)); /* nothing outstanding (i3 was refused above) */
+    CHECK(sent(s, &c) && ERR(36)); /* i3 (txn 3) is the oldest now */
+    CHECK(sent(s, &c) && ERR(36)); /* nothing outstanding */
+    kh_flitstream_free(s);
+}
+
+/* A CU_INST delivered past the credit (V35) was taken by the unit, so its
+ * completion is due like any other: one V35, no V36 for the completions
+ * that follow in order (the live checker found a V36 after every V35 when
+ * the over-credit instruction was left uncounted). */
+static void v35_an_instruction_past_credit_still_expects_its_completion(void)
+{
+    kh_flitstream_cfg cfg = {2, 0, 0};
+    kh_flitstream *s = kh_flitstream_new(&cfg);
+    kh_flit in[5];
+    for (unsigned i = 0; i < 5; i++) {
+        in[i] = fl(KH_HDR_TYPE_CU_INST, 0, 1, 2, 2, 0);
+        kh_hdr_set_txn(in[i].w, 10 + i);
+    }
+    CHECK_EQ(got(s, &in[0]) + got(s, &in[1]), 0);
+    CHECK(got(s, &in[2]) && ERR(35));
+    CHECK(got(s, &in[3]) && ERR(35)); /* the ring behind V36 grows past INST_DEPTH */
+    kh_flit c = fl(KH_HDR_TYPE_CU_SIGNAL, 2, 2, 0, 1, 1);
+    for (unsigned i = 0; i < 4; i++) {
+        kh_hdr_set_txn(c.w, 10 + i);
+        CHECK_EQ(sent(s, &c), 0);
+    }
+    CHECK_EQ(got(s, &in[4]), 0); /* credit is back */
+    kh_hdr_set_txn(c.w, 14);
+    CHECK_EQ(sent(s, &c), 0);
     kh_flitstream_free(s);
 }
 
@@ -540,6 +568,7 @@ int main(void)
     KH_RUN(v30_v31_write_framing);
     KH_RUN(v32_v33_v34_cu_data_framing);
     KH_RUN(v35_v36_credit_and_completion_order);
+    KH_RUN(v35_an_instruction_past_credit_still_expects_its_completion);
     KH_RUN(v37_read_budget_warns);
     KH_RUN(v38_one_ctrl_request_per_unit);
     KH_RUN(v39_streaming_responses_in_order);

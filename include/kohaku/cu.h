@@ -74,6 +74,10 @@ const kh_cu_place *kh_cu_where(const kh_cu *cu);
 kh_sim *kh_cu_sim(const kh_cu *cu);
 void *kh_cu_unit(const kh_cu *cu);
 const kh_unit_kind *kh_cu_kind(const kh_cu *cu);
+/* The flit in the output register (the one on the link while it is sent)
+ * came from the framework path, a completion or a CU_CTRL reply (1), or
+ * from the unit's kh_cu_send (0): the live checker's V16 (docs/check.md). */
+int kh_cu_out_framework(const kh_cu *cu);
 /* Cycle the shell handed its first instruction to the unit (KH_NEVER if
  * none yet): the cycle origin of the unit-level recordings. */
 kh_cycle kh_cu_first_accept(const kh_cu *cu);

@@ -15,6 +15,7 @@
 #include <stddef.h>
 
 #include "kohaku/card.h"
+#include "kohaku/check.h"
 #include "kohaku/cu.h"
 #include "kohaku/orch.h"
 #include "kohaku/params.h"
@@ -89,6 +90,23 @@ const char *kh_machine_error(const kh_machine *m);
  * outstanding work (kh_sim_describe_stuck) and each orchestrator's hints.
  * Returns the number of lines written. */
 int kh_machine_diagnose(kh_machine *m, char *buf, size_t len);
+
+/* Live flit checking (docs/check.md): from now on every flit a memory
+ * port, unit shell or the orchestrator (through its node) injects is
+ * checked against flits.md §9 V1-V23 with its sender's context, and every
+ * injection and delivery feeds the stream rules V30-V39 of its mesh. Each
+ * finding goes to report; with report NULL the machine reports itself:
+ * violations are logged as errors and the first one becomes
+ * kh_machine_error(), warnings are logged as warnings (a few per rule, the
+ * rest counted). A second call replaces the checker (its counts start
+ * over). Works together with a trace sink, attached before or after
+ * (kh_trace_fanout_new; detach in the reverse order).
+ * With the environment variable KOHAKU_CHECK set (not "0") every machine
+ * is built with the machine's own reporter: a switch for test sweeps.
+ * 0, or -1 out of memory. */
+int kh_machine_set_check(kh_machine *m, kh_check_report_fn report, void *ctx);
+/* The machine's checker (for kh_check_get_counts), NULL when none. */
+kh_check *kh_machine_check(const kh_machine *m);
 
 /* The built-in default machine: the picture of maps/mesh_2x2_6+2.txt (four
  * matmul clusters on the router locals, two more on the edges, two vector

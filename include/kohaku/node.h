@@ -16,6 +16,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "kohaku/flitcheck.h"
 #include "kohaku/sim.h"
 
 #define KH_NODE_MAX_PORTS 4 /* PORTS, memory.md §2 */
@@ -41,6 +42,12 @@ kh_comp *kh_node_port(kh_node *n, unsigned i);
 /* The accept function of a link into a memory port (dst = kh_node_port()). */
 int kh_node_port_accept(kh_comp *dst, unsigned port, const kh_flit *f, kh_cycle now);
 void kh_node_set_port_out(kh_node *n, unsigned i, kh_link *out);
+/* Who put the flit in port's output register (the one on its outgoing link
+ * while it is sent): KH_ORIGIN_AGENT for the port's own engine (responses,
+ * acks), the agent's origin for a control-agent flit, KH_ORIGIN_INTERLINK
+ * for an interlink injection. port = kh_node_port(); for the live checker
+ * (docs/check.md). */
+kh_flit_origin kh_node_port_out_origin(const kh_comp *port);
 
 /* ---- the control agent (orchestrator) hook ------------------------------ */
 
@@ -51,6 +58,9 @@ typedef struct kh_node_agent {
     /* outbound: the agent's next flit, or NULL; the node picks the port whose row equals dst_y (port 0 if none) and, when that port's output register takes it (agent has top priority), calls take() */
     const kh_flit *(*peek)(void *ctx, kh_cycle now);
     void (*take)(void *ctx, kh_cycle now);
+    /* who made the peeked flit (dispatcher or mailbox), for the live
+     * checker's V8/V23 (docs/check.md); NULL: KH_ORIGIN_MAILBOX */
+    kh_flit_origin (*origin)(void *ctx, kh_cycle now);
 } kh_node_agent;
 void kh_node_set_agent(kh_node *n, const kh_node_agent *a);
 void kh_node_agent_ready(kh_node *n, kh_cycle at); /* the agent has something to send from cycle `at`: wake the ports */

@@ -21,6 +21,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "kohaku/flitcheck.h"
 #include "kohaku/sim.h"
 
 /* ---- control-window offsets (control.md §2.2) ---- */
@@ -101,6 +102,9 @@ uint64_t kh_orch_read(kh_orch *o, uint32_t off, kh_cycle now);
 int kh_orch_agent_accept(void *ctx, unsigned port, const kh_flit *f, kh_cycle now);
 const kh_flit *kh_orch_agent_peek(void *ctx, kh_cycle now);
 void kh_orch_agent_take(void *ctx, kh_cycle now);
+/* Who made the flit peek returns: KH_ORIGIN_DISPATCH or KH_ORIGIN_MAILBOX
+ * (the live checker's V8/V23, docs/check.md). */
+kh_flit_origin kh_orch_agent_origin(void *ctx, kh_cycle now);
 
 /* Hints for a host that waits in vain, beyond the component's own
  * describe_stuck (which reports a dispatch stalled on credit or TX room):

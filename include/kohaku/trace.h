@@ -27,6 +27,12 @@ kh_trace *kh_trace_json_open(kh_sim *sim, const char *path, char *err, size_t er
  * attached, and free it. 0 ok; -1 with a message on a write error. */
 int kh_trace_json_close(kh_trace *t, char *err, size_t errlen);
 
+/* A sink that passes every event to a, then to b (a callback either lacks
+ * is skipped): the live checker and the JSON writer at once. Neither is
+ * owned; kh_trace_fanout_free frees only the fan-out. NULL on no memory. */
+kh_trace *kh_trace_fanout_new(kh_trace *a, kh_trace *b);
+void kh_trace_fanout_free(kh_trace *t);
+
 /* --stats: the simulation's counters as one JSON object: the cycle, every
  * link (flits, drops into tie-offs, stall cycles) and every component's
  * stats_json (routers: flit-hops, FIFO depth and high-water occupancy). */

@@ -17,6 +17,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "kohaku/check.h"
 #include "kohaku/cu.h"
 
 typedef struct kh_ubench kh_ubench;
@@ -47,6 +48,14 @@ typedef struct kh_ubench_write {
 kh_ubench *kh_ubench_new(const kh_ubench_cfg *cfg, char *err, size_t errlen);
 void kh_ubench_free(kh_ubench *b);
 kh_sim *kh_ubench_sim(kh_ubench *b);
+/* Live flit checking of what the bench endpoint and the unit send
+ * (docs/check.md), as kh_machine_set_check: report NULL logs the findings
+ * (errors for violations). The endpoint counts as a memory port at
+ * (mem_x, mem_y) for its responses, as the dispatcher for instructions when
+ * src is mem (else as the mailbox), as the mailbox for injected flits.
+ * KOHAKU_CHECK in the environment turns it on for every bench. 0, or -1. */
+int kh_ubench_set_check(kh_ubench *b, kh_check_report_fn report, void *ctx);
+kh_check *kh_ubench_check(const kh_ubench *b);
 kh_cu *kh_ubench_cu(kh_ubench *b);
 
 /* Memory of the model (sparse; unwritten bytes read 0). Addresses are the

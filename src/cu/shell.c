@@ -165,6 +165,7 @@ int kh_cu_send(kh_cu *cu, const kh_flit *f, kh_cycle now)
     }
     cu->out = *f;
     cu->out_valid = 1;
+    cu->out_fw = 0;
     cu->out_placed = now;
     cu->send_ready = 0;
     cu->unit_flits++;
@@ -224,6 +225,7 @@ void *kh_cu_unit(const kh_cu *cu) { return cu->unit; }
 kh_comp *kh_cu_comp(kh_cu *cu) { return &cu->base; }
 void kh_cu_set_out(kh_cu *cu, kh_link *out) { cu->out_link = out; }
 const kh_unit_kind *kh_cu_kind(const kh_cu *cu) { return cu->kind; }
+int kh_cu_out_framework(const kh_cu *cu) { return cu->out_fw; }
 
 void kh_cu_log(kh_cu *cu, kh_log_level lvl, const char *fmt, ...)
 {
@@ -260,11 +262,13 @@ static void drive_output(kh_cu *cu, kh_cycle now)
         if (sig) {
             cu->out = *sig;
             cu->out_valid = 1;
+            cu->out_fw = 1;
             cu->out_placed = now;
             kh_fifo_pop(&cu->sig_q, now);
         } else if (cu->ctrl_pending && cu->ctrl_ready <= now && kh_fifo_empty(&cu->sig_q)) {
             cu->out = cu->ctrl_reply;
             cu->out_valid = 1;
+            cu->out_fw = 1;
             cu->out_placed = now;
             cu->ctrl_pending = 0;
         }

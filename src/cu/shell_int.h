@@ -45,6 +45,7 @@ struct kh_cu {
     /* output register (§5.5) */
     kh_flit out;
     int out_valid;
+    int out_fw;         /* out came from the framework (completion, CU_CTRL reply), not kh_cu_send */
     kh_cycle out_placed;
     kh_link *out_link;
     int send_ready, unit_send_blocked;

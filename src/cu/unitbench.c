@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "kohaku/check.h"
 #include "kohaku/gen/flit.h"
 #include "kohaku/unitbench.h"
 #include "util/pages.h"
@@ -66,6 +67,10 @@ struct kh_ubench {
     VEC(kh_ubench_write) writes;
     VEC(open_write) wopen;
     size_t completions;
+    int sending;            /* what ep_step offers now: 1 response, 2 injected, 3 instruction */
+    kh_check *check;        /* the live flit checker, NULL when off (docs/check.md) */
+    unsigned check_logged[40];
+    int check_env;          /* turned on by KOHAKU_CHECK: findings to stderr, past any log sink */
 };
 
 static void ep_wake_next(kh_ubench *b, kh_cycle now)
@@ -93,6 +98,7 @@ static void ep_step(kh_comp *c, kh_cycle now)
         f = &b->insts.v[b->inst_head];
         which = 3;
     }
+    b->sending = which;
     if (f && kh_link_send(b->to_cu, f, now)) {
         if (which == 1) b->resp_head++;
         if (which == 2) b->inj_head++;
@@ -252,6 +258,8 @@ static void ep_destroy(kh_comp *c) { free(c); }
 
 static const kh_comp_ops ep_ops = {"bench", ep_step, ep_stuck, NULL, ep_destroy};
 
+static int set_check(kh_ubench *b, kh_check_report_fn report, void *ctx, int env);
+
 kh_ubench *kh_ubench_new(const kh_ubench_cfg *cfg, char *err, size_t errlen)
 {
     kh_ubench *b = calloc(1, sizeof *b);
@@ -281,12 +289,19 @@ kh_ubench *kh_ubench_new(const kh_ubench_cfg *cfg, char *err, size_t errlen)
     b->to_cu = kh_link_new(b->sim, &b->ep->base, kh_cu_comp(b->cu), 0, kh_cu_accept, "bench->unit");
     b->from_cu = kh_link_new(b->sim, kh_cu_comp(b->cu), &b->ep->base, 0, ep_accept, "unit->bench");
     kh_cu_set_out(b->cu, b->from_cu);
+    const char *env = getenv("KOHAKU_CHECK"); /* the test-sweep switch (docs/check.md) */
+    if (env && *env && strcmp(env, "0") && set_check(b, NULL, NULL, 1)) {
+        snprintf(err, errlen, "out of memory for the flit checker");
+        kh_ubench_free(b);
+        return NULL;
+    }
     return b;
 }
 
 void kh_ubench_free(kh_ubench *b)
 {
     if (!b) return;
+    kh_check_free(b->check); /* detaches from the simulation: before it goes */
     kh_sim_destroy(b->sim);
     kh_pages_free(&b->mem);
     free(b->resp.v);
@@ -365,3 +380,69 @@ const kh_ubench_write *kh_ubench_writes(const kh_ubench *b, size_t i)
 {
     return i < b->writes.n ? &b->writes.v[i] : NULL;
 }
+
+/* ---- live flit checking (docs/check.md) ---- */
+
+/* The bench endpoint stands in for a memory port (responses, acks, from
+ * mem) and for the orchestrator (instructions from src: the dispatcher when
+ * it answers at the memory coordinate as on a machine, else a raw sender;
+ * injected flits: the mailbox, anything goes). */
+static kh_flit_origin bench_origin(void *ep)
+{
+    kh_ubench *b = ep;
+    if (b->sending == 1) return KH_ORIGIN_AGENT;
+    if (b->sending == 3 && b->cfg.src_x == b->cfg.mem_x && b->cfg.src_y == b->cfg.mem_y) return KH_ORIGIN_DISPATCH;
+    return KH_ORIGIN_MAILBOX;
+}
+
+static kh_flit_origin unit_origin(void *ep) { return kh_cu_out_framework(ep) ? KH_ORIGIN_SHELL : KH_ORIGIN_UNIT; }
+
+static void own_report(void *ctx, const kh_check_finding *f)
+{
+    kh_ubench *b = ctx;
+    unsigned r = f->issue.rule < 40 ? f->issue.rule : 0;
+    if (b->check_logged[r] > 5) return;
+    if (b->check_logged[r]++ == 5) {
+        if (b->check_env) fprintf(stderr, "kohaku: flit check: further V%u findings are counted, not logged\n", r);
+        else kh_sim_log(b->sim, KH_LOG_WARN, "flit check: further V%u findings are counted, not logged", r);
+        return;
+    }
+    char line[900];
+    kh_check_format(f, line, sizeof line);
+    if (b->check_env) /* a sweep: past whatever log sink a test installed (and its counts) */
+        fprintf(stderr, "kohaku: %s: flit check: %s\n", f->issue.warn ? "warning" : "error", line);
+    else
+        kh_sim_log(b->sim, f->issue.warn ? KH_LOG_WARN : KH_LOG_ERROR, "flit check: %s", line);
+}
+
+static int set_check(kh_ubench *b, kh_check_report_fn report, void *ctx, int env)
+{
+    const kh_params *p = &b->cfg.params;
+    kh_check_cfg cfg = {.stream = {.inst_depth = (unsigned)p->inst_depth, .recv_depth = (unsigned)p->recv_depth},
+                        .profile_l = (int)p->l_ack_dropflag,
+                        .report = report ? report : own_report,
+                        .ctx = report ? ctx : b};
+    kh_check_free(b->check);
+    memset(b->check_logged, 0, sizeof b->check_logged);
+    b->check_env = env;
+    kh_check *c = b->check = kh_check_new(b->sim, &cfg);
+    uint8_t mx = b->cfg.mem_x, my = b->cfg.mem_y;
+    if (!c || kh_check_mesh(c, 0, 1, &mx, &my)) goto oom;
+    kh_check_unit_at(c, 0, b->cfg.cu_x, b->cfg.cu_y);
+    if (kh_check_endpoint(c, 0, &b->ep->base, mx, my, KH_CHECK_EP_BENCH, bench_origin, b) ||
+        kh_check_endpoint(c, 0, kh_cu_comp(b->cu), b->cfg.cu_x, b->cfg.cu_y, KH_CHECK_EP_UNIT, unit_origin, b->cu) ||
+        kh_check_attach(c))
+        goto oom;
+    return 0;
+oom:
+    kh_check_free(c);
+    b->check = NULL;
+    return -1;
+}
+
+int kh_ubench_set_check(kh_ubench *b, kh_check_report_fn report, void *ctx)
+{
+    return set_check(b, report, ctx, 0);
+}
+
+kh_check *kh_ubench_check(const kh_ubench *b) { return b->check; }

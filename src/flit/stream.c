@@ -33,7 +33,8 @@ struct kh_flitstream {
     int16_t send_burst_to[NODES]; /* dst of the burst a source is sending, -1 none (V32) */
     uint32_t inst_out[NODES];  /* CU_INST delivered - completions sent, per unit (V35, V36) */
     uint8_t *txn_fifo[NODES];  /* txns of CU_INSTs awaiting completion, per unit (V36) */
-    uint32_t fifo_head[NODES];
+    uint32_t fifo_head[NODES]; /* ring of fifo_cap entries: inst_depth, more once a sender overran it */
+    uint32_t fifo_cap[NODES];
     uint32_t rd_out[NODES];    /* MEM_RD_RESP flits outstanding, per destination (V37) */
     uint8_t ctrl_open[NODES];  /* a CU_CTRL request is outstanding at the unit (V38) */
     rd_seq *seqs;              /* expected read responses (V39) */
@@ -148,6 +149,32 @@ static void read_response_sent(kh_flitstream *s, const kh_flit *f, kh_findings *
     }
 }
 
+/* Remember the txn of a CU_INST delivered to unit u, oldest first (V36).
+ * The ring holds inst_depth entries and doubles when a sender overran the
+ * credit; without memory the order check is dropped, never faked. */
+static void inst_push(kh_flitstream *s, unsigned u, uint8_t txn)
+{
+    if (!s->txn_fifo[u] && s->inst_out[u] == 0) {
+        s->txn_fifo[u] = calloc(s->cfg.inst_depth, 1);
+        s->fifo_cap[u] = s->cfg.inst_depth;
+        s->fifo_head[u] = 0;
+    }
+    if (!s->txn_fifo[u]) return;
+    if (s->inst_out[u] == s->fifo_cap[u]) {
+        uint32_t cap = 2 * s->fifo_cap[u];
+        uint8_t *v = malloc(cap);
+        if (v)
+            for (uint32_t i = 0; i < s->inst_out[u]; i++)
+                v[i] = s->txn_fifo[u][(s->fifo_head[u] + i) % s->fifo_cap[u]];
+        free(s->txn_fifo[u]);
+        s->txn_fifo[u] = v;
+        s->fifo_cap[u] = cap;
+        s->fifo_head[u] = 0;
+        if (!v) return;
+    }
+    s->txn_fifo[u][(s->fifo_head[u] + s->inst_out[u]) % s->fifo_cap[u]] = txn;
+}
+
 int kh_flitstream_sent(kh_flitstream *s, const kh_flit *f, kh_flitcheck_report_fn report, void *rctx)
 {
     kh_findings o = {report, rctx, 0};
@@ -173,11 +200,11 @@ int kh_flitstream_sent(kh_flitstream *s, const kh_flit *f, kh_flitcheck_report_f
                   nx(src), ny(src));
             break;
         }
-        unsigned want = s->txn_fifo[src] ? s->txn_fifo[src][s->fifo_head[src] % s->cfg.inst_depth] : 0;
+        unsigned want = s->txn_fifo[src] ? s->txn_fifo[src][s->fifo_head[src] % s->fifo_cap[src]] : 0;
         if (s->txn_fifo[src] && kh_hdr_txn(f->w) != want)
             kh_finding(&o, 36, 0, "completion from (%u,%u) txn=0x%02x, but the oldest outstanding CU_INST has txn=0x%02x",
                   nx(src), ny(src), (unsigned)kh_hdr_txn(f->w), want);
-        s->fifo_head[src]++;
+        if (s->txn_fifo[src]) s->fifo_head[src] = (s->fifo_head[src] + 1) % s->fifo_cap[src];
         s->inst_out[src]--;
         break;
     }
@@ -244,15 +271,11 @@ int kh_flitstream_delivered(kh_flitstream *s, const kh_flit *f, kh_flitcheck_rep
         }
         break;
     case KH_HDR_TYPE_CU_INST:
-        if (!s->txn_fifo[dst]) s->txn_fifo[dst] = calloc(s->cfg.inst_depth, 1);
-        if (s->inst_out[dst] >= s->cfg.inst_depth) {
-            /* not counted: the unit's FIFO could not have held it */
+        if (s->inst_out[dst] >= s->cfg.inst_depth)
             kh_finding(&o, 35, 0, "CU_INST to (%u,%u) with %u already outstanding: beyond INST_DEPTH %u (credit rule)",
                   nx(dst), ny(dst), s->inst_out[dst], s->cfg.inst_depth);
-            break;
-        }
-        if (s->txn_fifo[dst])
-            s->txn_fifo[dst][(s->fifo_head[dst] + s->inst_out[dst]) % s->cfg.inst_depth] = (uint8_t)kh_hdr_txn(f->w);
+        /* counted all the same: it was delivered, so its completion will come (V36) */
+        inst_push(s, dst, (uint8_t)kh_hdr_txn(f->w));
         s->inst_out[dst]++;
         break;
     case KH_HDR_TYPE_CU_CTRL:

@@ -119,10 +119,11 @@ void kh_orch_write(kh_orch *o, uint32_t off, uint64_t data, uint8_t strb, kh_cyc
 
 /* ---- TX FIFO ------------------------------------------------------------ */
 
-void kh_orch_tx_push(kh_orch *o, const kh_flit *f, kh_cycle now)
+void kh_orch_tx_push(kh_orch *o, const kh_flit *f, int mailbox, kh_cycle now)
 {
     int was_empty = kh_fifo_empty(&o->tx);
     kh_fifo_push(&o->tx, f, now);
+    o->tx_mbox[o->tx_pushes++ % o->tx.cap] = (uint8_t)mailbox;
     if (kh_hdr_type(f->w) == KH_T_CU_INST) {
         unsigned idx = kh_orch_node_index((unsigned)kh_hdr_dst_x(f->w), (unsigned)kh_hdr_dst_y(f->w));
         o->note[idx].sent++;
@@ -142,12 +143,20 @@ void kh_orch_agent_take(void *ctx, kh_cycle now)
 {
     kh_orch *o = ctx;
     kh_fifo_pop(&o->tx, now);
+    o->tx_pops++;
     if (!kh_fifo_empty(&o->tx) && o->env.ready) {
         kh_cycle at = kh_fifo_head_ready(&o->tx);
         o->env.ready(o->env.ctx, at > now ? at : now + 1);
     }
     /* Room in the TX FIFO may release a dispatcher waiting for it (§2.4). */
     if (o->run) kh_comp_wake(&o->comp, now + 1);
+}
+
+kh_flit_origin kh_orch_agent_origin(void *ctx, kh_cycle now)
+{
+    kh_orch *o = ctx;
+    (void)now;
+    return o->tx_mbox[o->tx_pops % o->tx.cap] ? KH_ORIGIN_MAILBOX : KH_ORIGIN_DISPATCH;
 }
 
 /* ---- inbound (control.md §2.6, §2.7, §2.10) ----------------------------- */
@@ -220,7 +229,7 @@ static void orch_step(kh_comp *c, kh_cycle now)
                 kh_flit f;
                 memcpy(f.w, o->tx_word, sizeof f.w);
                 f.w[4] &= 0xFFFFFFFFu; /* flits.md §8: word 4 bits [63:32] ignored */
-                kh_orch_tx_push(o, &f, now);
+                kh_orch_tx_push(o, &f, 1, now);
                 o->stat_mailbox++;
             } else {
                 kh_orch_act_beat(o, b, now);
@@ -274,6 +283,7 @@ static void orch_destroy(kh_comp *c)
     kh_orch *o = (kh_orch *)c;
     kh_fifo_free(&o->tx);
     kh_fifo_free(&o->rx);
+    free(o->tx_mbox);
     free(o->stage);
     free(o->beats);
     free(o);
@@ -318,8 +328,9 @@ kh_orch *kh_orch_new(kh_sim *sim, const kh_orch_cfg *cfg, const kh_orch_env *env
     unsigned lat = p->fifo_latency ? (unsigned)p->fifo_latency : 1;
     unsigned extra = (unsigned)p->fifo_extra_cap;
     if (!o->stage || kh_fifo_init(&o->tx, o->tx_depth + extra, lat) ||
-        kh_fifo_init(&o->rx, (unsigned)p->rx_depth + extra, lat)) {
+        kh_fifo_init(&o->rx, (unsigned)p->rx_depth + extra, lat) || !(o->tx_mbox = calloc(o->tx.cap, 1))) {
         free(o->stage);
+        free(o->tx_mbox);
         kh_fifo_free(&o->tx);
         kh_fifo_free(&o->rx);
         free(o);

@@ -73,6 +73,8 @@ struct kh_orch {
     /* TX / RX FIFOs (§2.4, §2.7) */
     kh_fifo tx, rx;
     unsigned tx_depth;
+    uint8_t *tx_mbox;      /* per TX entry, by push count mod capacity: 1 = from the mailbox */
+    uint64_t tx_pushes, tx_pops; /* (kh_orch_agent_origin, the live checker's V8/V23) */
 
     /* AUX_CFG shadow (§2.8) */
     int shadow_valid;
@@ -94,7 +96,7 @@ struct kh_orch {
 void kh_orch_settle(kh_orch *o, kh_cycle now);
 orch_cycle *kh_orch_cycle(kh_orch *o, kh_cycle now);
 void kh_orch_set_error(kh_orch *o, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-void kh_orch_tx_push(kh_orch *o, const kh_flit *f, kh_cycle now);
+void kh_orch_tx_push(kh_orch *o, const kh_flit *f, int mailbox, kh_cycle now);
 
 /* regs.c */
 void kh_orch_land_beat(kh_orch *o, const orch_beat *b);

@@ -135,9 +135,10 @@ void kh_node_agent_arbitrate(void *node, kh_cycle now)
 
 /* ---- output register ---- */
 
-static void load_out(kh_port *p, const kh_flit *f, kh_cycle now)
+static void load_out(kh_port *p, const kh_flit *f, kh_flit_origin origin, kh_cycle now)
 {
     p->oreg = *f;
+    p->oorigin = origin;
     p->ovalid = 1;
     p->oplaced = now;
     p->progressed = 1;
@@ -149,7 +150,7 @@ static int agent_flit(kh_port *p, kh_cycle now)
     if (!n->have_agent || n->agent_out_cycle == now) return 0;
     const kh_flit *f = n->agent.peek(n->agent.ctx, now);
     if (!f || kh_node_port_for_row(n, kf_dst_y(f)) != p->index) return 0;
-    load_out(p, f, now);
+    load_out(p, f, n->agent.origin ? n->agent.origin(n->agent.ctx, now) : KH_ORIGIN_MAILBOX, now);
     n->agent.take(n->agent.ctx, now);
     n->agent_out_cycle = now;
     p->agent_out++;
@@ -163,7 +164,7 @@ static int ilink_flit(kh_port *p, kh_cycle now)
     kh_ilink *il = p->n->ilink;
     const kh_flit *f = il ? kh_ilink_inj_peek(il, now) : NULL;
     if (!f || kh_node_port_for_row(p->n, kf_dst_y(f)) != p->index) return 0;
-    load_out(p, f, now);
+    load_out(p, f, KH_ORIGIN_INTERLINK, now);
     kh_ilink_inj_take(il, now);
     p->ilink_out++;
     return 1;
@@ -177,14 +178,14 @@ static void fill_out(kh_port *p, kh_cycle now)
      * this port's engine; within the engine the emitter first (§2, §10). */
     if (agent_flit(p, now) || ilink_flit(p, now)) return;
     if (kh_port_stream_flit(p, &f, now) || kh_port_plain_flit(p, &f, now)) {
-        load_out(p, &f, now);
+        load_out(p, &f, KH_ORIGIN_AGENT, now);
         return;
     }
     if (p->st == ST_ACK) {
         kh_port_ack_flit(p, &f);
         p->st = ST_IDLE;
         p->st_free = now + 1;
-        load_out(p, &f, now);
+        load_out(p, &f, KH_ORIGIN_AGENT, now);
     }
 }
 
@@ -344,5 +345,6 @@ kh_port *kh_port_new(kh_node *n, unsigned index, char *err, size_t errlen)
 
 kh_comp *kh_port_comp(kh_port *p) { return &p->c; }
 void kh_port_set_out(kh_port *p, kh_link *out) { p->out = out; }
+kh_flit_origin kh_node_port_out_origin(const kh_comp *port) { return ((const kh_port *)port)->oorigin; }
 unsigned kh_port_rd_count(const kh_port *p) { return p->rd_count; }
 unsigned kh_port_wr_count(const kh_port *p) { return p->wr_count; }

@@ -69,6 +69,7 @@ struct kh_port {
     /* output register (one flit, §10) */
     kh_flit oreg;
     int ovalid;
+    kh_flit_origin oorigin;     /* who filled oreg (kh_node_port_out_origin) */
     kh_cycle oplaced;
     uint64_t out_lost;          /* flits with no output link attached */
     /* write slots (§4) */

@@ -8,7 +8,7 @@ trap 'rm -rf "$tmp"' EXIT
 expect_rc "the shipped saxpy example passes" 0 $KOHAKU run "$MAP" examples/saxpy.session
 expect_rc "usage without a session" 2 $KOHAKU run "$MAP"
 expect_rc "unknown option" 2 $KOHAKU run --frob "$MAP" examples/saxpy.session
-expect_out "help" "usage: kohaku run MACHINE SESSION [--profile P] [--param name=value]... [--trace F.json] [--stats F.json]" \
+expect_out "help" "usage: kohaku run MACHINE SESSION [--profile P] [--param name=value]... [--trace F.json] [--stats F.json] [--check]" \
     sh -c "$KOHAKU run --help | head -n 1"
 
 printf 'write SIG_DONE 0\nread SIG_DONE 5\n' > "$tmp/fail.session"

@@ -8,9 +8,11 @@
 #include <time.h>
 
 #include "bench.h"
+#include "kohaku/check.h"
 #include "kohaku/mesh.h"
 #include "kohaku/trace.h"
 #include "kohaku/traffic.h"
+#include "simout.h"
 
 /* The production picture (maps/mesh_4x4.txt), used when --map is not given. */
 static const char default_map[] = "xxx vec vec vec vec xxx\n"
@@ -28,6 +30,7 @@ typedef struct opts {
     const char *pattern_name;
     double rate;      /* 0: the two default loads */
     uint64_t cycles, seed;
+    int check;        /* --check: the live flit checker on every run */
 } opts;
 
 static void usage(FILE *out)
@@ -36,14 +39,16 @@ static void usage(FILE *out)
             "usage: kohaku bench noc [--map MAP] [--pattern uniform|hotspot|transpose]\n"
             "                        [--rate R] [--cycles N] [--seed S] [--profile P]\n"
             "                        [--param NAME=VALUE]...\n"
-            "                        [--trace FILE.json] [--stats FILE.json]\n"
+            "                        [--trace FILE.json] [--stats FILE.json] [--check]\n"
             "Test endpoints at every occupied endpoint position of MAP (default: the 4x4\n"
             "production map) offer R flits/cycle each (default: 0.1, then saturating).\n"
             "Prints simulated cycles/s and flit-hops/s (one flit crossing one router) per\n"
             "CPU second of this process, delivered throughput and mean latency.\n"
             "Latency: first offer on the injection link to acceptance, in cycles.\n"
             "--trace/--stats record the --rate run (without --rate, the 0.1 run); a trace has\n"
-            "one event per link transfer, so keep --cycles small with --trace.\n");
+            "one event per link transfer, so keep --cycles small with --trace.\n"
+            "--check runs the header rules V1-V8 of flits.md §9 on every flit an endpoint injects\n"
+            "(the payload is the bench's bookkeeping: docs/check.md); a violation exits 1.\n");
 }
 
 /* CPU time of this process: the figure for "one core" that holds on a
@@ -53,6 +58,32 @@ static double seconds(clockid_t clk)
     struct timespec ts;
     clock_gettime(clk, &ts);
     return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+/* --check: every traffic endpoint is a raw injector at its coordinate (the
+ * link out of each attached position tells which component sits there). */
+static kh_check *check_mesh(kh_sim *sim, kh_mesh *mesh, const kh_map *map, kh_checkout *out)
+{
+    kh_check_cfg cfg = {.report = kh_checkout_report, .ctx = out};
+    kh_check *c = kh_check_new(sim, &cfg);
+    uint8_t px[KH_MAP_MAX_PORTS], py[KH_MAP_MAX_PORTS];
+    unsigned np = kh_map_nports(map);
+    for (unsigned i = 0; i < np; i++) {
+        px[i] = kh_map_port(map, i)->x;
+        py[i] = kh_map_port(map, i)->y;
+    }
+    if (!c || kh_check_mesh(c, 0, np, px, py)) goto oom;
+    for (unsigned i = 0; i < kh_map_nendpoints(map); i++) {
+        const kh_map_ep *e = kh_map_endpoint(map, i);
+        const kh_link *l = kh_mesh_link_from(mesh, e->x, e->y);
+        if (e->kind == KH_EP_UNIT) kh_check_unit_at(c, 0, e->x, e->y);
+        if (l && kh_check_endpoint(c, 0, l->src, e->x, e->y, KH_CHECK_EP_RAW, NULL, NULL)) goto oom;
+    }
+    if (kh_check_attach(c)) goto oom;
+    return c;
+oom:
+    kh_check_free(c);
+    return NULL;
 }
 
 static int run_one(const opts *o, const kh_map *map, const char *map_name, double rate, int record)
@@ -73,10 +104,17 @@ static int run_one(const opts *o, const kh_map *map, const char *map_name, doubl
     kh_mesh *mesh = sim ? kh_mesh_new(sim, map, err, sizeof err) : NULL;
     kh_traffic_cfg cfg = {.pattern = o->pattern, .rate = rate, .seed = o->seed, .stop = KH_NEVER};
     kh_traffic *t = mesh ? kh_traffic_new(mesh, map, &cfg, err, sizeof err) : NULL;
-    kh_trace *tr = NULL;
+    kh_trace *tr = NULL, *fan = NULL, *below = NULL;
+    kh_check *ck = NULL;
+    kh_checkout cko = {.who = "kohaku bench noc"};
     int rc = 0;
     if (!t) {
         fprintf(stderr, "kohaku bench noc: %s\n", sim ? err : "out of memory");
+        rc = 1;
+        goto done;
+    }
+    if (o->check && !(ck = check_mesh(sim, mesh, map, &cko))) {
+        fprintf(stderr, "kohaku bench noc: out of memory for the flit checker\n");
         rc = 1;
         goto done;
     }
@@ -86,7 +124,14 @@ static int run_one(const opts *o, const kh_map *map, const char *map_name, doubl
             rc = 1;
             goto done;
         }
-        kh_sim_set_trace(sim, tr);
+        /* the checker, when there is one, goes on seeing every transfer */
+        below = kh_sim_trace(sim);
+        if (below && !(fan = kh_trace_fanout_new(below, tr))) {
+            fprintf(stderr, "kohaku bench noc: out of memory\n");
+            rc = 1;
+            goto done;
+        }
+        kh_sim_set_trace(sim, fan ? fan : tr);
     }
     double w0 = seconds(CLOCK_MONOTONIC), t0 = seconds(CLOCK_PROCESS_CPUTIME_ID);
     uint64_t steps = kh_sim_run(sim, o->cycles);
@@ -118,6 +163,11 @@ static int run_one(const opts *o, const kh_map *map, const char *map_name, doubl
         fprintf(stderr, "kohaku bench noc: %s\n", msg);
         rc = 1;
     }
+    if (fan) { /* the checker's place back before the trace file goes */
+        kh_sim_set_trace(sim, below);
+        kh_trace_fanout_free(fan);
+        fan = NULL;
+    }
     if (tr && kh_trace_json_close(tr, err, sizeof err)) {
         fprintf(stderr, "kohaku bench noc: %s\n", err);
         rc = 1;
@@ -126,7 +176,16 @@ static int run_one(const opts *o, const kh_map *map, const char *map_name, doubl
         fprintf(stderr, "kohaku bench noc: %s\n", err);
         rc = 1;
     }
+    if (ck) {
+        kh_checkout_add(&cko, ck);
+        if (kh_checkout_end(&cko)) rc = 1;
+    }
 done:
+    if (fan) {
+        kh_sim_set_trace(sim, below);
+        kh_trace_fanout_free(fan);
+    }
+    kh_check_free(ck);
     kh_traffic_free(t);
     kh_mesh_free(mesh);
     kh_sim_destroy(sim);
@@ -151,6 +210,10 @@ int kh_bench_noc(int argc, char **argv)
         if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
             usage(stdout);
             return 0;
+        }
+        if (!strcmp(a, "--check")) {
+            o.check = 1;
+            continue;
         }
         if (!v) {
             fprintf(stderr, "kohaku bench noc: unknown option or missing value: %s\n", a);

@@ -10,15 +10,16 @@
 
 static void help(FILE *out)
 {
-    fprintf(out, "usage: kohaku demo [--map MAP] [--trace F.json] [--stats F.json]\n"
+    fprintf(out, "usage: kohaku demo [--map MAP] [--trace F.json] [--stats F.json] [--check]\n"
                  "  The default demo: kohaku gemm %u %u %u on the default machine (mesh_2x2_6+2: six\n"
-                 "  matmul clusters, two vector cores, two memory ports), or on MAP.\n",
+                 "  matmul clusters, two vector cores, two memory ports), or on MAP.\n"
+                 "  --check  check every flit against flits.md §9 (docs/check.md); a violation exits 1\n",
             KH_GEMM_DEMO_M, KH_GEMM_DEMO_N, KH_GEMM_DEMO_K);
 }
 
 int kh_cmd_demo(int argc, char **argv)
 {
-    kh_gemm_demo_opts o = {KH_GEMM_DEMO_M, KH_GEMM_DEMO_N, KH_GEMM_DEMO_K, NULL, 0, 0, NULL, NULL};
+    kh_gemm_demo_opts o = {KH_GEMM_DEMO_M, KH_GEMM_DEMO_N, KH_GEMM_DEMO_K, NULL, 0, 0, NULL, NULL, 0};
     for (int i = 1; i < argc; i++) {
         if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
             help(stdout);
@@ -29,6 +30,8 @@ int kh_cmd_demo(int argc, char **argv)
             o.trace_path = argv[++i];
         } else if (!strcmp(argv[i], "--stats") && i + 1 < argc) {
             o.stats_path = argv[++i];
+        } else if (!strcmp(argv[i], "--check")) {
+            o.check = 1;
         } else {
             help(stderr);
             return 2;

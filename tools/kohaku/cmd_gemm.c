@@ -10,16 +10,17 @@
 
 static void usage(FILE *out)
 {
-    fprintf(out, "usage: kohaku gemm M N K [--map MAP] [--seed S] [--trace F.json] [--stats F.json]\n"
+    fprintf(out, "usage: kohaku gemm M N K [--map MAP] [--seed S] [--trace F.json] [--stats F.json] [--check]\n"
                  "  C = A·Btᵀ with random FP16 A [M][K] and Bt [N][K], on every matmul cluster of the\n"
                  "  default machine (or MAP): upload, quantise with the mover, tiled FILL/GEMM/DRAIN,\n"
                  "  read back. Prints cycles, MAC/cycle against the peak and the error against a\n"
-                 "  float reference; exit 1 if the result is not bit-identical to the exact MX result.\n");
+                 "  float reference; exit 1 if the result is not bit-identical to the exact MX result.\n"
+                 "  --check  check every flit against flits.md §9 (docs/check.md); a violation exits 1\n");
 }
 
 int kh_cmd_gemm(int argc, char **argv)
 {
-    kh_gemm_demo_opts o = {0, 0, 0, NULL, 0, 0, NULL, NULL};
+    kh_gemm_demo_opts o = {0, 0, 0, NULL, 0, 0, NULL, NULL, 0};
     unsigned *dims[3] = {&o.m, &o.n, &o.k}, nd = 0;
     for (int i = 1; i < argc; i++) {
         uint64_t v;
@@ -32,6 +33,8 @@ int kh_cmd_gemm(int argc, char **argv)
             o.trace_path = argv[++i];
         } else if (!strcmp(argv[i], "--stats") && i + 1 < argc) {
             o.stats_path = argv[++i];
+        } else if (!strcmp(argv[i], "--check")) {
+            o.check = 1;
         } else if (!strcmp(argv[i], "--seed") && i + 1 < argc) {
             if (kh_parse_u64(argv[++i], &o.seed)) {
                 fprintf(stderr, "kohaku gemm: --seed '%s' is not a number\n", argv[i]);

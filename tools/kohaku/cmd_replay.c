@@ -4,6 +4,7 @@
 
 #include "cmds.h"
 #include "replay.h"
+#include "simout.h"
 
 static const struct {
     const char *kind;
@@ -18,16 +19,20 @@ static const struct {
 static void usage(FILE *out)
 {
     fprintf(out,
-            "usage: kohaku replay KIND FILE [--rtl-compat] [--trace F.json] [--stats F.json]\n"
+            "usage: kohaku replay KIND FILE [--rtl-compat] [--trace F.json] [--stats F.json] [--check]\n"
             "  KIND: quant, cluster, saxpy, vector. FILE: a vector file in the format of\n"
             "  ../shared/vectors/README.md. Prints one line per failing case, the cycle\n"
             "  deviation where the file records cycles, then 'N passed, N failed'.\n"
-            "  --rtl-compat  switch on every modelled recorded-RTL behaviour\n");
+            "  --rtl-compat  switch on every modelled recorded-RTL behaviour\n"
+            "  --check       check every flit the unit and its bench (cluster, vector) or the machine\n"
+            "                (saxpy) send against flits.md §9 (docs/check.md); findings on stderr and\n"
+            "                a violation exits 1 (quant simulates no flits)\n");
 }
 
 int kh_cmd_replay(int argc, char **argv)
 {
     kh_replay_opts o = {0};
+    kh_checkout ck = {.who = "kohaku replay"};
     const char *kind = NULL, *file = NULL;
     for (int i = 1; i < argc; i++) {
         if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
@@ -39,6 +44,8 @@ int kh_cmd_replay(int argc, char **argv)
             o.trace_file = argv[++i];
         } else if (!strcmp(argv[i], "--stats") && i + 1 < argc) {
             o.stats_file = argv[++i];
+        } else if (!strcmp(argv[i], "--check")) {
+            o.check = &ck;
         } else if (!strcmp(argv[i], "--verbose") || !strcmp(argv[i], "-v")) {
             o.verbose = 1;
         } else if (argv[i][0] == '-') {
@@ -59,7 +66,11 @@ int kh_cmd_replay(int argc, char **argv)
         return 2;
     }
     for (size_t i = 0; i < sizeof kinds / sizeof kinds[0]; i++)
-        if (!strcmp(kind, kinds[i].kind)) return kinds[i].fn(file, &o);
+        if (!strcmp(kind, kinds[i].kind)) {
+            int rc = kinds[i].fn(file, &o);
+            if (o.check && kh_checkout_end(&ck) && !rc) rc = 1;
+            return rc;
+        }
     fprintf(stderr, "kohaku replay: unknown kind '%s' (quant, cluster, saxpy, vector)\n", kind);
     return 2;
 }

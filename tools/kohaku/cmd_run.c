@@ -11,13 +11,15 @@
 static void usage(FILE *out)
 {
     fprintf(out,
-            "usage: kohaku run MACHINE SESSION [--profile P] [--param name=value]... [--trace F.json] [--stats F.json]\n"
+            "usage: kohaku run MACHINE SESSION [--profile P] [--param name=value]... [--trace F.json] [--stats F.json] [--check]\n"
             "  MACHINE: a map picture file (../shared/maps/*.txt), a machine file of 1-4 meshes joined by their\n"
             "           interlinks (first word 'machine', docs/machine.md), or 'default' for the built-in machine.\n"
             "  SESSION: a host session (docs/session.md): write/read/poll/upload/compare/dump/run/idle/stage lines.\n"
             "  --profile P      parameter profile: machine (default), rec, rec-saxpy, rec-cluster, rec-vector\n"
             "  --param n=v      override one machine parameter (kohaku params lists them); options apply in\n"
             "                   order after a machine file's own param lines\n"
+            "  --check          check every flit the machine's endpoints send and deliver against\n"
+            "                   flits.md §9 (docs/check.md); findings on stderr, a violation exits 1\n"
             "Exit status: 0 every check held; 1 a check failed, the machine stalled, or input was refused;\n"
             "2 usage error.\n");
 }
@@ -37,6 +39,7 @@ static int apply_opts(kh_params *p, char **opt, char **val, int nopt, char *err,
 int kh_cmd_run(int argc, char **argv)
 {
     const char *machine = NULL, *session = NULL, *trace = NULL, *stats = NULL;
+    int check = 0;
     char *opt[64], *val[64];
     int nopt = 0;
     kh_params p;
@@ -57,6 +60,8 @@ int kh_cmd_run(int argc, char **argv)
             trace = argv[++i];
         } else if (!strcmp(argv[i], "--stats") && i + 1 < argc) {
             stats = argv[++i];
+        } else if (!strcmp(argv[i], "--check")) {
+            check = 1;
         } else if (argv[i][0] == '-') {
             fprintf(stderr, "kohaku run: unknown option '%s'\n", argv[i]);
             usage(stderr);
@@ -101,6 +106,13 @@ int kh_cmd_run(int argc, char **argv)
         kh_session_free(s);
         return 1;
     }
+    kh_checkout ck = {.who = "kohaku run"};
+    if (check && kh_machine_set_check(m, kh_checkout_report, &ck)) {
+        fprintf(stderr, "kohaku run: out of memory for the flit checker\n");
+        kh_machine_free(m);
+        kh_session_free(s);
+        return 1;
+    }
     kh_simout *out = kh_simout_open(kh_machine_sim(m), trace, err, sizeof err);
     if (!out) {
         fprintf(stderr, "kohaku run: %s\n", err);
@@ -114,6 +126,10 @@ int kh_cmd_run(int argc, char **argv)
     if (kh_simout_close(out, stats, e2, sizeof e2)) {
         fprintf(stderr, "kohaku run: %s\n", e2);
         if (!rc) rc = 1;
+    }
+    if (check) {
+        kh_checkout_add(&ck, kh_machine_check(m));
+        if (kh_checkout_end(&ck) && !rc) rc = 1;
     }
     if (!rc)
         printf("ok: %u commands, cycle %llu\n", kh_session_ncommands(s),

@@ -45,8 +45,13 @@ int kh_gemm_demo(const kh_gemm_demo_opts *o, kh_gemm_demo_result *res)
     memset(res, 0, sizeof *res);
     kh_params par;
     kh_params_default(&par);
+    kh_checkout ck = {.who = "kohaku gemm"};
     mc = o->map_path ? kh_machine_load(o->map_path, &par, err, sizeof err) : kh_machine_new(NULL, &par, err, sizeof err);
     if (!mc) goto fail;
+    if (o->check && kh_machine_set_check(mc, kh_checkout_report, &ck)) {
+        snprintf(err, sizeof err, "out of memory for the flit checker");
+        goto fail;
+    }
     if ((o->trace_path || o->stats_path) && !(so = kh_simout_open(kh_machine_sim(mc), o->trace_path, err, sizeof err)))
         goto fail;
     kh_gemm_plan p;
@@ -130,6 +135,10 @@ done:
         fprintf(stderr, "kohaku gemm: %s\n", err);
         rc = 1;
     }
+    if (o->check && mc) {
+        kh_checkout_add(&ck, kh_machine_check(mc));
+        if (kh_checkout_end(&ck)) rc = 1;
+    }
     kh_machine_free(mc);
     free(a);
     free(bt);
@@ -141,7 +150,7 @@ done:
 
 int kh_gemm_bench_machine(const unsigned *dims, const char *map)
 {
-    kh_gemm_demo_opts o = {KH_GEMM_DEMO_M, KH_GEMM_DEMO_N, KH_GEMM_DEMO_K, map, 0, 1, NULL, NULL};
+    kh_gemm_demo_opts o = {KH_GEMM_DEMO_M, KH_GEMM_DEMO_N, KH_GEMM_DEMO_K, map, 0, 1, NULL, NULL, 0};
     kh_gemm_demo_result r;
     if (dims) {
         o.m = dims[0];

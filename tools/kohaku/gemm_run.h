@@ -16,6 +16,7 @@ typedef struct kh_gemm_demo_opts {
     uint64_t seed;        /* 0: the demo's */
     int quiet;
     const char *trace_path, *stats_path; /* --trace / --stats, NULL: none */
+    int check;            /* --check: the live flit checker (docs/check.md); a violation fails */
 } kh_gemm_demo_opts;
 
 typedef struct kh_gemm_demo_result {

@@ -7,6 +7,7 @@ typedef struct kh_replay_opts {
     int verbose;
     const char *trace_file;  /* --trace */
     const char *stats_file;  /* --stats */
+    struct kh_checkout *check; /* --check: the live flit checker's report (simout.h), NULL: off */
 } kh_replay_opts;
 
 /* Each returns the exit status: 0 all passed, 1 a case failed or the file

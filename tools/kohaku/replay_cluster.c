@@ -425,6 +425,11 @@ static void run_case(rc_case *c, const kh_replay_opts *o)
     c->why[0] = 0;
     kh_ubench *b = build_bench(c, o, &log);
     if (!b) return;
+    if (o->check && kh_ubench_set_check(b, kh_checkout_report, o->check)) {
+        fail(c, "out of memory for the flit checker");
+        kh_ubench_free(b);
+        return;
+    }
     kh_simout *so = NULL;
     if (o->trace_file || o->stats_file) {
         so = kh_simout_open(kh_ubench_sim(b), o->trace_file, err0, sizeof err0);
@@ -461,6 +466,7 @@ static void run_case(rc_case *c, const kh_replay_opts *o)
     }
 out:
     if (so && kh_simout_close(so, o->stats_file, err0, sizeof err0)) fail(c, "%s", err0);
+    if (o->check) kh_checkout_add(o->check, kh_ubench_check(b));
     kh_ubench_free(b);
 }
 

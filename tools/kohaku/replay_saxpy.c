@@ -224,6 +224,12 @@ int kh_replay_saxpy(const char *file, const kh_replay_opts *o)
     }
     r.card = kh_machine_card(r.m);
     r.sim = kh_machine_sim(r.m);
+    if (o->check && kh_machine_set_check(r.m, kh_checkout_report, o->check)) {
+        fprintf(stderr, "kohaku replay saxpy: out of memory for the flit checker\n");
+        kh_machine_free(r.m);
+        kh_jsonl_close(&jl);
+        return 1;
+    }
     kh_simout *out = kh_simout_open(r.sim, o->trace_file, err, sizeof err);
     if (!out) {
         fprintf(stderr, "kohaku replay saxpy: %s\n", err);
@@ -279,6 +285,7 @@ int kh_replay_saxpy(const char *file, const kh_replay_opts *o)
         fprintf(stderr, "kohaku replay saxpy: %s\n", err);
         failed++;
     }
+    if (o->check) kh_checkout_add(o->check, kh_machine_check(r.m));
     kh_machine_free(r.m);
     return failed ? 1 : 0;
 }

@@ -194,6 +194,10 @@ static int replay_case(const kh_json_val *c, const char *name, const kh_replay_o
     cfg.params.rtl_compat = (uint64_t)o->rtl_compat;
     kh_ubench *b = kh_ubench_new(&cfg, err, sizeof err);
     if (!b) return fail(r, "bench: %s", err);
+    if (o->check && kh_ubench_set_check(b, kh_checkout_report, o->check)) {
+        kh_ubench_free(b);
+        return fail(r, "out of memory for the flit checker");
+    }
     char tpath[512], spath[512];
     kh_simout *out = kh_simout_open(kh_ubench_sim(b), per_case(o->trace_file, name, tpath, sizeof tpath),
                                     err, sizeof err);
@@ -216,6 +220,7 @@ static int replay_case(const kh_json_val *c, const char *name, const kh_replay_o
         kh_ubench_mem_write(b, addr, bytes, 32);
     }
     int ran = feed_and_run(b, flits_in, err, sizeof err);
+    if (o->check) kh_checkout_add(o->check, kh_ubench_check(b));
     char oerr[256];
     if (kh_simout_close(out, per_case(o->stats_file, name, spath, sizeof spath), oerr, sizeof oerr))
         fprintf(stderr, "kohaku replay vector: %s\n", oerr);
