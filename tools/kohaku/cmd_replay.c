@@ -22,7 +22,9 @@ static void usage(FILE *out)
             "  KIND: quant, cluster, saxpy, vector. FILE: a vector file in the format of\n"
             "  ../shared/vectors/README.md. Prints one line per failing case, the cycle\n"
             "  deviation where the file records cycles, then 'N passed, N failed'.\n"
-            "  --rtl-compat  switch on every modelled recorded-RTL behaviour\n");
+            "  --rtl-compat  switch on every modelled recorded-RTL behaviour\n"
+            "  -v, --verbose what each case did (cycles, requests) even when it passes\n"
+            "  Exit status: 0 every case passed, 1 a case failed or FILE was refused, 2 usage.\n");
 }
 
 int kh_cmd_replay(int argc, char **argv)
