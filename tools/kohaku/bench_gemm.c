@@ -129,8 +129,8 @@ static void usage(FILE *out)
 {
     fprintf(out, "usage: kohaku bench gemm [--seconds S] [--arith-only] [--map MAP] [M N K]\n"
                  "  MX MAC/s of the cluster's arithmetic on one core, then simulated cycles per\n"
-                 "  second of the whole default machine running the demo GEMM (M N K, default\n"
-                 "  the demo's shape).\n");
+                 "  second of the whole default machine (or MAP) running the demo GEMM (M N K,\n"
+                 "  default the demo's shape).\n");
 }
 
 int kh_bench_gemm(int argc, char **argv)

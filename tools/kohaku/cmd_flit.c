@@ -32,8 +32,8 @@ static void help(FILE *out)
             "picks the layout by the type code (0x7 decodes as a request and 0x8 as a descriptor\n"
             "unless --as names the other), prints type= and every field, and runs every check of\n"
             "flits.md §9 that one flit allows, naming the ones that need more context.\n\n"
-            "Exit status: 0 ok, 1 input refused or a check failed (rule, field and value\n"
-            "named), 2 usage.\n");
+            "Exit status: 0 ok, 1 input refused or (decode) a check failed (rule, field and\n"
+            "value named), 2 usage.\n");
 }
 
 static const kh_isa_layout *payload_layout(const kh_isa *isa, const char *name)

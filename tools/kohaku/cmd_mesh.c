@@ -13,8 +13,9 @@ static void usage(FILE *out)
             "Parse a map picture (mesh.md §2) and print the grid, every endpoint position\n"
             "with its coordinate, token and kind, the memory-port indices and the port each\n"
             "unit is bound to. A bad map is refused with its line, row (y), column (x),\n"
-            "token and rule (exit 1). A machine file (docs/machine.md) prints each of its\n"
-            "meshes in id order, and its parameter overrides.\n");
+            "token and rule (exit 1). A machine file (docs/machine.md) prints its mesh\n"
+            "count and ilink_lat, then each of its meshes in id order. 'default' is the\n"
+            "built-in machine.\n");
 }
 
 /* The router port an endpoint position hangs off (mesh.md §1). */

@@ -14,7 +14,7 @@ int kh_cmd_params(int argc, char **argv)
                    "  Lists every machine parameter with its value, unit and spec source.\n"
                    "  Profiles: machine (defaults), rec, rec-saxpy, rec-cluster, rec-vector\n"
                    "  (the recording environments of ../shared/spec/parameters.md §2).\n"
-                   "  Simulating subcommands take --param NAME=VALUE to override a row.\n");
+                   "  kohaku run and kohaku bench noc take --profile and --param NAME=VALUE.\n");
             return 0;
         } else if (!strcmp(argv[i], "--profile") && i + 1 < argc) {
             profile = argv[++i];

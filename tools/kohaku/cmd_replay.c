@@ -26,7 +26,9 @@ static void usage(FILE *out)
             "  --rtl-compat  switch on every modelled recorded-RTL behaviour\n"
             "  --check       check every flit the unit and its bench (cluster, vector) or the machine\n"
             "                (saxpy) send against flits.md §9 (docs/check.md); findings on stderr and\n"
-            "                a violation exits 1 (quant simulates no flits)\n");
+            "                a violation exits 1 (quant simulates no flits)\n"
+            "  -v, --verbose what each case did (cycles, requests) even when it passes\n"
+            "  Exit status: 0 every case passed, 1 a case failed or FILE was refused, 2 usage.\n");
 }
 
 int kh_cmd_replay(int argc, char **argv)
