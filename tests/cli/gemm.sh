@@ -11,4 +11,9 @@ expect_rc "two dimensions is a usage error" 2 $KOHAKU gemm 4 4
 expect_rc "a zero dimension is a usage error" 2 $KOHAKU gemm 0 4 4
 expect_rc "a missing map is refused" 1 $KOHAKU gemm 8 8 32 --map /nonexistent/map.txt
 expect_err_has "the missing map is named" "/nonexistent/map.txt" $KOHAKU gemm 8 8 32 --map /nonexistent/map.txt
+tmpd=$(mktemp -d)
+expect_rc "bench gemm writes --trace and --stats (cli.md: every simulating subcommand)" 0 $KOHAKU bench gemm --seconds 0.05 --trace "$tmpd/t.json" --stats "$tmpd/s.json" 32 32 64
+expect_out "bench gemm trace is a trace-event file" "ok" sh -c "grep -q traceEvents '$tmpd/t.json' && echo ok"
+expect_out "bench gemm stats name the links" "ok" sh -c "grep -q flits '$tmpd/s.json' && echo ok"
+rm -rf "$tmpd"
 finish

@@ -128,16 +128,19 @@ static int bench_arith(double secs)
 static void usage(FILE *out)
 {
     fprintf(out, "usage: kohaku bench gemm [--seconds S] [--arith-only] [--map MAP] [M N K]\n"
+                 "                         [--trace FILE.json] [--stats FILE.json] [--check]\n"
                  "  MX MAC/s of the cluster's arithmetic on one core, then simulated cycles per\n"
                  "  second of the whole default machine (or MAP) running the demo GEMM (M N K,\n"
-                 "  default the demo's shape).\n");
+                 "  default the demo's shape). --trace/--stats/--check apply to the machine run\n"
+                 "  (they slow it down: the figures then include their cost).\n");
 }
 
 int kh_bench_gemm(int argc, char **argv)
 {
     double secs = 1.0;
     int arith_only = 0;
-    const char *map = NULL;
+    const char *map = NULL, *trace = NULL, *stats = NULL;
+    int check = 0;
     unsigned dims[3] = {0, 0, 0}, nd = 0;
     for (int i = 1; i < argc; i++) {
         if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
@@ -151,6 +154,12 @@ int kh_bench_gemm(int argc, char **argv)
             }
         } else if (!strcmp(argv[i], "--map") && i + 1 < argc) {
             map = argv[++i];
+        } else if (!strcmp(argv[i], "--trace") && i + 1 < argc) {
+            trace = argv[++i];
+        } else if (!strcmp(argv[i], "--stats") && i + 1 < argc) {
+            stats = argv[++i];
+        } else if (!strcmp(argv[i], "--check")) {
+            check = 1;
         } else if (!strcmp(argv[i], "--arith-only")) {
             arith_only = 1;
         } else if (nd < 3 && argv[i][0] >= '0' && argv[i][0] <= '9') {
@@ -166,5 +175,5 @@ int kh_bench_gemm(int argc, char **argv)
     }
     int rc = bench_arith(secs);
     if (rc || arith_only) return rc;
-    return kh_gemm_bench_machine(nd ? dims : NULL, map);
+    return kh_gemm_bench_machine(nd ? dims : NULL, map, trace, stats, check);
 }

@@ -148,9 +148,10 @@ done:
     return rc;
 }
 
-int kh_gemm_bench_machine(const unsigned *dims, const char *map)
+int kh_gemm_bench_machine(const unsigned *dims, const char *map, const char *trace_path,
+                          const char *stats_path, int check)
 {
-    kh_gemm_demo_opts o = {KH_GEMM_DEMO_M, KH_GEMM_DEMO_N, KH_GEMM_DEMO_K, map, 0, 1, NULL, NULL, 0};
+    kh_gemm_demo_opts o = {KH_GEMM_DEMO_M, KH_GEMM_DEMO_N, KH_GEMM_DEMO_K, map, 0, 1, trace_path, stats_path, check};
     kh_gemm_demo_result r;
     if (dims) {
         o.m = dims[0];

@@ -30,7 +30,9 @@ typedef struct kh_gemm_demo_result {
 int kh_gemm_demo(const kh_gemm_demo_opts *o, kh_gemm_demo_result *r);
 
 /* Whole-machine speed on the demo GEMM (dims = {M, N, K} or NULL; map
- * NULL = the default machine): prints simulated cycles per second. */
-int kh_gemm_bench_machine(const unsigned *dims, const char *map);
+ * NULL = the default machine; trace/stats/check as kh_gemm_demo_opts):
+ * prints simulated cycles per second. */
+int kh_gemm_bench_machine(const unsigned *dims, const char *map, const char *trace_path,
+                          const char *stats_path, int check);
 
 #endif
