@@ -139,10 +139,12 @@ int kh_bench_gemm(int argc, char **argv)
 {
     double secs = 1.0;
     int arith_only = 0;
-    const char *map = NULL, *trace = NULL, *stats = NULL;
-    int check = 0;
+    kh_simopts so = {.who = "kohaku bench gemm", .takes = KH_SIMOPT_MAP};
     unsigned dims[3] = {0, 0, 0}, nd = 0;
     for (int i = 1; i < argc; i++) {
+        int t = kh_simopts_take(&so, argc, argv, &i);
+        if (t < 0) return 2;
+        if (t) continue;
         if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
             usage(stdout);
             return 0;
@@ -152,14 +154,6 @@ int kh_bench_gemm(int argc, char **argv)
                 fprintf(stderr, "kohaku bench gemm: --seconds %s is not in (0, 1000)\n", argv[i]);
                 return 2;
             }
-        } else if (!strcmp(argv[i], "--map") && i + 1 < argc) {
-            map = argv[++i];
-        } else if (!strcmp(argv[i], "--trace") && i + 1 < argc) {
-            trace = argv[++i];
-        } else if (!strcmp(argv[i], "--stats") && i + 1 < argc) {
-            stats = argv[++i];
-        } else if (!strcmp(argv[i], "--check")) {
-            check = 1;
         } else if (!strcmp(argv[i], "--arith-only")) {
             arith_only = 1;
         } else if (nd < 3 && argv[i][0] >= '0' && argv[i][0] <= '9') {
@@ -175,5 +169,5 @@ int kh_bench_gemm(int argc, char **argv)
     }
     int rc = bench_arith(secs);
     if (rc || arith_only) return rc;
-    return kh_gemm_bench_machine(nd ? dims : NULL, map, trace, stats, check);
+    return kh_gemm_bench_machine(nd ? dims : NULL, &so);
 }

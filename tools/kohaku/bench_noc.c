@@ -12,6 +12,7 @@
 #include "kohaku/mesh.h"
 #include "kohaku/trace.h"
 #include "kohaku/traffic.h"
+#include "simopts.h"
 #include "simout.h"
 
 /* The production picture (maps/mesh_4x4.txt), used when --map is not given. */
@@ -23,14 +24,11 @@ static const char default_map[] = "xxx vec vec vec vec xxx\n"
                                   "xxx vec vec vec vec xxx\n";
 
 typedef struct opts {
-    const char *map, *trace, *stats, *profile;
-    const char *param[16];
-    unsigned nparam;
+    kh_simopts sim;   /* --map --trace --stats --check --profile --param */
     kh_traffic_pattern pattern;
     const char *pattern_name;
     double rate;      /* 0: the two default loads */
     uint64_t cycles, seed;
-    int check;        /* --check: the live flit checker on every run */
 } opts;
 
 static void usage(FILE *out)
@@ -90,16 +88,7 @@ static int run_one(const opts *o, const kh_map *map, const char *map_name, doubl
 {
     char err[512];
     kh_params p;
-    kh_params_default(&p);
-    if (o->profile && kh_params_profile(&p, o->profile, err, sizeof err)) {
-        fprintf(stderr, "kohaku bench noc: %s\n", err);
-        return 2;
-    }
-    for (unsigned i = 0; i < o->nparam; i++)
-        if (kh_params_set_assign(&p, o->param[i], err, sizeof err)) {
-            fprintf(stderr, "kohaku bench noc: %s\n", err);
-            return 2;
-        }
+    if (kh_simopts_params(&o->sim, &p, err, sizeof err)) return 2;
     kh_sim *sim = kh_sim_new(&p);
     kh_mesh *mesh = sim ? kh_mesh_new(sim, map, err, sizeof err) : NULL;
     kh_traffic_cfg cfg = {.pattern = o->pattern, .rate = rate, .seed = o->seed, .stop = KH_NEVER};
@@ -113,13 +102,13 @@ static int run_one(const opts *o, const kh_map *map, const char *map_name, doubl
         rc = 1;
         goto done;
     }
-    if (o->check && !(ck = check_mesh(sim, mesh, map, &cko))) {
+    if (o->sim.check && !(ck = check_mesh(sim, mesh, map, &cko))) {
         fprintf(stderr, "kohaku bench noc: out of memory for the flit checker\n");
         rc = 1;
         goto done;
     }
-    if (record && o->trace) {
-        if (!(tr = kh_trace_json_open(sim, o->trace, err, sizeof err))) {
+    if (record && o->sim.trace) {
+        if (!(tr = kh_trace_json_open(sim, o->sim.trace, err, sizeof err))) {
             fprintf(stderr, "kohaku bench noc: %s\n", err);
             rc = 1;
             goto done;
@@ -172,7 +161,7 @@ static int run_one(const opts *o, const kh_map *map, const char *map_name, doubl
         fprintf(stderr, "kohaku bench noc: %s\n", err);
         rc = 1;
     }
-    if (record && o->stats && kh_stats_write_json(sim, o->stats, err, sizeof err)) {
+    if (record && o->sim.stats && kh_stats_write_json(sim, o->sim.stats, err, sizeof err)) {
         fprintf(stderr, "kohaku bench noc: %s\n", err);
         rc = 1;
     }
@@ -204,16 +193,16 @@ static int parse_u64(const char *s, uint64_t *v)
 
 int kh_bench_noc(int argc, char **argv)
 {
-    opts o = {.pattern = KH_TRAFFIC_UNIFORM, .pattern_name = "uniform", .cycles = 200000, .seed = 1};
+    opts o = {.sim = {.who = "kohaku bench noc", .takes = KH_SIMOPT_MAP | KH_SIMOPT_PARAMS_PROFILE_FIRST},
+              .pattern = KH_TRAFFIC_UNIFORM, .pattern_name = "uniform", .cycles = 200000, .seed = 1};
     for (int i = 1; i < argc; i++) {
+        int t = kh_simopts_take(&o.sim, argc, argv, &i);
+        if (t < 0) return 2;
+        if (t) continue;
         const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
         if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
             usage(stdout);
             return 0;
-        }
-        if (!strcmp(a, "--check")) {
-            o.check = 1;
-            continue;
         }
         if (!v) {
             fprintf(stderr, "kohaku bench noc: unknown option or missing value: %s\n", a);
@@ -221,9 +210,7 @@ int kh_bench_noc(int argc, char **argv)
             return 2;
         }
         i++;
-        if (!strcmp(a, "--map")) {
-            o.map = v;
-        } else if (!strcmp(a, "--pattern")) {
+        if (!strcmp(a, "--pattern")) {
             if (kh_traffic_pattern_parse(v, &o.pattern)) {
                 fprintf(stderr, "kohaku bench noc: --pattern %s: want uniform, hotspot or transpose\n", v);
                 return 2;
@@ -246,18 +233,6 @@ int kh_bench_noc(int argc, char **argv)
                 fprintf(stderr, "kohaku bench noc: --seed %s: want an integer\n", v);
                 return 2;
             }
-        } else if (!strcmp(a, "--profile")) {
-            o.profile = v;
-        } else if (!strcmp(a, "--param")) {
-            if (o.nparam == sizeof o.param / sizeof o.param[0]) {
-                fprintf(stderr, "kohaku bench noc: too many --param\n");
-                return 2;
-            }
-            o.param[o.nparam++] = v;
-        } else if (!strcmp(a, "--trace")) {
-            o.trace = v;
-        } else if (!strcmp(a, "--stats")) {
-            o.stats = v;
         } else {
             fprintf(stderr, "kohaku bench noc: unknown option %s\n", a);
             usage(stderr);
@@ -265,13 +240,13 @@ int kh_bench_noc(int argc, char **argv)
         }
     }
     char err[512];
-    kh_map *map = o.map ? kh_map_load(o.map, err, sizeof err)
-                        : kh_map_parse(default_map, err, sizeof err);
+    const char *path = o.sim.map;
+    kh_map *map = path ? kh_map_load(path, err, sizeof err) : kh_map_parse(default_map, err, sizeof err);
     if (!map) {
         fprintf(stderr, "kohaku bench noc: %s\n", err);
         return 1;
     }
-    const char *name = o.map ? strrchr(o.map, '/') ? strrchr(o.map, '/') + 1 : o.map : "mesh_4x4";
+    const char *name = path ? strrchr(path, '/') ? strrchr(path, '/') + 1 : path : "mesh_4x4";
     int rc;
     if (o.rate > 0) {
         rc = run_one(&o, map, name, o.rate, 1);

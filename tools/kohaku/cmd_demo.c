@@ -19,19 +19,15 @@ static void help(FILE *out)
 
 int kh_cmd_demo(int argc, char **argv)
 {
-    kh_gemm_demo_opts o = {KH_GEMM_DEMO_M, KH_GEMM_DEMO_N, KH_GEMM_DEMO_K, NULL, 0, 0, NULL, NULL, 0};
+    kh_simopts so = {.who = "kohaku demo", .takes = KH_SIMOPT_MAP};
+    kh_gemm_demo_opts o = {.m = KH_GEMM_DEMO_M, .n = KH_GEMM_DEMO_N, .k = KH_GEMM_DEMO_K, .sim = &so};
     for (int i = 1; i < argc; i++) {
+        int t = kh_simopts_take(&so, argc, argv, &i);
+        if (t < 0) return 2;
+        if (t) continue;
         if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
             help(stdout);
             return 0;
-        } else if (!strcmp(argv[i], "--map") && i + 1 < argc) {
-            o.map_path = argv[++i];
-        } else if (!strcmp(argv[i], "--trace") && i + 1 < argc) {
-            o.trace_path = argv[++i];
-        } else if (!strcmp(argv[i], "--stats") && i + 1 < argc) {
-            o.stats_path = argv[++i];
-        } else if (!strcmp(argv[i], "--check")) {
-            o.check = 1;
         } else {
             help(stderr);
             return 2;

@@ -21,21 +21,17 @@ static void usage(FILE *out)
 
 int kh_cmd_gemm(int argc, char **argv)
 {
-    kh_gemm_demo_opts o = {0, 0, 0, NULL, 0, 0, NULL, NULL, 0};
+    kh_simopts so = {.who = "kohaku gemm", .takes = KH_SIMOPT_MAP};
+    kh_gemm_demo_opts o = {.sim = &so};
     unsigned *dims[3] = {&o.m, &o.n, &o.k}, nd = 0;
     for (int i = 1; i < argc; i++) {
         uint64_t v;
+        int t = kh_simopts_take(&so, argc, argv, &i);
+        if (t < 0) return 2;
+        if (t) continue;
         if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
             usage(stdout);
             return 0;
-        } else if (!strcmp(argv[i], "--map") && i + 1 < argc) {
-            o.map_path = argv[++i];
-        } else if (!strcmp(argv[i], "--trace") && i + 1 < argc) {
-            o.trace_path = argv[++i];
-        } else if (!strcmp(argv[i], "--stats") && i + 1 < argc) {
-            o.stats_path = argv[++i];
-        } else if (!strcmp(argv[i], "--check")) {
-            o.check = 1;
         } else if (!strcmp(argv[i], "--seed") && i + 1 < argc) {
             if (kh_parse_u64(argv[++i], &o.seed)) {
                 fprintf(stderr, "kohaku gemm: --seed '%s' is not a number\n", argv[i]);

@@ -4,6 +4,7 @@
 
 #include "cmds.h"
 #include "replay.h"
+#include "simopts.h"
 #include "simout.h"
 
 static const struct {
@@ -35,19 +36,17 @@ int kh_cmd_replay(int argc, char **argv)
 {
     kh_replay_opts o = {0};
     kh_checkout ck = {.who = "kohaku replay"};
+    kh_simopts so = {.who = "kohaku replay"};
     const char *kind = NULL, *file = NULL;
     for (int i = 1; i < argc; i++) {
+        int t = kh_simopts_take(&so, argc, argv, &i);
+        if (t < 0) return 2;
+        if (t) continue;
         if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
             usage(stdout);
             return 0;
         } else if (!strcmp(argv[i], "--rtl-compat")) {
             o.rtl_compat = 1;
-        } else if (!strcmp(argv[i], "--trace") && i + 1 < argc) {
-            o.trace_file = argv[++i];
-        } else if (!strcmp(argv[i], "--stats") && i + 1 < argc) {
-            o.stats_file = argv[++i];
-        } else if (!strcmp(argv[i], "--check")) {
-            o.check = &ck;
         } else if (!strcmp(argv[i], "--verbose") || !strcmp(argv[i], "-v")) {
             o.verbose = 1;
         } else if (argv[i][0] == '-') {
@@ -67,6 +66,9 @@ int kh_cmd_replay(int argc, char **argv)
         usage(stderr);
         return 2;
     }
+    o.trace_file = so.trace;
+    o.stats_file = so.stats;
+    o.check = so.check ? &ck : NULL;
     for (size_t i = 0; i < sizeof kinds / sizeof kinds[0]; i++)
         if (!strcmp(kind, kinds[i].kind)) {
             int rc = kinds[i].fn(file, &o);

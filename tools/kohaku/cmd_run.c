@@ -6,6 +6,7 @@
 #include "cmds.h"
 #include "kohaku/machine.h"
 #include "kohaku/session.h"
+#include "simopts.h"
 #include "simout.h"
 
 static void usage(FILE *out)
@@ -24,44 +25,21 @@ static void usage(FILE *out)
             "2 usage error.\n");
 }
 
-/* --profile and --param, applied in command-line order after the machine
- * file's own parameters. */
-static int apply_opts(kh_params *p, char **opt, char **val, int nopt, char *err, size_t errlen)
-{
-    for (int i = 0; i < nopt; i++) {
-        int rc = !strcmp(opt[i], "--profile") ? kh_params_profile(p, val[i], err, errlen)
-                                              : kh_params_set_assign(p, val[i], err, errlen);
-        if (rc) return -1;
-    }
-    return 0;
-}
-
 int kh_cmd_run(int argc, char **argv)
 {
-    const char *machine = NULL, *session = NULL, *trace = NULL, *stats = NULL;
-    int check = 0;
-    char *opt[64], *val[64];
-    int nopt = 0;
+    const char *machine = NULL, *session = NULL;
+    /* --profile and --param apply in command-line order, after a machine
+     * file's own parameters */
+    kh_simopts so = {.who = "kohaku run", .takes = KH_SIMOPT_PARAMS_IN_ORDER};
     kh_params p;
-    kh_params_default(&p);
     char err[8192];
     for (int i = 1; i < argc; i++) {
+        int t = kh_simopts_take(&so, argc, argv, &i);
+        if (t < 0) return 2;
+        if (t) continue;
         if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
             usage(stdout);
             return 0;
-        } else if ((!strcmp(argv[i], "--profile") || !strcmp(argv[i], "--param")) && i + 1 < argc) {
-            if (nopt == 64) {
-                fprintf(stderr, "kohaku run: more than 64 --profile/--param options\n");
-                return 2;
-            }
-            opt[nopt] = argv[i];
-            val[nopt++] = argv[++i];
-        } else if (!strcmp(argv[i], "--trace") && i + 1 < argc) {
-            trace = argv[++i];
-        } else if (!strcmp(argv[i], "--stats") && i + 1 < argc) {
-            stats = argv[++i];
-        } else if (!strcmp(argv[i], "--check")) {
-            check = 1;
         } else if (argv[i][0] == '-') {
             fprintf(stderr, "kohaku run: unknown option '%s'\n", argv[i]);
             usage(stderr);
@@ -80,10 +58,7 @@ int kh_cmd_run(int argc, char **argv)
         return 2;
     }
     /* A bad option value is a usage error, whatever the machine. */
-    if (apply_opts(&p, opt, val, nopt, err, sizeof err)) {
-        fprintf(stderr, "kohaku run: %s\n", err);
-        return 2;
-    }
+    if (kh_simopts_params(&so, &p, err, sizeof err)) return 2;
     /* The session first: a malformed line is refused before anything runs. */
     kh_session *s = kh_session_load(session, err, sizeof err);
     if (!s) {
@@ -95,7 +70,7 @@ int kh_cmd_run(int argc, char **argv)
     if (spec) {
         kh_params_default(&p);
         char e2[1024];
-        if (!kh_machine_spec_params(spec, &p, err, sizeof err) && !apply_opts(&p, opt, val, nopt, err, sizeof err)) {
+        if (!kh_machine_spec_params(spec, &p, err, sizeof err) && !kh_simopts_apply(&so, &p, err, sizeof err)) {
             m = kh_machine_build(spec, &p, e2, sizeof e2);
             if (!m) snprintf(err, sizeof err, "%s: %s", machine, e2);
         }
@@ -107,13 +82,13 @@ int kh_cmd_run(int argc, char **argv)
         return 1;
     }
     kh_checkout ck = {.who = "kohaku run"};
-    if (check && kh_machine_set_check(m, kh_checkout_report, &ck)) {
+    if (so.check && kh_machine_set_check(m, kh_checkout_report, &ck)) {
         fprintf(stderr, "kohaku run: out of memory for the flit checker\n");
         kh_machine_free(m);
         kh_session_free(s);
         return 1;
     }
-    kh_simout *out = kh_simout_open(kh_machine_sim(m), trace, err, sizeof err);
+    kh_simout *out = kh_simout_open(kh_machine_sim(m), so.trace, err, sizeof err);
     if (!out) {
         fprintf(stderr, "kohaku run: %s\n", err);
         kh_machine_free(m);
@@ -123,11 +98,11 @@ int kh_cmd_run(int argc, char **argv)
     int rc = kh_session_run(s, m, stdout, err, sizeof err);
     if (rc) fprintf(stderr, "%s\n", err);
     char e2[512];
-    if (kh_simout_close(out, stats, e2, sizeof e2)) {
+    if (kh_simout_close(out, so.stats, e2, sizeof e2)) {
         fprintf(stderr, "kohaku run: %s\n", e2);
         if (!rc) rc = 1;
     }
-    if (check) {
+    if (so.check) {
         kh_checkout_add(&ck, kh_machine_check(m));
         if (kh_checkout_end(&ck) && !rc) rc = 1;
     }

@@ -38,7 +38,7 @@ int kh_gemm_demo(const kh_gemm_demo_opts *o, kh_gemm_demo_result *res)
 {
     char err[2000];
     kh_machine *mc = NULL;
-    kh_simout *so = NULL;
+    kh_simout *out = NULL;
     uint16_t *a = NULL, *bt = NULL, *c = NULL, *cref = NULL;
     double *cf = NULL;
     int rc = 1;
@@ -46,13 +46,14 @@ int kh_gemm_demo(const kh_gemm_demo_opts *o, kh_gemm_demo_result *res)
     kh_params par;
     kh_params_default(&par);
     kh_checkout ck = {.who = "kohaku gemm"};
-    mc = o->map_path ? kh_machine_load(o->map_path, &par, err, sizeof err) : kh_machine_new(NULL, &par, err, sizeof err);
+    const kh_simopts *sim = o->sim;
+    mc = sim->map ? kh_machine_load(sim->map, &par, err, sizeof err) : kh_machine_new(NULL, &par, err, sizeof err);
     if (!mc) goto fail;
-    if (o->check && kh_machine_set_check(mc, kh_checkout_report, &ck)) {
+    if (sim->check && kh_machine_set_check(mc, kh_checkout_report, &ck)) {
         snprintf(err, sizeof err, "out of memory for the flit checker");
         goto fail;
     }
-    if ((o->trace_path || o->stats_path) && !(so = kh_simout_open(kh_machine_sim(mc), o->trace_path, err, sizeof err)))
+    if ((sim->trace || sim->stats) && !(out = kh_simout_open(kh_machine_sim(mc), sim->trace, err, sizeof err)))
         goto fail;
     kh_gemm_plan p;
     kh_gemm_target tg;
@@ -102,7 +103,7 @@ int kh_gemm_demo(const kh_gemm_demo_opts *o, kh_gemm_demo_result *res)
     double peak = (double)PEAK_PER_CLUSTER * st.clusters;
     if (!o->quiet) {
         printf("gemm %ux%ux%u (C = A·Btᵀ, FP16 in and out) on %u matmul clusters of %s\n", o->m, o->n, o->k,
-               st.clusters, o->map_path ? o->map_path : "the default machine (mesh_2x2_6+2)");
+               st.clusters, sim->map ? sim->map : "the default machine (mesh_2x2_6+2)");
         printf("  tiling: %ux%u outputs per tile (gm %u, gn %u), K chunks of %u (bc %u), %u x %u tiles x %u chunks\n",
                4 * p.gm, 4 * p.gn, p.gm, p.gn, 32 * p.bc, p.bc, p.gi, p.gj, p.ch);
         printf("  quantise: %llu cycles (two XFORM moves, recipe 2 from row-major FP16, images in %s)\n",
@@ -131,11 +132,11 @@ fail:
     fprintf(stderr, "kohaku gemm: %s\n", err);
     rc = 1;
 done:
-    if (so && kh_simout_close(so, o->stats_path, err, sizeof err)) {
+    if (out && kh_simout_close(out, sim->stats, err, sizeof err)) {
         fprintf(stderr, "kohaku gemm: %s\n", err);
         rc = 1;
     }
-    if (o->check && mc) {
+    if (sim->check && mc) {
         kh_checkout_add(&ck, kh_machine_check(mc));
         if (kh_checkout_end(&ck)) rc = 1;
     }
@@ -148,10 +149,9 @@ done:
     return rc;
 }
 
-int kh_gemm_bench_machine(const unsigned *dims, const char *map, const char *trace_path,
-                          const char *stats_path, int check)
+int kh_gemm_bench_machine(const unsigned *dims, const kh_simopts *sim)
 {
-    kh_gemm_demo_opts o = {KH_GEMM_DEMO_M, KH_GEMM_DEMO_N, KH_GEMM_DEMO_K, map, 0, 1, trace_path, stats_path, check};
+    kh_gemm_demo_opts o = {.m = KH_GEMM_DEMO_M, .n = KH_GEMM_DEMO_N, .k = KH_GEMM_DEMO_K, .quiet = 1, .sim = sim};
     kh_gemm_demo_result r;
     if (dims) {
         o.m = dims[0];
@@ -160,7 +160,7 @@ int kh_gemm_bench_machine(const unsigned *dims, const char *map, const char *tra
     }
     int rc = kh_gemm_demo(&o, &r);
     if (rc) return rc;
-    printf("whole machine (%s), demo gemm %ux%ux%u, CPU time:\n", map ? map : "default machine", o.m, o.n, o.k);
+    printf("whole machine (%s), demo gemm %ux%ux%u, CPU time:\n", sim->map ? sim->map : "default machine", o.m, o.n, o.k);
     printf("  everything (upload, quantise, gemm, read back): %llu simulated cycles in %.3f s = %.2f M cycles/s\n",
            (unsigned long long)r.sim_cycles, r.seconds, (double)r.sim_cycles / r.seconds / 1e6);
     printf("  the gemm phase (6 clusters busy, mesh and memory ports streaming): %llu cycles in %.3f s = %.2f M "

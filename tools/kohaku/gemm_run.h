@@ -6,17 +6,18 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "simopts.h"
+
 #define KH_GEMM_DEMO_M 384 /* the demo's shape: 36 tiles of 64 x 64, 6 per cluster */
 #define KH_GEMM_DEMO_N 384
 #define KH_GEMM_DEMO_K 512
 
 typedef struct kh_gemm_demo_opts {
     unsigned m, n, k;
-    const char *map_path; /* NULL: the built-in default machine */
     uint64_t seed;        /* 0: the demo's */
     int quiet;
-    const char *trace_path, *stats_path; /* --trace / --stats, NULL: none */
-    int check;            /* --check: the live flit checker (docs/check.md); a violation fails */
+    const kh_simopts *sim; /* --map (NULL: the built-in default machine), --trace, --stats,
+                              --check (the live flit checker, docs/check.md: a violation fails) */
 } kh_gemm_demo_opts;
 
 typedef struct kh_gemm_demo_result {
@@ -29,10 +30,8 @@ typedef struct kh_gemm_demo_result {
  * and right, 1 wrong or refused. */
 int kh_gemm_demo(const kh_gemm_demo_opts *o, kh_gemm_demo_result *r);
 
-/* Whole-machine speed on the demo GEMM (dims = {M, N, K} or NULL; map
- * NULL = the default machine; trace/stats/check as kh_gemm_demo_opts):
- * prints simulated cycles per second. */
-int kh_gemm_bench_machine(const unsigned *dims, const char *map, const char *trace_path,
-                          const char *stats_path, int check);
+/* Whole-machine speed on the demo GEMM (dims = {M, N, K} or NULL; sim as
+ * kh_gemm_demo_opts): prints simulated cycles per second. */
+int kh_gemm_bench_machine(const unsigned *dims, const kh_simopts *sim);
 
 #endif

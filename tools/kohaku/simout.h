@@ -1,7 +1,7 @@
 /* --trace, --stats and --check for the simulating subcommands
  * (../shared/cli.md, docs/check.md): a Chrome / Perfetto trace-event JSON
  * sink, a JSON dump of every component's and link's counters, and the
- * report of the live flit checker. */
+ * report of the live flit checker. Their parsing is simopts.h. */
 #ifndef KOHAKU_SIMOUT_H
 #define KOHAKU_SIMOUT_H
 

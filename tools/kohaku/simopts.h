@@ -1,0 +1,56 @@
+/* The options the simulating subcommands share (../shared/cli.md): --trace
+ * FILE, --stats FILE and --check on all six (demo, gemm, bench gemm, run,
+ * replay, bench noc), and where a subcommand takes them --map MAP,
+ * --profile P and --param NAME=VALUE. One parser; each subcommand keeps
+ * its own options, usage text and exit codes around it. simout.h is the
+ * output side of the same options. */
+#ifndef KOHAKU_SIMOPTS_H
+#define KOHAKU_SIMOPTS_H
+
+#include <stddef.h>
+
+#include "kohaku/params.h"
+
+/* What a subcommand takes besides --trace, --stats and --check. The two
+ * --profile/--param rules are the two the subcommands have always had;
+ * a subcommand takes at most one of them. */
+#define KH_SIMOPT_MAP 1u                     /* --map MAP (demo, gemm, bench gemm, bench noc) */
+#define KH_SIMOPT_PARAMS_IN_ORDER 2u         /* run: each --profile and --param applied in command-line order, 64 at most together */
+#define KH_SIMOPT_PARAMS_PROFILE_FIRST 4u    /* bench noc: the last --profile, then each --param in order, 16 --param at most */
+#define KH_SIMOPTS_MAX_EDITS 64              /* IN_ORDER: most --profile and --param together */
+#define KH_SIMOPTS_MAX_PARAMS 16             /* PROFILE_FIRST: most --param */
+
+typedef struct kh_simopts {
+    const char *who;       /* "kohaku run": the prefix of the messages */
+    unsigned takes;        /* KH_SIMOPT_* */
+    const char *map;       /* --map, NULL: not given */
+    const char *trace;     /* --trace, NULL: no trace */
+    const char *stats;     /* --stats, NULL: no statistics */
+    int check;             /* --check: the live flit checker */
+    const char *profile;   /* PROFILE_FIRST: the last --profile, applied before every edit; else NULL */
+    struct {
+        const char *opt;   /* "--profile" or "--param" as written */
+        const char *val;
+    } edit[KH_SIMOPTS_MAX_EDITS]; /* --profile (IN_ORDER only) and --param, in command-line order */
+    unsigned nedit;
+} kh_simopts;
+
+/* Look at argv[*i]. One of the options o->takes, with its value: store it,
+ * step *i past the value, return 1. Not one of them, or an option whose
+ * value is missing (the last word): return 0, and the caller treats the
+ * word as it treats any word it does not know — which is how every
+ * subcommand has reported a missing value. Refused (one --profile/--param
+ * too many): "WHO: ..." on standard error, return -1; the caller exits 2. */
+int kh_simopts_take(kh_simopts *o, int argc, char **argv, int *i);
+
+/* Apply the --profile and --param options to p by o->takes' rule. 0, or -1
+ * with the refused value's message in err (the first refusal; p is then
+ * partly changed). */
+int kh_simopts_apply(const kh_simopts *o, kh_params *p, char *err, size_t errlen);
+
+/* The machine parameters the options ask for: defaults, then
+ * kh_simopts_apply. A refused value is a usage error: "WHO: why" on
+ * standard error and 2, else 0. err/errlen: the caller's message buffer. */
+int kh_simopts_params(const kh_simopts *o, kh_params *p, char *err, size_t errlen);
+
+#endif
