@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "kohaku/bufcat.h"
 #include "sim/sim_int.h"
 
 static int ent_less(kh_wake_ent a, kh_wake_ent b)
@@ -250,10 +251,7 @@ int kh_sim_describe_stuck(kh_sim *sim, char *buf, size_t len)
         char line[1024];
         if (!c->ops->describe_stuck || !c->ops->describe_stuck(c, line, sizeof line)) continue;
         n++;
-        if (used < len) {
-            int w = snprintf(buf + used, len - used, "%s: %s\n", c->name, line);
-            if (w > 0) used += (size_t)w;
-        }
+        kh_bufcat(buf, len, &used, "%s: %s\n", c->name, line);
     }
     return n;
 }
