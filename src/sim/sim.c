@@ -108,7 +108,6 @@ void kh_sim_add(kh_sim *sim, kh_comp *c, const kh_comp_ops *ops, const char *nam
     c->id = sim->ncomps;
     c->wword = (c->id >> 6) * KH_WHEEL;
     c->wbit = UINT64_C(1) << (c->id & 63);
-    c->last_step = KH_NEVER;
     c->in_links = NULL;
     snprintf(c->name, sizeof c->name, "%s", name ? name : ops->kind);
     sim->comps[sim->ncomps++] = c;
@@ -177,7 +176,6 @@ static void run_cycle(kh_sim *sim, kh_cycle t)
         slot[w * KH_WHEEL] = 0;
         for (; bits; bits &= bits - 1) {
             kh_comp *c = sim->comps[w * 64 + (unsigned)__builtin_ctzll(bits)];
-            c->last_step = t;
             steps++;
             c->ops->step(c, t);
         }
