@@ -40,7 +40,8 @@ void kh_mx_pack(const kh_mx_entry *e, int b_packing, uint64_t words[16]);
 /* The 16 exact integer dot products of one K block (numerics §4):
  * c[i][j] = sum over k of a->q[i][k] * b->q[j][k]. Exact for every element in
  * -64..63 (|c| <= 131072). The hot loop of every GEMM: kh_mx_block picks the
- * fastest path this CPU runs (checked on every call, no cached state). Element
+ * fastest path this CPU runs (checked on every call, no cached state; hot loops
+ * use kh_mx_kernels below). Element
  * bytes outside -64..63 give an unspecified (but defined) result. */
 void kh_mx_block(const kh_mx_entry *a, const kh_mx_entry *b, int32_t c[4][4]);
 
@@ -102,5 +103,23 @@ void kh_mx_block_chain_on(kh_mx_path p, const kh_mx_entry *a, const kh_mx_entry 
                           uint32_t chain[16]);
 void kh_mx_block_accumulate_on(kh_mx_path p, const kh_mx_entry *a, const kh_mx_entry *b, unsigned anchor,
                                unsigned mw, uint32_t tile[16]);
+
+/* A path's functions resolved once. The calls above test the CPU on every
+ * block (several __builtin_cpu_supports, and CPUID for AVX-VNNI); a GEMM
+ * loop resolves them at setup with kh_mx_kernels_get and calls these. */
+typedef void (*kh_mx_lanes_fn)(const kh_mx_entry *a, const kh_mx_entry *b, unsigned anchor, unsigned mw,
+                               uint32_t out[16]);
+typedef struct kh_mx_kernels {
+    kh_mx_path path;         /* the path resolved (portable if the one asked for is absent) */
+    kh_mx_block_fn block;
+    kh_mx_lanes_fn chain;    /* fused product + scale, NULL: product then scalar lanes */
+    kh_mx_lanes_fn accum;    /* fused product + scale + add, NULL likewise */
+    unsigned lanes_mw_max;   /* widest MW the fused lanes are exact for */
+} kh_mx_kernels;
+void kh_mx_kernels_get(kh_mx_path p, kh_mx_kernels *k);
+void kh_mx_kernels_chain(const kh_mx_kernels *k, const kh_mx_entry *a, const kh_mx_entry *b, unsigned anchor,
+                         unsigned mw, uint32_t chain[16]);
+void kh_mx_kernels_accumulate(const kh_mx_kernels *k, const kh_mx_entry *a, const kh_mx_entry *b, unsigned anchor,
+                              unsigned mw, uint32_t tile[16]);
 
 #endif

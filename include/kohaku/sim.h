@@ -54,7 +54,6 @@ struct kh_comp {
     unsigned id;    /* registration order; same-cycle steps run in id order */
     unsigned wword; /* (id / 64) * KH_WHEEL and 1 << (id % 64): where a wake */
     uint64_t wbit;  /* sets this component's bit in the wheel, precomputed */
-    kh_cycle last_step; /* cycle of the latest step, KH_NEVER before the first */
     kh_link *in_links;  /* links whose receiver is this component (kh_comp_space) */
     char name[48];  /* e.g. "router(1,2)", "cu(2,1)" */
 };

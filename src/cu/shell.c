@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "cu/shell_int.h"
+#include "kohaku/bufcat.h"
 #include "kohaku/gen/flit.h"
 #include "kohaku/gen/regs.h"
 
@@ -364,14 +365,8 @@ static int shell_stuck(kh_comp *c, char *buf, size_t len)
     kh_cu *cu = (kh_cu *)c;
     size_t used = 0;
     int stuck = 0;
-#define SAY(...)                                                                 \
-    do {                                                                         \
-        if (used < len) {                                                        \
-            int w_ = snprintf(buf + used, len - used, __VA_ARGS__);              \
-            if (w_ > 0) used += (size_t)w_;                                      \
-        }                                                                        \
-        stuck = 1;                                                               \
-    } while (0)
+    if (len) buf[0] = '\0';
+#define SAY(...) (kh_bufcat(buf, len, &used, __VA_ARGS__), stuck = 1)
     if (cu->in_flight) {
         SAY("instruction txn 0x%02x from (%u,%u) accepted at cycle %llu has not retired "
             "(control.md §5.4: the unit must raise exec_done once per instruction)",

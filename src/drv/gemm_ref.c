@@ -43,6 +43,8 @@ int kh_gemm_reference_mx(const kh_gemm_plan *p, const uint16_t *a, const uint16_
         return -1;
     }
     const unsigned mw = KH_ACC_MW_DEFAULT;
+    kh_mx_kernels mx; /* resolved once: the per-block calls would re-test the CPU */
+    kh_mx_kernels_get(kh_mx_path_best(), &mx);
     for (unsigned ti = 0; ti < p->gi; ti++)
         for (unsigned tj = 0; tj < p->gj; tj++) {
             for (unsigned ch = 0; ch < p->ch; ch++)
@@ -54,10 +56,10 @@ int kh_gemm_reference_mx(const kh_gemm_plan *p, const uint16_t *a, const uint16_
                             uint32_t *t = tile[g * p->gn + h];
                             if (ch == 0 && kb == 0) { /* LOAD opens the tile */
                                 uint32_t chain[16];
-                                kh_mx_block_chain(x, y, KH_MX_ANCHOR, mw, chain);
+                                kh_mx_kernels_chain(&mx, x, y, KH_MX_ANCHOR, mw, chain);
                                 for (unsigned l = 0; l < 16; l++) t[l] = kh_acc_add(0, 1, chain[l], 0, mw);
                             } else {
-                                kh_mx_block_accumulate(x, y, KH_MX_ANCHOR, mw, t);
+                                kh_mx_kernels_accumulate(&mx, x, y, KH_MX_ANCHOR, mw, t);
                             }
                         }
             for (unsigned g = 0; g < p->gm; g++)

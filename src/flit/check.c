@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "kohaku/bufcat.h"
 #include "flit/findings.h"
 #include "kohaku/gen/flit.h"
 
@@ -231,8 +232,7 @@ int kh_flitcheck(const kh_flit *f, const kh_flitcheck_ctx *ctx, kh_flitcheck_rep
 
 static void add(char *out, size_t outlen, size_t *k, const char *s)
 {
-    int n = snprintf(out + *k, outlen - *k, "%s%s", *k ? "; " : "", s);
-    if (n > 0) *k += (size_t)n < outlen - *k ? (size_t)n : outlen - *k - 1;
+    kh_bufcat(out, outlen, k, "%s%s", *k ? "; " : "", s);
 }
 
 void kh_flitcheck_skipped(const kh_flit *f, const kh_flitcheck_ctx *x, char *out, size_t outlen)

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "kohaku/bufcat.h"
 #include "kohaku/file.h"
 #include "kohaku/mesh.h"
 
@@ -69,9 +70,11 @@ static void known_tokens(char *out, size_t len)
 {
     unsigned n;
     const kh_unit_kind *const *k = kh_unit_kinds(&n);
-    size_t o = (size_t)snprintf(out, len, "xxx ... nul mag");
-    for (unsigned i = 0; i < n && o < len; i++)
-        if (k[i]->token) o += (size_t)snprintf(out + o, len - o, " %s", k[i]->token);
+    size_t o = 0;
+    if (len) out[0] = '\0';
+    kh_bufcat(out, len, &o, "xxx ... nul mag");
+    for (unsigned i = 0; i < n; i++)
+        if (k[i]->token) kh_bufcat(out, len, &o, " %s", k[i]->token);
 }
 
 /* Check one token as it is read (mesh.md §2 token rules). */

@@ -15,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "kohaku/bufcat.h"
 #include "kohaku/gen/flit.h"
 #include "noc/router_int.h"
 
@@ -142,26 +143,27 @@ static int router_stuck(kh_comp *c, char *buf, size_t len)
     kh_router *r = (kh_router *)c;
     size_t o = 0;
     int any = 0;
+    if (len) buf[0] = '\0';
     for (unsigned d = 0; d < KH_NDIRS; d++) {
         if (r->out_full >> d & 1) {
             any = 1;
-            o += (size_t)snprintf(buf + o, o < len ? len - o : 0,
-                                  "%s: output %s holds a flit for dst (%u,%u); %s is busy "
-                                  "(mesh.md §4: the sender holds until !busy)\n",
-                                  c->name, kh_dir_name(d), (unsigned)kh_hdr_dst_x(r->out[d].w),
-                                  (unsigned)kh_hdr_dst_y(r->out[d].w), r->out_link[d]->name);
+            kh_bufcat(buf, len, &o,
+                      "%s: output %s holds a flit for dst (%u,%u); %s is busy "
+                      "(mesh.md §4: the sender holds until !busy)\n",
+                      c->name, kh_dir_name(d), (unsigned)kh_hdr_dst_x(r->out[d].w),
+                      (unsigned)kh_hdr_dst_y(r->out[d].w), r->out_link[d]->name);
         }
         if (r->slot_full >> d & 1) {
             any = 1;
-            o += (size_t)snprintf(buf + o, o < len ? len - o : 0,
-                                  "%s: input %s slot waits for output %s (mesh.md §5 head-of-line)\n",
-                                  c->name, kh_dir_name(d), kh_dir_name(slot_dir(r, d)));
+            kh_bufcat(buf, len, &o,
+                      "%s: input %s slot waits for output %s (mesh.md §5 head-of-line)\n",
+                      c->name, kh_dir_name(d), kh_dir_name(slot_dir(r, d)));
         }
         if (!kh_fifo_empty(&r->in[d])) {
             any = 1;
-            o += (size_t)snprintf(buf + o, o < len ? len - o : 0,
-                                  "%s: input %s FIFO holds %u flits behind its slot (mesh.md §5)\n",
-                                  c->name, kh_dir_name(d), r->in[d].count);
+            kh_bufcat(buf, len, &o,
+                      "%s: input %s FIFO holds %u flits behind its slot (mesh.md §5)\n",
+                      c->name, kh_dir_name(d), r->in[d].count);
         }
     }
     return any;
@@ -171,13 +173,12 @@ static void router_stats(kh_comp *c, char *buf, size_t len)
 {
     kh_router *r = (kh_router *)c;
     size_t o = strlen(buf);
-    o += (size_t)snprintf(buf + o, o < len ? len - o : 0,
-                          "\"x\":%u,\"y\":%u,\"hops\":%llu,\"fifo_depth\":%u,\"fifo_high_water\":{",
-                          r->x, r->y, (unsigned long long)r->hops, r->in[0].cap);
+    kh_bufcat(buf, len, &o,
+              "\"x\":%u,\"y\":%u,\"hops\":%llu,\"fifo_depth\":%u,\"fifo_high_water\":{",
+              r->x, r->y, (unsigned long long)r->hops, r->in[0].cap);
     for (unsigned d = 0; d < KH_NDIRS; d++)
-        o += (size_t)snprintf(buf + o, o < len ? len - o : 0, "%s\"%s\":%u", d ? "," : "",
-                              kh_dir_name(d), r->in[d].high_water);
-    if (o < len) snprintf(buf + o, len - o, "}");
+        kh_bufcat(buf, len, &o, "%s\"%s\":%u", d ? "," : "", kh_dir_name(d), r->in[d].high_water);
+    kh_bufcat(buf, len, &o, "}");
 }
 
 static void router_destroy(kh_comp *c)

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "kohaku/bufcat.h"
 #include "kohaku/gen/flit.h"
 #include "kohaku/traffic.h"
 #include "noc/router_int.h"
@@ -232,11 +233,11 @@ static void tgen_stats(kh_comp *c, char *buf, size_t len)
 {
     tgen *g = (tgen *)c;
     size_t o = strlen(buf);
-    snprintf(buf + o, o < len ? len - o : 0,
-             "\"x\":%u,\"y\":%u,\"sent\":%llu,\"delivered\":%llu,\"latency_sum\":%llu,"
-             "\"latency_max\":%llu",
-             g->x, g->y, (unsigned long long)g->sent, (unsigned long long)g->delivered,
-             (unsigned long long)g->latency_sum, (unsigned long long)g->latency_max);
+    kh_bufcat(buf, len, &o,
+              "\"x\":%u,\"y\":%u,\"sent\":%llu,\"delivered\":%llu,\"latency_sum\":%llu,"
+              "\"latency_max\":%llu",
+              g->x, g->y, (unsigned long long)g->sent, (unsigned long long)g->delivered,
+              (unsigned long long)g->latency_sum, (unsigned long long)g->latency_max);
 }
 
 static void tgen_destroy(kh_comp *c) { free(c); }

@@ -36,36 +36,33 @@ static int has_avxvnni(void)
 }
 #endif
 
-/* What one path runs: the block product and the fused pipelines. */
-typedef struct path_impl {
-    kh_mx_block_fn block;
-    kh_mx_lanes_fn chain, accum; /* NULL: product, then the scalar lanes */
-    unsigned lanes_mw_max;       /* widest MW the vector lanes hold */
-} path_impl;
+/* What one path runs (kh_mx_kernels, num.h): the block product and the
+ * fused pipelines. */
+typedef kh_mx_kernels path_impl;
 
 /* The implementation of path p if this CPU runs it. */
 static int path_impl_get(kh_mx_path p, path_impl *impl)
 {
-    *impl = (path_impl){kh_mx_block_portable, NULL, NULL, 0};
+    *impl = (path_impl){KH_MX_PORTABLE, kh_mx_block_portable, NULL, NULL, 0};
     switch (p) {
     case KH_MX_PORTABLE:
         return 1;
 #ifdef KH_MX_HAVE_X86
     case KH_MX_AVX2:
         if (!__builtin_cpu_supports("avx2")) return 0;
-        *impl = (path_impl){kh_mx_block_avx2, kh_mx_chain_avx2, kh_mx_accum_avx2, KH_ACC_LANES_MW_MAX_AVX2};
+        *impl = (path_impl){p, kh_mx_block_avx2, kh_mx_chain_avx2, kh_mx_accum_avx2, KH_ACC_LANES_MW_MAX_AVX2};
         return 1;
     case KH_MX_AVX512VNNI:
         if (!__builtin_cpu_supports("avx512vnni") || !__builtin_cpu_supports("avx512vl") ||
             !__builtin_cpu_supports("avx512cd"))
             return 0;
-        *impl = (path_impl){kh_mx_block_avx512vnni, kh_mx_chain_avx512vnni, kh_mx_accum_avx512vnni,
+        *impl = (path_impl){p, kh_mx_block_avx512vnni, kh_mx_chain_avx512vnni, kh_mx_accum_avx512vnni,
                             KH_ACC_LANES_MW_MAX_AVX512};
         return 1;
 #ifdef KH_MX_HAVE_AVXVNNI
     case KH_MX_AVXVNNI:
         if (!has_avxvnni()) return 0;
-        *impl = (path_impl){kh_mx_block_avxvnni, kh_mx_chain_avx2, kh_mx_accum_avx2, KH_ACC_LANES_MW_MAX_AVX2};
+        *impl = (path_impl){p, kh_mx_block_avxvnni, kh_mx_chain_avx2, kh_mx_accum_avx2, KH_ACC_LANES_MW_MAX_AVX2};
         return 1;
 #endif
 #endif
@@ -107,39 +104,56 @@ static inline void accum_lanes(const int32_t *c, const uint8_t sa[4], const uint
         tile[n] = kh_acc_sum(tile[n], 0, kh_acc_scale(c[n], sa[n >> 2], sb[n & 3], anchor, mw), 0, mw);
 }
 
+void kh_mx_kernels_get(kh_mx_path p, kh_mx_kernels *k)
+{
+    if (!path_impl_get(p, k)) path_impl_get(KH_MX_PORTABLE, k);
+}
+
+void kh_mx_kernels_chain(const kh_mx_kernels *k, const kh_mx_entry *a, const kh_mx_entry *b, unsigned anchor,
+                         unsigned mw, uint32_t chain[16])
+{
+    int32_t c[4][4];
+    mw = clamp_mw(mw);
+    anchor &= 0xFF; /* the 8-bit GEMM field */
+    if (k->chain && mw <= k->lanes_mw_max) {
+        k->chain(a, b, anchor, mw, chain);
+        return;
+    }
+    k->block(a, b, c);
+    for (int n = 0; n < 16; n++) chain[n] = kh_acc_scale(c[n >> 2][n & 3], a->scale[n >> 2], b->scale[n & 3], anchor, mw);
+}
+
+void kh_mx_kernels_accumulate(const kh_mx_kernels *k, const kh_mx_entry *a, const kh_mx_entry *b, unsigned anchor,
+                              unsigned mw, uint32_t tile[16])
+{
+    int32_t c[4][4];
+    mw = clamp_mw(mw);
+    anchor &= 0xFF;
+    if (k->accum && mw <= k->lanes_mw_max) {
+        k->accum(a, b, anchor, mw, tile);
+        return;
+    }
+    k->block(a, b, c);
+    if (mw == KH_ACC_MW_DEFAULT)
+        accum_lanes(&c[0][0], a->scale, b->scale, anchor, KH_ACC_MW_DEFAULT, tile); /* constants fold */
+    else
+        accum_lanes(&c[0][0], a->scale, b->scale, anchor, mw, tile);
+}
+
 void kh_mx_block_chain_on(kh_mx_path p, const kh_mx_entry *a, const kh_mx_entry *b, unsigned anchor, unsigned mw,
                           uint32_t chain[16])
 {
-    path_impl impl;
-    int32_t c[4][4];
-    if (!path_impl_get(p, &impl)) path_impl_get(KH_MX_PORTABLE, &impl);
-    mw = clamp_mw(mw);
-    anchor &= 0xFF; /* the 8-bit GEMM field */
-    if (impl.chain && mw <= impl.lanes_mw_max) {
-        impl.chain(a, b, anchor, mw, chain);
-        return;
-    }
-    impl.block(a, b, c);
-    for (int n = 0; n < 16; n++) chain[n] = kh_acc_scale(c[n >> 2][n & 3], a->scale[n >> 2], b->scale[n & 3], anchor, mw);
+    kh_mx_kernels k;
+    kh_mx_kernels_get(p, &k);
+    kh_mx_kernels_chain(&k, a, b, anchor, mw, chain);
 }
 
 void kh_mx_block_accumulate_on(kh_mx_path p, const kh_mx_entry *a, const kh_mx_entry *b, unsigned anchor,
                                unsigned mw, uint32_t tile[16])
 {
-    path_impl impl;
-    int32_t c[4][4];
-    if (!path_impl_get(p, &impl)) path_impl_get(KH_MX_PORTABLE, &impl);
-    mw = clamp_mw(mw);
-    anchor &= 0xFF;
-    if (impl.accum && mw <= impl.lanes_mw_max) {
-        impl.accum(a, b, anchor, mw, tile);
-        return;
-    }
-    impl.block(a, b, c);
-    if (mw == KH_ACC_MW_DEFAULT)
-        accum_lanes(&c[0][0], a->scale, b->scale, anchor, KH_ACC_MW_DEFAULT, tile); /* constants fold */
-    else
-        accum_lanes(&c[0][0], a->scale, b->scale, anchor, mw, tile);
+    kh_mx_kernels k;
+    kh_mx_kernels_get(p, &k);
+    kh_mx_kernels_accumulate(&k, a, b, anchor, mw, tile);
 }
 
 void kh_mx_block_chain(const kh_mx_entry *a, const kh_mx_entry *b, unsigned anchor, unsigned mw, uint32_t chain[16])

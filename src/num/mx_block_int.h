@@ -5,10 +5,8 @@
 
 #include "kohaku/num.h"
 
-/* One block through the pipeline: product, then the 16 lanes' scale
- * application (chain) or scale and add into a tile (accum). */
-typedef void (*kh_mx_lanes_fn)(const kh_mx_entry *a, const kh_mx_entry *b, unsigned anchor, unsigned mw,
-                               uint32_t out[16]);
+/* kh_mx_lanes_fn (num.h): one block through the pipeline, product then the
+ * 16 lanes' scale application (chain) or scale and add into a tile (accum). */
 
 /* Defined when the compiler can build the x86-64 paths (GCC or Clang);
  * -DKH_NUM_PORTABLE_ONLY builds what a non-x86 machine gets. */

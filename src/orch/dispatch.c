@@ -2,6 +2,7 @@
  * one RAM word per cycle, under credit (§2.5), into the TX FIFO. */
 #include <stdio.h>
 
+#include "kohaku/bufcat.h"
 #include "kohaku/gen/flit.h"
 #include "kohaku/gen/regs.h"
 #include "orch/orch_int.h"
@@ -101,23 +102,24 @@ void kh_orch_dispatch_step(kh_orch *o, kh_cycle now)
     if (next != KH_NEVER) kh_comp_wake(&o->comp, next > now ? next : now + 1);
 }
 
-int kh_orch_dispatch_stuck(kh_orch *o, char *buf, size_t len)
+void kh_orch_dispatch_stuck(kh_orch *o, char *buf, size_t len, size_t *used)
 {
     uint64_t d = o->prog_dst;
     unsigned x = (unsigned)kh_orch_prog_dst_x(&d), y = (unsigned)kh_orch_prog_dst_y(&d);
     if (o->run && o->word == 0 && o->credit == 0)
-        return snprintf(buf, len,
-                        "dispatch to (%u,%u) stalled with %u flit(s) left: PROG_CRED is 0 "
-                        "(PROG_STAT credit). Only INST_COMPLETE refills credit; the final instruction "
-                        "(last = 1) and faults return none, so a program of n instructions gives back n-1: "
-                        "re-seed PROG_CRED (<= the unit's inst_depth) before each program "
-                        "(control.md §2.5, §4 step 5)",
-                        x, y, o->left);
-    if (o->run && o->word == 0)
-        return snprintf(buf, len,
-                        "dispatch to (%u,%u) waits for room in the TX FIFO (%u flit(s) left; word 0 "
-                        "needs occupancy <= TX_DEPTH-2, control.md §2.4)",
-                        x, y, o->left);
-    return snprintf(buf, len, "dispatch to (%u,%u) in progress, %u flit(s) left (control.md §2.4)",
-                    x, y, o->left);
+        kh_bufcat(buf, len, used,
+                  "dispatch to (%u,%u) stalled with %u flit(s) left: PROG_CRED is 0 "
+                  "(PROG_STAT credit). Only INST_COMPLETE refills credit; the final instruction "
+                  "(last = 1) and faults return none, so a program of n instructions gives back n-1: "
+                  "re-seed PROG_CRED (<= the unit's inst_depth) before each program "
+                  "(control.md §2.5, §4 step 5)",
+                  x, y, o->left);
+    else if (o->run && o->word == 0)
+        kh_bufcat(buf, len, used,
+                  "dispatch to (%u,%u) waits for room in the TX FIFO (%u flit(s) left; word 0 "
+                  "needs occupancy <= TX_DEPTH-2, control.md §2.4)",
+                  x, y, o->left);
+    else
+        kh_bufcat(buf, len, used, "dispatch to (%u,%u) in progress, %u flit(s) left (control.md §2.4)", x, y,
+                  o->left);
 }

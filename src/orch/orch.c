@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "kohaku/bufcat.h"
 #include "kohaku/gen/flit.h"
 #include "kohaku/gen/regs.h"
 #include "orch/orch_int.h"
@@ -251,15 +252,14 @@ static int orch_describe_stuck(kh_comp *c, char *buf, size_t len)
     int stuck = 0;
     buf[0] = 0;
     if (o->run || o->push_at != KH_NEVER) {
-        n += (size_t)kh_orch_dispatch_stuck(o, buf + n, len - n);
+        kh_orch_dispatch_stuck(o, buf, len, &n);
         stuck = 1;
     }
     unsigned txn = kh_fifo_used(&o->tx, now);
-    if (txn && n < len) {
-        n += (size_t)snprintf(buf + n, len - n,
-                              "%s%u flit(s) in the TX FIFO wait for the node to take them "
-                              "(control.md §2.10)",
-                              stuck ? "; " : "", txn);
+    if (txn) {
+        kh_bufcat(buf, len, &n,
+                  "%s%u flit(s) in the TX FIFO wait for the node to take them (control.md §2.10)",
+                  stuck ? "; " : "", txn);
         stuck = 1;
     }
     return stuck;
@@ -356,24 +356,24 @@ int kh_orch_explain(kh_orch *o, char *buf, size_t len)
     int hints = 0;
     size_t n = 0;
     buf[0] = 0;
-    for (unsigned idx = 0; idx < ORCH_NODES && n < len; idx++) {
+    for (unsigned idx = 0; idx < ORCH_NODES; idx++) {
         const orch_node_note *nn = &o->note[idx];
         if (!nn->sent) continue;
         uint64_t w = idx;
         unsigned x = (unsigned)kh_orch_prog_dst_x(&w), y = (unsigned)kh_orch_prog_dst_y(&w);
         if (nn->completed < nn->sent) {
-            n += (size_t)snprintf(buf + n, len - n,
-                                  "%s: node (%u,%u) was sent %u instruction(s) and returned %u completion(s): "
-                                  "%u not retired yet (control.md §5.4: exactly one completion per "
-                                  "instruction; a unit that never raises exec_done holds its credit)\n",
-                                  o->comp.name, x, y, nn->sent, nn->completed, nn->sent - nn->completed);
+            kh_bufcat(buf, len, &n,
+                      "%s: node (%u,%u) was sent %u instruction(s) and returned %u completion(s): "
+                      "%u not retired yet (control.md §5.4: exactly one completion per "
+                      "instruction; a unit that never raises exec_done holds its credit)\n",
+                      o->comp.name, x, y, nn->sent, nn->completed, nn->sent - nn->completed);
             hints++;
-        } else if (!nn->last_last && n < len) {
-            n += (size_t)snprintf(buf + n, len - n,
-                                  "%s: node (%u,%u) retired everything it was sent, but the last instruction "
-                                  "(txn 0x%02x) had last = 0, so no BATCH_COMPLETE follows: set `last` on the "
-                                  "final instruction of a program (instruction-encoding §3, control.md §4 step 2)\n",
-                                  o->comp.name, x, y, nn->last_txn);
+        } else if (!nn->last_last) {
+            kh_bufcat(buf, len, &n,
+                      "%s: node (%u,%u) retired everything it was sent, but the last instruction "
+                      "(txn 0x%02x) had last = 0, so no BATCH_COMPLETE follows: set `last` on the "
+                      "final instruction of a program (instruction-encoding §3, control.md §4 step 2)\n",
+                      o->comp.name, x, y, nn->last_txn);
             hints++;
         }
     }

@@ -106,6 +106,6 @@ void kh_orch_decide_beat(kh_orch *o, orch_beat *b, kh_cycle now);
 /* dispatch.c */
 void kh_orch_dispatch_step(kh_orch *o, kh_cycle now);
 void kh_orch_kick(kh_orch *o, kh_cycle now);
-int kh_orch_dispatch_stuck(kh_orch *o, char *buf, size_t len);
+void kh_orch_dispatch_stuck(kh_orch *o, char *buf, size_t len, size_t *used);
 
 #endif

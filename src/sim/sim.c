@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "kohaku/bufcat.h"
 #include "sim/sim_int.h"
 
 static int ent_less(kh_wake_ent a, kh_wake_ent b)
@@ -107,7 +108,6 @@ void kh_sim_add(kh_sim *sim, kh_comp *c, const kh_comp_ops *ops, const char *nam
     c->id = sim->ncomps;
     c->wword = (c->id >> 6) * KH_WHEEL;
     c->wbit = UINT64_C(1) << (c->id & 63);
-    c->last_step = KH_NEVER;
     c->in_links = NULL;
     snprintf(c->name, sizeof c->name, "%s", name ? name : ops->kind);
     sim->comps[sim->ncomps++] = c;
@@ -176,7 +176,6 @@ static void run_cycle(kh_sim *sim, kh_cycle t)
         slot[w * KH_WHEEL] = 0;
         for (; bits; bits &= bits - 1) {
             kh_comp *c = sim->comps[w * 64 + (unsigned)__builtin_ctzll(bits)];
-            c->last_step = t;
             steps++;
             c->ops->step(c, t);
         }
@@ -250,10 +249,7 @@ int kh_sim_describe_stuck(kh_sim *sim, char *buf, size_t len)
         char line[1024];
         if (!c->ops->describe_stuck || !c->ops->describe_stuck(c, line, sizeof line)) continue;
         n++;
-        if (used < len) {
-            int w = snprintf(buf + used, len - used, "%s: %s\n", c->name, line);
-            if (w > 0) used += (size_t)w;
-        }
+        kh_bufcat(buf, len, &used, "%s: %s\n", c->name, line);
     }
     return n;
 }

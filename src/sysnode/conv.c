@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "kohaku/bufcat.h"
 #include "sysnode/node_int.h"
 
 #define CONV_MAX_CH 8     /* ports (4) + host + mover + interlink + processor */
@@ -384,18 +385,18 @@ static int conv_stuck(kh_comp *c, char *buf, size_t len)
     kh_conv *cv = (kh_conv *)c;
     size_t n = kh_ring_count(&cv->lost), used = 0;
     if (!n) return 0;
-    for (size_t i = 0; i < n && used + 1 < len; i++) {
+    if (len) buf[0] = '\0';
+    for (size_t i = 0; i < n; i++) {
         conv_lost *l = kh_ring_at(&cv->lost, i);
         char a[96];
         kh_node_addr_str(cv->n, l->addr, a, sizeof a);
-        int w = snprintf(buf + used, len - used,
-                         "%s%s %s of %s (cycle %llu) sits at the DRAM master and will never be "
-                         "answered: an aperture address the staging store does not claim "
-                         "(memory.md §1.1, §7)",
-                         i ? "; " : "", cv->rq[l->ch]->what, l->write ? "write" : "read", a,
-                         (unsigned long long)l->at);
-        if (w < 0) break;
-        used += (size_t)w;
+        if (!kh_bufcat(buf, len, &used,
+                       "%s%s %s of %s (cycle %llu) sits at the DRAM master and will never be "
+                       "answered: an aperture address the staging store does not claim "
+                       "(memory.md §1.1, §7)",
+                       i ? "; " : "", cv->rq[l->ch]->what, l->write ? "write" : "read", a,
+                       (unsigned long long)l->at))
+            break;
     }
     return 1;
 }

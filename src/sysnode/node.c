@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "kohaku/bufcat.h"
 #include "sysnode/fields.h"
 #include "sysnode/ilink_int.h"
 #include "sysnode/mover_int.h"
@@ -12,16 +13,11 @@
 
 void kh_node_say(char *buf, size_t len, size_t *used, const char *fmt, ...)
 {
-    if (!len || *used + 1 >= len) return;
-    if (*used) {
-        int w = snprintf(buf + *used, len - *used, "; ");
-        if (w > 0) *used += (size_t)w < len - *used ? (size_t)w : len - *used - 1;
-    }
+    if (*used) kh_bufcat(buf, len, used, "; ");
     va_list ap;
     va_start(ap, fmt);
-    int w = vsnprintf(buf + *used, len - *used, fmt, ap);
+    kh_vbufcat(buf, len, used, fmt, ap);
     va_end(ap);
-    if (w > 0) *used += (size_t)w < len - *used ? (size_t)w : len - *used - 1;
 }
 
 static int check_cfg(const kh_node_cfg *cfg, const kh_params *p, char *err, size_t errlen)

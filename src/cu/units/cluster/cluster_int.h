@@ -127,6 +127,7 @@ typedef struct kh_cluster {
     /* build parameters (§1) */
     unsigned tiles, ga, gb, mw;
     unsigned l1_lat, chain_lat, acc_lat;
+    kh_mx_kernels mx;    /* the block-product path, resolved once at creation */
     /* architectural state (§3) */
     kh_mx_entry *l1a, *l1b;
     uint32_t (*tile)[16];

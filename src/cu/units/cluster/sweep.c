@@ -55,7 +55,7 @@ void kh_cl_sweep_compute(kh_cluster *u, const kh_cl_inst *in, uint64_t (*emit_ou
                 if (load) {
                     /* LOAD = add(forced zero, chain): the chain verbatim, 0 if its E is 0 */
                     uint32_t chain[16];
-                    kh_mx_block_chain(a, b, anchor, mw, chain);
+                    kh_mx_kernels_chain(&u->mx, a, b, anchor, mw, chain);
                     for (unsigned l = 0; l < 16; l++) tv[l] = kh_acc_add(0, 1, chain[l], 0, mw);
                     u->loaded[t] = 1;
                 } else {
@@ -64,7 +64,7 @@ void kh_cl_sweep_compute(kh_cluster *u, const kh_cl_inst *in, uint64_t (*emit_ou
                         kh_cl_warn(u, "GEMM adds into sub-tile %u that was never LOADed: its content is "
                                       "undefined in hardware, modelled as zero (cluster.md §3, Open point 8)", t);
                     }
-                    kh_mx_block_accumulate(a, b, anchor, mw, tv); /* ADD / ADD_EMIT */
+                    kh_mx_kernels_accumulate(&u->mx, a, b, anchor, mw, tv); /* ADD / ADD_EMIT */
                 }
                 if (emit && emit_out) fp16_granule(tv, mw, emit_out[g * gn + h]);
             }

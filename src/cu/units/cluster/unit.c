@@ -11,6 +11,8 @@
 
 #include <kohaku/gen/flit.h>
 
+#include "kohaku/bufcat.h"
+
 void kh_cl_kick(kh_cluster *u, kh_cycle at)
 {
     kh_cu_wake(u->cu, at);
@@ -250,7 +252,8 @@ static int unit_stuck(void *p, char *buf, size_t len)
     const kh_cl_inst *in = &u->in;
     size_t k = 0;
     int busy = 0;
-#define SAY(...) (k += (size_t)snprintf(buf + k, k < len ? len - k : 0, __VA_ARGS__), busy = 1)
+    if (len) buf[0] = '\0';
+#define SAY(...) (kh_bufcat(buf, len, &k, __VA_ARGS__), busy = 1)
     switch (u->state) {
     case KH_CL_IDLE:
         break;
@@ -370,6 +373,7 @@ kh_cluster *kh_cluster_alloc(const kh_params *p, char *err, size_t errlen)
     u->ga = (unsigned)p->cluster_ga;
     u->gb = (unsigned)p->cluster_gb;
     u->mw = (unsigned)p->cluster_acc_mw;
+    kh_mx_kernels_get(kh_mx_path_best(), &u->mx);
     u->l1_lat = (unsigned)p->cluster_l1_lat;
     u->chain_lat = (unsigned)p->cluster_chain_lat;
     u->acc_lat = (unsigned)p->cluster_acc_lat;

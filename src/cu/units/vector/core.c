@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "cu/units/vector/vec.h"
+#include "kohaku/bufcat.h"
 
 void vec_state_reset(vec_state *st)
 {
