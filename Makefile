@@ -1,9 +1,12 @@
 # kohaku build. `make` builds libkohaku and the CLI, `make test` runs every
 # test, `make run` runs the default demo, `make bench` the benchmarks,
 # `make fuzz` the fuzz targets briefly. SAN=1 builds under ASan+UBSan into
-# build-san/ so both trees can coexist.
+# build-san/ so both trees can coexist. MPI=1 builds with Open MPI's mpicc
+# into build-mpi/ (docs/mpi.md): the same programs, and `kohaku run` / `gemm`
+# partition a machine's meshes across the ranks of mpirun.
 CC      ?= cc
 SAN     ?= 0
+MPI     ?= 0
 ifeq ($(SAN),1)
 BUILD   := build-san
 SANFLAGS := -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
@@ -13,9 +16,19 @@ BUILD   := build
 SANFLAGS :=
 OPT     := -O2 -g
 endif
+ifeq ($(MPI),1)
+CC      := mpicc
+BUILD   := $(BUILD:build%=build-mpi%)
+MPIFLAGS := -DKH_MPI=1
+else
+MPIFLAGS :=
+endif
+# The MPI build for `make test`, when Open MPI is there (not under SAN: see
+# docs/mpi.md); the MPI tests skip, saying so, without it.
+MPICC_FOUND := $(shell command -v mpicc 2>/dev/null)
 CSTD     := -std=c11 -D_POSIX_C_SOURCE=200809L
 WARN     := -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes -Wmissing-prototypes
-CFLAGS   := $(CSTD) $(OPT) $(WARN) $(SANFLAGS) -Iinclude -I$(BUILD)/gen -Isrc -MMD -MP $(EXTRA_CFLAGS)
+CFLAGS   := $(CSTD) $(OPT) $(WARN) $(SANFLAGS) $(MPIFLAGS) -Iinclude -I$(BUILD)/gen -Isrc -MMD -MP $(EXTRA_CFLAGS)
 LDFLAGS  := $(SANFLAGS) $(EXTRA_LDFLAGS)
 LDLIBS   := -lm
 V        ?= 0
@@ -36,6 +49,9 @@ STAGE1_SRCS := $(sort $(filter-out src/isa/builtin.c,$(wildcard src/util/*.c src
 STAGE1_OBJS := $(patsubst %.c,$(BUILD)/obj/%.o,$(STAGE1_SRCS))
 
 LIB_SRCS := $(sort $(filter-out $(STAGE1_SRCS),$(wildcard src/*.c src/*/*.c src/*/*/*.c src/*/*/*/*.c)))
+ifneq ($(MPI),1)
+LIB_SRCS := $(filter-out src/mpi/%,$(LIB_SRCS))
+endif
 LIB_OBJS := $(patsubst %.c,$(BUILD)/obj/%.o,$(LIB_SRCS)) $(STAGE1_OBJS) $(BUILD)/obj/gen/isa_embed.o
 LIB      := $(BUILD)/libkohaku.a
 
@@ -113,8 +129,15 @@ $(BUILD)/bench/%: $(BUILD)/obj/bench/%.o $(LIB)
 	@echo "  LD    $@"
 	$(Q)$(CC) $(LDFLAGS) -o $@ $< $(LIB) $(LDLIBS)
 
-test: $(TEST_BINS) $(CLI)
-	@BUILD=$(BUILD) sh tests/run.sh $(TEST_BINS)
+ifeq ($(SAN)$(MPI)$(if $(MPICC_FOUND),y,n),00y)
+MPI_CLI := build-mpi/kohaku
+.PHONY: $(MPI_CLI)
+$(MPI_CLI):
+	@$(MAKE) --no-print-directory MPI=1 cli
+endif
+
+test: $(TEST_BINS) $(CLI) $(MPI_CLI)
+	@BUILD=$(BUILD) KOHAKU_MPI=$(MPI_CLI) sh tests/run.sh $(TEST_BINS)
 
 run: $(CLI)
 	$(CLI) demo
@@ -134,6 +157,6 @@ docs: $(BUILD)/isagen
 	@echo "docs/isa/*.md regenerated"
 
 clean:
-	rm -rf build build-san build-fuzz
+	rm -rf build build-san build-fuzz build-mpi build-mpi-san
 
 -include $(shell find $(BUILD)/obj -name '*.d' 2>/dev/null)

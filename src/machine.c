@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "kohaku/bufcat.h"
 #include "kohaku/ilink.h"
 #include "kohaku/machine.h"
 #include "kohaku/mesh.h"
@@ -21,6 +22,7 @@ typedef struct mach_mesh {
     kh_node *node;
     kh_orch *orch;
     kh_cu *unit[MAX_COORD][MAX_COORD];
+    unsigned comp_lo, comp_hi; /* its components' ids (partitions, docs/mpi.md) */
 } mach_mesh;
 
 struct kh_machine {
@@ -32,6 +34,7 @@ struct kh_machine {
     unsigned check_logged[40];  /* findings logged per rule by the machine's own reporter */
     int check_env;              /* turned on by KOHAKU_CHECK: findings to stderr, past any log sink */
     char check_error[1000];      /* the first violation it saw */
+    char shared_error[1000];     /* several processes: the first error any reported */
 };
 
 /* The picture of ../shared/maps/mesh_2x2_6+2.txt (upstream data, kept as
@@ -193,6 +196,8 @@ static int build_mesh(kh_machine *m, unsigned id, const char *map_text, int inte
     if (!mm->mesh) return -1;
     if (build_node(m, id, interlink, err, errlen) || build_units(m, id, err, errlen)) return -1;
     if (m->nmeshes > 1) prefix_names(m, id, c0, l0);
+    mm->comp_lo = c0;
+    mm->comp_hi = kh_sim_ncomps(m->sim);
     return 0;
 }
 
@@ -302,23 +307,77 @@ kh_cu *kh_machine_unit_at(const kh_machine *m, unsigned i, unsigned x, unsigned 
     return i < m->nmeshes && x < MAX_COORD && y < MAX_COORD ? m->mesh[i].unit[x][y] : NULL;
 }
 
-const char *kh_machine_error(const kh_machine *m)
+int kh_machine_mesh_comps(const kh_machine *m, unsigned mesh, unsigned *lo, unsigned *hi)
+{
+    if (mesh >= m->nmeshes) return -1;
+    *lo = m->mesh[mesh].comp_lo;
+    *hi = m->mesh[mesh].comp_hi;
+    return 0;
+}
+
+/* This process speaks for mesh i (always, in one process). */
+static int speaks_for(const kh_machine *m, unsigned i)
+{
+    return kh_sim_reports(m->sim, kh_orch_comp(m->mesh[i].orch));
+}
+
+static const char *local_error(const kh_machine *m)
 {
     if (m->check_error[0]) return m->check_error;
     for (unsigned i = 0; i < m->nmeshes; i++) {
-        const char *e = m->mesh[i].orch ? kh_orch_error(m->mesh[i].orch) : NULL;
+        const char *e = m->mesh[i].orch && speaks_for(m, i) ? kh_orch_error(m->mesh[i].orch) : NULL;
         if (e) return e;
     }
     return NULL;
+}
+
+/* Several processes: every one's texts, merged by key, into buf. */
+static int merge_texts(const kh_machine *m, kh_sync_rec *mine, unsigned n, char *buf, size_t len)
+{
+    const kh_sync_ops *sy = kh_sim_sync(m->sim);
+    kh_sync_rec *all = NULL;
+    int nall = sy->gather(kh_sim_sync_ctx(m->sim), mine, n, &all);
+    size_t used = strlen(buf);
+    for (int i = 0; i < nall; i++) {
+        kh_bufcat(buf, len, &used, "%s", all[i].text);
+        free(all[i].text);
+    }
+    free(all);
+    return nall > 0 ? nall : 0;
+}
+
+const char *kh_machine_error(const kh_machine *m)
+{
+    const char *e = local_error(m);
+    if (!kh_sim_sync(m->sim)) return e;
+    kh_machine *w = (kh_machine *)m; /* the merged copy lives in the machine */
+    kh_sync_rec mine = {0, e ? strdup(e) : NULL};
+    w->shared_error[0] = 0;
+    int n = merge_texts(m, &mine, mine.text ? 1 : 0, w->shared_error, sizeof w->shared_error);
+    free(mine.text);
+    return n ? w->shared_error : NULL;
 }
 
 int kh_machine_diagnose(kh_machine *m, char *buf, size_t len)
 {
     buf[0] = 0;
     int n = kh_sim_describe_stuck(m->sim, buf, len);
+    int sync = kh_sim_sync(m->sim) != NULL;
+    kh_sync_rec mine[KH_MACHINE_MAX_MESHES];
+    unsigned nmine = 0;
     for (unsigned i = 0; i < m->nmeshes; i++) {
-        size_t used = strlen(buf);
-        if (used < len) n += kh_orch_explain(m->mesh[i].orch, buf + used, len - used);
+        if (!sync) {
+            size_t used = strlen(buf);
+            if (used < len) n += kh_orch_explain(m->mesh[i].orch, buf + used, len - used);
+            continue;
+        }
+        char part[2048] = "";
+        if (!speaks_for(m, i) || !kh_orch_explain(m->mesh[i].orch, part, sizeof part)) continue;
+        if ((mine[nmine].text = strdup(part))) mine[nmine++].key = i;
+    }
+    if (sync) {
+        n += merge_texts(m, mine, nmine, buf, len);
+        for (unsigned i = 0; i < nmine; i++) free(mine[i].text);
     }
     return n;
 }

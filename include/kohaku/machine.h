@@ -86,6 +86,9 @@ kh_cu *kh_machine_unit_at(const kh_machine *m, unsigned mesh, unsigned x, unsign
 /* The first error any part of the machine reported while running (a kick
  * an orchestrator refused, ...), or NULL. */
 const char *kh_machine_error(const kh_machine *m);
+/* Mesh `mesh`'s components are the ids [*lo, *hi) (for partitioning a
+ * machine across processes, docs/mpi.md). 0, or -1 for no such mesh. */
+int kh_machine_mesh_comps(const kh_machine *m, unsigned mesh, unsigned *lo, unsigned *hi);
 /* Describe why the machine is not progressing: every component's
  * outstanding work (kh_sim_describe_stuck) and each orchestrator's hints.
  * Returns the number of lines written. */

@@ -6,6 +6,7 @@
 #include "cmds.h"
 #include "kohaku/machine.h"
 #include "kohaku/session.h"
+#include "partition.h"
 #include "simopts.h"
 #include "simout.h"
 
@@ -21,6 +22,8 @@ static void usage(FILE *out)
             "                   order after a machine file's own param lines\n"
             "  --check          check every flit the machine's endpoints send and deliver against\n"
             "                   flits.md §9 (docs/check.md); findings on stderr, a violation exits 1\n"
+            "Under MPI (the build-mpi/ binary, docs/mpi.md): mpirun -n K kohaku run MACHINE SESSION steps the\n"
+            "  machine's meshes on K <= meshes ranks with the same results; rank 0 prints.\n"
             "Exit status: 0 every check held; 1 a check failed, the machine stalled, or input was refused;\n"
             "2 usage error.\n");
 }
@@ -88,9 +91,17 @@ int kh_cmd_run(int argc, char **argv)
         kh_session_free(s);
         return 1;
     }
+    kh_cli_part *part = kh_cli_partition(m, so.trace || so.check, err, sizeof err);
+    if (!part && err[0]) {
+        fprintf(stderr, "kohaku run: %s\n", err);
+        kh_machine_free(m);
+        kh_session_free(s);
+        return 1;
+    }
     kh_simout *out = kh_simout_open(kh_machine_sim(m), so.trace, err, sizeof err);
     if (!out) {
         fprintf(stderr, "kohaku run: %s\n", err);
+        kh_cli_unpartition(part);
         kh_machine_free(m);
         kh_session_free(s);
         return 1;
@@ -109,6 +120,7 @@ int kh_cmd_run(int argc, char **argv)
     if (!rc)
         printf("ok: %u commands, cycle %llu\n", kh_session_ncommands(s),
                (unsigned long long)kh_sim_now(kh_machine_sim(m)));
+    kh_cli_unpartition(part);
     kh_machine_free(m);
     kh_session_free(s);
     return rc ? 1 : 0;

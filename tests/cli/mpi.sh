@@ -1,0 +1,61 @@
+#!/bin/sh
+# A machine on MPI ranks (docs/mpi.md): `mpirun -n K build-mpi/kohaku run`
+# gives byte for byte the stdout and the --stats file of the one-process
+# run (build/kohaku), for K = 1, 2, 4, the tightest lookahead (ilink_lat 1),
+# another rank order and a timing perturbation. Needs Open MPI and the MPI
+# build (make test builds it when mpicc is there); skipped otherwise.
+. tests/cli/lib.inc
+MPIK=${KOHAKU_MPI:-}
+if [ -z "$MPIK" ] || [ ! -x "$MPIK" ] || ! command -v mpirun >/dev/null 2>&1; then
+    echo "mpi: skipped: no Open MPI build (needs mpicc and mpirun: apt-get install openmpi-bin libopenmpi-dev;"
+    echo "     make test builds build-mpi/kohaku when mpicc is found; not under SAN=1, docs/mpi.md)"
+    finish
+    exit $?
+fi
+# CI runs as root; loopback only, more ranks than cores
+export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
+export OMPI_MCA_btl=self,vader,tcp OMPI_MCA_btl_tcp_if_include=lo OMPI_MCA_oob_tcp_if_include=lo
+mpi() { n=$1; shift; mpirun --oversubscribe -n "$n" "$MPIK" "$@"; }
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+
+# same_run "description" K MACHINE SESSION: stdout and stats identical
+same_run() {
+    desc=$1; n=$2; mach=$3; sess=$4
+    $KOHAKU run "$mach" "$sess" --stats "$tmp/one.json" > "$tmp/one.txt" 2>/dev/null
+    mpi "$n" run "$mach" "$sess" --stats "$tmp/k.json" > "$tmp/k.txt" 2>"$tmp/k.err"
+    rc=$?
+    if [ "$rc" -eq 0 ] && cmp -s "$tmp/one.txt" "$tmp/k.txt" && cmp -s "$tmp/one.json" "$tmp/k.json" \
+        && [ -s "$tmp/one.json" ]; then
+        kh_pass=$((kh_pass + 1))
+    else
+        kh_fail=$((kh_fail + 1)); echo "FAIL $kh_name: $desc (exit $rc)"
+        diff "$tmp/one.txt" "$tmp/k.txt" | head -n 5; head -n 5 "$tmp/k.err"
+    fi
+}
+
+for lat in 1 8; do
+    printf 'machine\nmesh default\nmesh default\nmesh default\nmesh default\nparam ilink_lat=%s\n' $lat \
+        > "$tmp/four$lat.machine"
+done
+S=tests/cli/four_mesh.session
+expect_out "the four-mesh session passes in one process" "ok: 62 commands, cycle 288" \
+    sh -c "$KOHAKU run $tmp/four8.machine $S | tail -n 1"
+for n in 1 2 4; do
+    same_run "four meshes, ilink_lat 8, $n rank(s)" $n "$tmp/four8.machine" $S
+    same_run "four meshes, ilink_lat 1, $n rank(s)" $n "$tmp/four1.machine" $S
+done
+same_run "three ranks for four meshes (2+1+1... blocks of 1 or 2)" 3 "$tmp/four8.machine" $S
+KOHAKU_MPI_ORDER=reverse same_run "rank 0 owning the last mesh (reverse order), 4 ranks" 4 "$tmp/four1.machine" $S
+KOHAKU_MPI_ORDER=reverse same_run "reverse order, 2 ranks" 2 "$tmp/four8.machine" $S
+KOHAKU_MPI_JITTER=300 same_run "random delays before every agreement, 4 ranks" 4 "$tmp/four1.machine" $S
+same_run "the two-mesh example on 2 ranks" 2 examples/two_mesh.machine examples/two_mesh.session
+
+# A failing check fails on every rank with the same message.
+printf 'mesh 3\nread AUX_STATW(0) 0x1\n' > "$tmp/bad.session"
+expect_rc "a failed read exits 1 under MPI" 1 mpi 4 run "$tmp/four8.machine" "$tmp/bad.session"
+expect_err_has "more ranks than meshes are refused" "3 MPI ranks for 2 mesh(es)" \
+    mpi 3 run examples/two_mesh.machine examples/two_mesh.session
+expect_err_has "--trace is refused across ranks" "--trace and --check see one rank's meshes only" \
+    mpi 2 run examples/two_mesh.machine examples/two_mesh.session --trace "$tmp/t.json"
+finish
