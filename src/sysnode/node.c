@@ -7,9 +7,9 @@
 
 #include "kohaku/bufcat.h"
 #include "sysnode/fields.h"
-#include "sysnode/ilink_int.h"
-#include "sysnode/mover_int.h"
-#include "sysnode/port_int.h"
+#include "sysnode/ilink/ilink_int.h"
+#include "sysnode/mover/mover_int.h"
+#include "sysnode/port/port_int.h"
 
 void kh_node_say(char *buf, size_t len, size_t *used, const char *fmt, ...)
 {

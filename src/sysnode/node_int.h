@@ -3,7 +3,7 @@
 #define KH_SYSNODE_NODE_INT_H
 
 #include "kohaku/node.h"
-#include "sysnode/conv.h"
+#include "sysnode/port/conv.h"
 #include "util/pages.h"
 
 typedef struct kh_port kh_port;

@@ -5,8 +5,8 @@
 #include <stdlib.h>
 
 #include "sysnode/fields.h"
-#include "sysnode/ilink_int.h"
-#include "sysnode/port_int.h"
+#include "sysnode/ilink/ilink_int.h"
+#include "sysnode/port/port_int.h"
 
 kh_link *kh_port_in(kh_port *p)
 {

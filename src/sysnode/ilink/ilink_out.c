@@ -7,8 +7,8 @@
 #include <string.h>
 
 #include "sysnode/fields.h"
-#include "sysnode/ilink_int.h"
-#include "sysnode/port_int.h"
+#include "sysnode/ilink/ilink_int.h"
+#include "sysnode/port/port_int.h"
 
 /* ---- hub intake (memory.md §2 rule 1) ---- */
 

@@ -9,9 +9,9 @@
 #ifndef KH_SYSNODE_MOVER_INT_H
 #define KH_SYSNODE_MOVER_INT_H
 
-#include "sysnode/gather.h"
+#include "sysnode/mover/gather.h"
 #include "sysnode/node_int.h"
-#include "sysnode/walker.h"
+#include "sysnode/mover/walker.h"
 
 /* Mover modes (memory.md §11.1, register 0x00 [2:0]). */
 enum kh_mover_mode {

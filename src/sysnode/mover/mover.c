@@ -7,10 +7,10 @@
 #include <string.h>
 
 #include "sysnode/fields.h"
-#include "sysnode/fillword.h"
-#include "sysnode/ilink_int.h"
-#include "sysnode/mover_int.h"
-#include "sysnode/philox.h"
+#include "sysnode/mover/fillword.h"
+#include "sysnode/ilink/ilink_int.h"
+#include "sysnode/mover/mover_int.h"
+#include "sysnode/mover/philox.h"
 
 #define PAGE_4K(a) ((a) >> 12) /* bursts never cross a 4 KB boundary (§11.8) */
 
