@@ -116,10 +116,8 @@ static kh_ubench *build_bench(rc_case *c, const kh_replay_opts *o, log_buf *log)
         opt_xy(c, params, "mem_xy", 1, 1, &cfg.mem_x, &cfg.mem_y) ||
         opt_xy(c, params, "sender_xy", 3, 3, &cfg.src_x, &cfg.src_y))
         return NULL;
-    if (v > 1000000) {
-        fail(c, "params.rd_lat=%llu is not a plausible memory latency", (unsigned long long)v);
-        return NULL;
-    }
+    unsigned cu[2] = {cfg.cu_x, cfg.cu_y}, mem[2] = {cfg.mem_x, cfg.mem_y}, snd[2] = {cfg.src_x, cfg.src_y};
+    if (kh_replay_rd_lat(c, v) || kh_replay_places(c, cu, mem, snd)) return NULL;
     cfg.rd_lat = (unsigned)v;
     kh_ubench *b = kh_ubench_new(&cfg, err, sizeof err);
     if (!b) {

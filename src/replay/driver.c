@@ -69,6 +69,54 @@ void kh_replay_case_end(kh_replay *r, const kh_replay_case *c, kh_sim *sim, kh_c
     }
 }
 
+int kh_replay_rd_lat(kh_replay_case *c, uint64_t v)
+{
+    if (v <= KH_REPLAY_RD_LAT_MAX) return 0;
+    return kh_replay_fail(c, "refused: params.rd_lat: %llu is not a plausible memory latency (0..%u cycles, our bound)",
+                          (unsigned long long)v, KH_REPLAY_RD_LAT_MAX);
+}
+
+int kh_replay_places(kh_replay_case *c, const unsigned cu[2], const unsigned mem[2], const unsigned snd[2])
+{
+    if (cu[0] == mem[0] && cu[1] == mem[1])
+        return kh_replay_fail(c, "refused: params.cu_xy (%u,%u) is also params.mem_xy: the unit and the memory "
+                                 "need places of their own", cu[0], cu[1]);
+    if (cu[0] == snd[0] && cu[1] == snd[1])
+        return kh_replay_fail(c, "refused: params.cu_xy (%u,%u) is also params.sender_xy: the unit cannot send "
+                                 "itself its instructions", cu[0], cu[1]);
+    return 0;
+}
+
+int kh_replay_build_param(kh_replay_case *c, const kh_json_val *params, const char *key, const char *param,
+                          kh_params *p)
+{
+    const kh_json_val *v = kh_json_get(params, key);
+    uint64_t n;
+    char num[24], err[300];
+    if (!v) return 0;
+    if (kh_json_u64(v, &n))
+        return kh_replay_fail(c, "refused: params.%s: a %s, not an unsigned integer", key,
+                              kh_json_type_name(kh_json_type_of(v)));
+    snprintf(num, sizeof num, "%llu", (unsigned long long)n);
+    if (kh_params_set(p, param, num, err, sizeof err))
+        return kh_replay_fail(c, "refused: params.%s: %llu: %s", key, (unsigned long long)n, err);
+    return 0;
+}
+
+int kh_replay_fixed_param(kh_replay_case *c, const kh_json_val *params, const char *key, uint64_t want)
+{
+    const kh_json_val *v = kh_json_get(params, key);
+    uint64_t n;
+    if (!v) return 0;
+    if (kh_json_u64(v, &n))
+        return kh_replay_fail(c, "refused: params.%s: a %s, not an unsigned integer", key,
+                              kh_json_type_name(kh_json_type_of(v)));
+    if (n != want)
+        return kh_replay_fail(c, "refused: params.%s: %llu, but the spec fixes %llu", key, (unsigned long long)n,
+                              (unsigned long long)want);
+    return 0;
+}
+
 void kh_replay_add_check(kh_replay *r, const kh_check *chk)
 {
     if (!chk) return;
@@ -156,6 +204,7 @@ static void run_file(kh_replay *r, kh_jsonl *in)
         add_deviation(&dev, &c);
         kh_json_free(doc);
     }
+    if (!r->res->passed && !r->res->failed) return; /* refused by the caller: no case */
     if (dev.n)
         fprintf(r->out, "cycles: mean deviation %.1f %%, largest %.1f %% (case %s)\n", dev.sum / dev.n, dev.largest,
                 dev.largest_case);
@@ -192,6 +241,8 @@ int kh_replay_file(const char *kind, const char *file, const kh_replay_opts *o, 
     }
     run_file(&r, &in);
     kh_jsonl_close(&in);
+    if (!res->passed && !res->failed && !r.io_err[0])
+        snprintf(r.io_err, sizeof r.io_err, "%s holds no case (one JSON object per line, vectors/README.md)", file);
     if (r.kind->close) r.kind->close(&r);
     close_outputs(&r);
     if (r.io_err[0]) {

@@ -8,6 +8,7 @@
 #include <stdio.h>
 
 #include "kohaku/json.h"
+#include "kohaku/params.h"
 #include "kohaku/replay.h"
 #include "kohaku/sim.h"
 
@@ -65,6 +66,23 @@ void kh_replay_case_end(kh_replay *r, const kh_replay_case *c, kh_sim *sim, kh_c
 void kh_replay_detach(kh_replay *r);
 /* Add a checker's transfer counts to the result (before it is freed). */
 void kh_replay_add_check(kh_replay *r, const kh_check *chk);
+
+/* ---- field checks the unit-level kinds share ---- */
+/* Our bound on a recorded memory latency (the spec sets none; every
+ * recording waits 10 cycles). */
+#define KH_REPLAY_RD_LAT_MAX 1000000
+/* params.rd_lat within 0..KH_REPLAY_RD_LAT_MAX: 0, or -1 with the case failed. */
+int kh_replay_rd_lat(kh_replay_case *c, uint64_t v);
+/* The unit, the memory and the sender of a bench case: the unit shares its
+ * place with neither (the sender may be the memory's place: the dispatcher
+ * sits beside the agent). 0, or -1 with the case failed. */
+int kh_replay_places(kh_replay_case *c, const unsigned cu[2], const unsigned mem[2], const unsigned snd[2]);
+/* A recorded build parameter: `key` of params, when present, is applied
+ * as kohaku parameter `param` (its range is the rule). 0, or -1 failed. */
+int kh_replay_build_param(kh_replay_case *c, const kh_json_val *params, const char *key, const char *param,
+                          kh_params *p);
+/* A recorded build parameter the spec fixes: when present it must be `want`. */
+int kh_replay_fixed_param(kh_replay_case *c, const kh_json_val *params, const char *key, uint64_t want);
 
 extern const kh_replay_kind kh_replay_quant, kh_replay_cluster, kh_replay_saxpy, kh_replay_vector;
 

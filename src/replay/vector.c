@@ -53,6 +53,21 @@ static int is_inst_kind(const char *k)
     return !strcmp(k, "imem") || !strcmp(k, "desc") || !strcmp(k, "run") || !strcmp(k, "inst");
 }
 
+/* Every entry of flits_in names a kind of the format before anything runs. */
+static int check_flits_in(kh_replay_case *r, const kh_json_val *flits_in)
+{
+    char err[200];
+    for (size_t i = 0; i < kh_json_len(flits_in); i++) {
+        const char *kind;
+        if (kh_json_get_str(kh_json_at(flits_in, i), "kind", &kind, err, sizeof err))
+            return kh_replay_fail(r, "refused: flits_in[%zu]: %s", i, err);
+        if (!is_inst_kind(kind) && strcmp(kind, "cudata"))
+            return kh_replay_fail(r, "refused: flits_in[%zu].kind: '%.40s' is not imem, desc, run, inst or cudata", i,
+                                  kind);
+    }
+    return 0;
+}
+
 /* Completions the unit sent: every CU_SIGNAL, in order. */
 typedef struct sig {
     unsigned code, txn, last, dx, dy;
@@ -162,6 +177,7 @@ static void replay_case(kh_replay *rp, kh_replay_case *r)
         return;
     }
     if (!kh_json_get_u64(c, "cycles", &cycles, err, sizeof err)) rec_cycles = (double)cycles;
+    if (kh_replay_rd_lat(r, rd_lat) || kh_replay_places(r, cu, mem, snd) || check_flits_in(r, flits_in)) return;
 
     kh_ubench_cfg cfg;
     memset(&cfg, 0, sizeof cfg);
@@ -179,6 +195,12 @@ static void replay_case(kh_replay *rp, kh_replay_case *r)
         return;
     }
     cfg.params.rtl_compat = (uint64_t)o->rtl_compat;
+    /* the build the file records (vectors/README.md), applied with kohaku's ranges */
+    if (kh_replay_fixed_param(r, params, "FLIT_WIDTH", KH_FLIT_BITS) || kh_replay_fixed_param(r, params, "POS_WIDTH", 4) ||
+        kh_replay_build_param(r, params, "INST_DEPTH", "inst_depth", &cfg.params) ||
+        kh_replay_build_param(r, params, "RECV_DEPTH", "recv_depth", &cfg.params) ||
+        kh_replay_build_param(r, params, "L1_DEPTH", "vec_l1_depth", &cfg.params))
+        return;
     kh_ubench *b = kh_ubench_new(&cfg, err, sizeof err);
     if (!b) {
         fail(r, "bench: %s", err);
