@@ -1,6 +1,7 @@
 # kohaku build. `make` builds libkohaku and the CLI, `make test` runs every
 # test, `make run` runs the default demo, `make bench` the benchmarks,
-# `make fuzz` the fuzz targets briefly. SAN=1 builds under ASan+UBSan into
+# `make fuzz` the fuzz targets briefly, `make bench BASE=COMMIT` this build's
+# speed against COMMIT's. SAN=1 builds under ASan+UBSan into
 # build-san/ so both trees can coexist.
 CC      ?= cc
 SAN     ?= 0
@@ -119,8 +120,13 @@ test: $(TEST_BINS) $(CLI)
 run: $(CLI)
 	$(CLI) demo
 
+# BASE=COMMIT: this build's speed against COMMIT's (bench/base.sh) instead.
 bench: $(CLI) $(BENCH_BINS)
+ifeq ($(BASE),)
 	@BUILD=$(BUILD) sh bench/run.sh
+else
+	@BUILD=$(BUILD) sh bench/base.sh $(BASE)
+endif
 
 fuzz:
 	@sh fuzz/run.sh
