@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "drv/gemm_int.h"
+#include "host/drv/gemm_int.h"
 #include "kohaku/gemm.h"
 #include "support/test.h"
 

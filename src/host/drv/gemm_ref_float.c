@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "drv/gemm_int.h"
+#include "host/drv/gemm_int.h"
 
 #if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
 #define KH_REF_HAVE_X86 1
