@@ -12,6 +12,7 @@
 #include "gemm_run.h"
 #include "kohaku/gemm.h"
 #include "kohaku/machine.h"
+#include "partition.h"
 #include "simout.h"
 
 #define PEAK_PER_CLUSTER 512 /* MAC/cycle: 4 tensor units of 4 x 8 x 4 (cluster.md §1) */
@@ -39,6 +40,7 @@ int kh_gemm_demo(const kh_gemm_demo_opts *o, kh_gemm_demo_result *res)
     char err[2000];
     kh_machine *mc = NULL;
     kh_simout *out = NULL;
+    kh_cli_part *part = NULL;
     uint16_t *a = NULL, *bt = NULL, *c = NULL, *cref = NULL;
     double *cf = NULL;
     int rc = 1;
@@ -49,6 +51,8 @@ int kh_gemm_demo(const kh_gemm_demo_opts *o, kh_gemm_demo_result *res)
     const kh_simopts *sim = o->sim;
     mc = sim->map ? kh_machine_load(sim->map, &par, err, sizeof err) : kh_machine_new(NULL, &par, err, sizeof err);
     if (!mc) goto fail;
+    part = kh_cli_partition(mc, sim->trace || sim->check, err, sizeof err); /* MPI build: docs/mpi.md */
+    if (!part && err[0]) goto fail;
     if (sim->check && kh_machine_set_check(mc, kh_checkout_report, &ck)) {
         snprintf(err, sizeof err, "out of memory for the flit checker");
         goto fail;
@@ -140,6 +144,7 @@ done:
         kh_checkout_add(&ck, kh_machine_check(mc));
         if (kh_checkout_end(&ck)) rc = 1;
     }
+    kh_cli_unpartition(part);
     kh_machine_free(mc);
     free(a);
     free(bt);

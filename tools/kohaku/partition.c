@@ -1,5 +1,6 @@
 /* The MPI build's partitioning of a machine (tools/kohaku/partition.h). */
 #include <stdio.h>
+#include <stdlib.h>
 
 #include "partition.h"
 
@@ -31,7 +32,20 @@ kh_cli_part *kh_cli_partition(kh_machine *m, int trace_or_check, char *err, size
     return (kh_cli_part *)kh_mpi_attach(m, err, errlen);
 }
 
-void kh_cli_unpartition(kh_cli_part *p) { kh_mpi_detach((kh_mpi *)p); }
+/* KOHAKU_MPI_COUNTS=1: rank 0 reports the synchronisation's cost (docs/mpi.md). */
+void kh_cli_unpartition(kh_cli_part *p)
+{
+    kh_mpi *d = (kh_mpi *)p;
+    if (d && kh_mpi_rank(d) == 0 && getenv("KOHAKU_MPI_COUNTS")) {
+        kh_mpi_counts n;
+        kh_mpi_get_counts(d, &n);
+        fprintf(stderr, "kohaku: mpi: %d rank(s), lookahead %lld, %llu agreements, %llu lane messages (%llu bytes), "
+                "%llu shared values\n", kh_mpi_size(d), n.lookahead == KH_NEVER ? -1LL : (long long)n.lookahead,
+                (unsigned long long)n.windows, (unsigned long long)n.messages, (unsigned long long)n.bytes,
+                (unsigned long long)n.shares);
+    }
+    kh_mpi_detach(d);
+}
 
 #else
 
