@@ -51,6 +51,13 @@ KOHAKU_MPI_ORDER=reverse same_run "reverse order, 2 ranks" 2 "$tmp/four8.machine
 KOHAKU_MPI_JITTER=300 same_run "random delays before every agreement, 4 ranks" 4 "$tmp/four1.machine" $S
 same_run "the two-mesh example on 2 ranks" 2 examples/two_mesh.machine examples/two_mesh.session
 
+# The GEMM driver (engine programs POLLing mesh 0 from every rank) on four
+# meshes at 2 ranks: the same report, cycles included.
+$KOHAKU gemm 16 32 64 --map "$tmp/four1.machine" > "$tmp/g1.txt" 2>/dev/null
+mpi 2 gemm 16 32 64 --map "$tmp/four1.machine" > "$tmp/g2.txt" 2>/dev/null
+if [ -s "$tmp/g1.txt" ] && cmp -s "$tmp/g1.txt" "$tmp/g2.txt"; then kh_pass=$((kh_pass + 1));
+else kh_fail=$((kh_fail + 1)); echo "FAIL $kh_name: gemm on 2 ranks differs"; diff "$tmp/g1.txt" "$tmp/g2.txt" | head -n 5; fi
+
 # A failing check fails on every rank with the same message.
 printf 'mesh 3\nread AUX_STATW(0) 0x1\n' > "$tmp/bad.session"
 expect_rc "a failed read exits 1 under MPI" 1 mpi 4 run "$tmp/four8.machine" "$tmp/bad.session"
