@@ -15,7 +15,9 @@ static void usage(FILE *out)
                  "  default machine (or MAP): upload, quantise with the mover, tiled FILL/GEMM/DRAIN,\n"
                  "  read back. Prints cycles, MAC/cycle against the peak and the error against a\n"
                  "  float reference; exit 1 if the result is not bit-identical to the exact MX result\n"
-                 "  (or its float error is above 5 %%). MAP may be a machine file.\n"
+                 "  (or its float error is above 5 %%). MAP may be a machine file: the tiles go to every\n"
+                 "  cluster of every mesh, each mesh with its own copy of the operands. In the MPI build,\n"
+                 "  mpirun -n K kohaku gemm ... steps the meshes on K ranks with the same report (docs/mpi.md).\n"
                  "  --check  check every flit against flits.md §9 (docs/check.md); a violation exits 1\n");
 }
 

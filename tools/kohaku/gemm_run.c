@@ -112,8 +112,11 @@ int kh_gemm_demo(const kh_gemm_demo_opts *o, kh_gemm_demo_result *res)
                4 * p.gm, 4 * p.gn, p.gm, p.gn, 32 * p.bc, p.bc, p.gi, p.gj, p.ch);
         printf("  quantise: %llu cycles (two XFORM moves, recipe 2 from row-major FP16, images in %s)\n",
                (unsigned long long)st.quant_cycles, p.staged ? "the staging store" : "DRAM");
-        printf("  gemm: %llu cycles, %llu instructions in %u staging rounds\n", (unsigned long long)st.gemm_cycles,
+        printf("  gemm: %llu cycles, %llu instructions in %u staging rounds", (unsigned long long)st.gemm_cycles,
                (unsigned long long)st.instructions, st.rounds);
+        if (st.programs != st.rounds) /* rounds split over NCMD-sized groups of clusters */
+            printf(" (%u control programs)", st.programs);
+        printf("\n");
         printf("  achieved %.0f MAC/cycle of %.0f peak (%.1f %%)\n", macs / (double)st.gemm_cycles, peak,
                100.0 * macs / (double)st.gemm_cycles / peak);
         if (mism)
