@@ -207,24 +207,34 @@ void kh_sim_at_end(kh_sim *sim, kh_end_hook *h)
 
 /* Run the cycles before `end` in windows every process agrees on; returns
  * the agreed next wake (>= end, or KH_NEVER when nothing is pending
- * anywhere) and the latest cycle + 1 any process executed. */
+ * anywhere) and the latest cycle + 1 any process executed. The first window
+ * starts at once: between two calls only host accesses happen, and they put
+ * nothing on a lane, so the agreement that ended the previous call holds.
+ * Each later one starts at the agreed next wake, skipping idle stretches. */
 static kh_cycle run_windows(kh_sim *sim, kh_cycle end, kh_cycle *reached)
 {
-    kh_cycle mine = sim->sched.now;
+    kh_cycle mine = sim->sched.now, g = sim->sched.now;
+    *reached = mine;
+    if (g >= end) { /* no cycle to run: only the question whether anything is pending */
+        g = next_due(sim);
+        sim->sync->agree(sim->sync_ctx, &g, reached);
+        return g;
+    }
     for (;;) {
-        kh_cycle g = next_due(sim), r = mine;
-        sim->sync->agree(sim->sync_ctx, &g, &r);
-        *reached = r;
         if (g >= end) return g;
         if (g > sim->sched.now) sim->sched.now = g; /* an idle stretch, skipped by everyone at once */
         sim->sync->begin(sim->sync_ctx, g);
-        kh_cycle w = sim->sync->window_end(sim->sync_ctx, g), t;
+        kh_cycle w = sim->sync->window_end(sim->sync_ctx, g), t, r;
         if (w > end) w = end;
         while ((t = next_due(sim)) < w) {
             run_cycle(sim, t);
             mine = t + 1;
         }
         sim->sched.now = w;
+        g = next_due(sim);
+        r = mine;
+        sim->sync->agree(sim->sync_ctx, &g, &r);
+        *reached = r;
     }
 }
 
@@ -233,7 +243,7 @@ uint64_t kh_sim_run(kh_sim *sim, kh_cycle n)
     uint64_t before = sim->steps;
     kh_cycle end = sim->sched.now + n, t, reached;
     if (sim->sync) {
-        if (n) run_windows(sim, end, &reached);
+        run_windows(sim, end, &reached);
     } else {
         while ((t = next_due(sim)) < end) run_cycle(sim, t);
     }
