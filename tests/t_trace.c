@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include "kohaku/json.h"
+#include "kohaku/machine.h"
 #include "kohaku/mesh.h"
 #include "kohaku/trace.h"
 #include "kohaku/traffic.h"
@@ -58,7 +59,9 @@ static void setup(fixture *fx)
     char err[256];
     char path[512];
     snprintf(path, sizeof path, "%s/maps/mesh_2x2.txt", kh_test_shared_dir());
-    fx->map = kh_map_load(path, err, sizeof err);
+    kh_map_units units;
+    kh_machine_map_units(&units);
+    fx->map = kh_map_load(path, &units, err, sizeof err);
     fx->sim = kh_sim_new(NULL);
     fx->mesh = kh_mesh_new(fx->sim, fx->map, err, sizeof err);
     kh_traffic_cfg cfg = {.pattern = KH_TRAFFIC_UNIFORM, .rate = 0.2, .seed = 1, .stop = 300};

@@ -17,6 +17,7 @@
 #include "kohaku/card.h"
 #include "kohaku/check.h"
 #include "kohaku/cu.h"
+#include "kohaku/mesh.h"
 #include "kohaku/orch.h"
 #include "kohaku/params.h"
 #include "kohaku/sim.h"
@@ -112,5 +113,8 @@ kh_check *kh_machine_check(const kh_machine *m);
  * matmul clusters on the router locals, two more on the edges, two vector
  * cores, two memory ports). */
 const char *kh_machine_default_map(void);
+/* The map tokens of the unit registry's kinds, for kh_map_parse: a map
+ * names units by token; the machine turns each into its registry row. */
+void kh_machine_map_units(kh_map_units *out);
 
 #endif
