@@ -54,7 +54,7 @@ static void every_reference_map_parses(void)
     };
     for (size_t i = 0; i < sizeof maps / sizeof maps[0]; i++) {
         char path[512];
-        snprintf(path, sizeof path, "%s/maps/%s", kh_test_shared_dir(), maps[i].file);
+        snprintf(path, sizeof path, "%s/maps/%s", kh_test_data_dir(), maps[i].file);
         kh_map_units units;
         kh_machine_map_units(&units);
         kh_map *m = kh_map_load(path, &units, err, sizeof err);

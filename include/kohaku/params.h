@@ -17,6 +17,15 @@ typedef struct kh_params {
 #undef KH_PARAM
 } kh_params;
 
+/* cpu_mode: what the hub does with flits addressed to (0,0) (control.md
+ * Open point 16 revised); kh_params_set also takes the names. */
+enum {
+    KH_CPU_MODE_CPU = 0,   /* "cpu": the processor, except CU_CTRL replies go to the agent's RX */
+    KH_CPU_MODE_EXACT = 1, /* "cpu-exact": the seed hub rule, every flit to the processor */
+    KH_CPU_MODE_AGENT = 2, /* "agent": the older agent (no processor, no rule 2) */
+    KH_CPU_MODE_DROP = 3,  /* "drop": no processor, flits to (0,0) dropped with a log line */
+};
+
 /* One row of a table. */
 typedef struct kh_param_info {
     const char *name, *unit, *source, *doc;
@@ -28,8 +37,9 @@ typedef struct kh_param_info {
 
 /* Fill p with the machine defaults (parameters.md §1), every row. */
 void kh_params_default(kh_params *p);
-/* Set one row by name from a decimal or 0x value. 0 ok; -1 with a message
- * naming the parameter and the value in err (nothing changes). */
+/* Set one row by name from a decimal or 0x value (or a choice's name). 0
+ * ok; -1 with a message naming the parameter and the value in err (nothing
+ * changes). */
 int kh_params_set(kh_params *p, const char *name, const char *value, char *err, size_t errlen);
 /* Every row in its range, the kernel's cross-row rules (q_margin < q_depth)
  * and every unit kind's check (the cluster's powers of two). 0 ok; -1 with
@@ -55,6 +65,11 @@ int kh_param_rows_check(const kh_params *p, const kh_param_info *rows, size_t n,
 int kh_param_check_named(const kh_params *p, const char *name, char *err, size_t errlen);
 /* The row's value is a power of two (`why`: the rule that needs it): 0, or -1. */
 int kh_param_pow2(const kh_params *p, const kh_param_info *row, const char *why, char *err, size_t errlen);
+/* A row whose values are choices also takes the choice's name: 0 and *v,
+ * or -1 when value names none of param's choices. */
+int kh_param_choice(const char *param, const char *value, uint64_t *v);
+/* ", or one of NAME, NAME" for param's choices ("" when it has none). */
+void kh_param_choice_names(const char *param, char *buf, size_t len);
 /* The kernel's own rows (params.def) and their checks. */
 const kh_param_info *kh_params_core_rows(size_t *n);
 int kh_params_core_check(const kh_params *p, char *err, size_t errlen);

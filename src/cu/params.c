@@ -44,8 +44,10 @@ int kh_params_set(kh_params *p, const char *name, const char *value, char *err, 
         return -1;
     }
     uint64_t v;
-    if (kh_parse_u64(value, &v)) {
-        snprintf(err, errlen, "parameter %s: '%s' is not a decimal or 0x number", name, value);
+    if (kh_parse_u64(value, &v) && kh_param_choice(name, value, &v)) {
+        char names[128];
+        kh_param_choice_names(name, names, sizeof names);
+        snprintf(err, errlen, "parameter %s: '%s' is not a decimal or 0x number%s", name, value, names);
         return -1;
     }
     kh_params trial = *p; /* a refused value changes nothing */

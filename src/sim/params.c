@@ -3,6 +3,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "kohaku/bufcat.h"
 #include "kohaku/params.h"
 
 static const kh_param_info core[] = {
@@ -73,6 +74,36 @@ int kh_params_core_check(const kh_params *p, char *err, size_t errlen)
         return -1;
     }
     return 0;
+}
+
+/* Rows whose values are choices also take the choice's name. */
+static const struct {
+    const char *param, *name;
+    uint64_t value;
+} choice_names[] = {
+    {"cpu_mode", "cpu", KH_CPU_MODE_CPU},
+    {"cpu_mode", "cpu-exact", KH_CPU_MODE_EXACT},
+    {"cpu_mode", "agent", KH_CPU_MODE_AGENT},
+    {"cpu_mode", "drop", KH_CPU_MODE_DROP},
+};
+
+int kh_param_choice(const char *param, const char *value, uint64_t *v)
+{
+    for (size_t i = 0; i < sizeof choice_names / sizeof choice_names[0]; i++)
+        if (!strcmp(choice_names[i].param, param) && !strcmp(choice_names[i].name, value)) {
+            *v = choice_names[i].value;
+            return 0;
+        }
+    return -1;
+}
+
+void kh_param_choice_names(const char *param, char *buf, size_t len)
+{
+    size_t used = 0;
+    if (len) buf[0] = '\0';
+    for (size_t k = 0; k < sizeof choice_names / sizeof choice_names[0]; k++)
+        if (!strcmp(choice_names[k].param, param))
+            kh_bufcat(buf, len, &used, "%s%s", used ? ", " : " or one of ", choice_names[k].name);
 }
 
 void kh_params_stand_in_fifos(kh_params *p)

@@ -2,7 +2,7 @@
 # the recorded cluster programs replay exactly; a changed value fails its
 # case with the first difference; bad input and usage are refused.
 . tests/cli/lib.inc
-V=$KH_SHARED/vectors/cluster.jsonl
+V=$KH_DATA/vectors/cluster.jsonl
 expect_rc "every recorded cluster case passes" 0 $KOHAKU replay cluster "$V"
 expect_out "closing line counts the cases" "12 passed, 0 failed" sh -c "$KOHAKU replay cluster '$V' | tail -n 1"
 expect_out "cycle deviation line" "cycles: mean deviation" sh -c "$KOHAKU replay cluster '$V' | grep '^cycles:' | cut -c1-22"

@@ -3,7 +3,7 @@
 # behaviours on (the recorded core has the FP32 VST defect) and the three
 # FP32-store cases fail without them.
 . tests/cli/lib.inc
-F="$KH_SHARED/vectors/vector.jsonl"
+F="$KH_DATA/vectors/vector.jsonl"
 expect_rc "replay vector --rtl-compat passes" 0 "$KOHAKU" replay vector "$F" --rtl-compat
 out=$("$KOHAKU" replay vector "$F" --rtl-compat 2>/dev/null | tail -n 1)
 expect_out "closing line" "9 passed, 0 failed" echo "$out"

@@ -13,7 +13,7 @@ static void usage(FILE *out)
     fprintf(out,
             "usage: kohaku replay KIND FILE [--rtl-compat] [--trace F.json] [--stats F.json] [--check]\n"
             "  KIND: quant, cluster, saxpy, vector. FILE: a vector file in the format of\n"
-            "  ../shared/vectors/README.md. Prints one line per failing case, the cycle\n"
+            "  data/vectors/README.md. Prints one line per failing case, the cycle\n"
             "  deviation where the file records cycles, then 'N passed, N failed'.\n"
             "  --rtl-compat  switch on every modelled recorded-RTL behaviour\n"
             "  --check       check every flit the unit and its bench (cluster, vector) or the machine\n"
