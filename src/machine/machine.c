@@ -313,6 +313,24 @@ kh_cu *kh_machine_unit_at(const kh_machine *m, unsigned i, unsigned x, unsigned 
     return i < m->nmeshes && x < MAX_COORD && y < MAX_COORD ? m->mesh[i].unit[x][y] : NULL;
 }
 
+unsigned kh_machine_units(const kh_machine *m, unsigned mesh, kh_machine_unit_info *out, unsigned max)
+{
+    unsigned n = 0;
+    for (unsigned y = 0; y < MAX_COORD; y++)
+        for (unsigned x = 0; x < MAX_COORD; x++) {
+            const kh_cu *cu = kh_machine_unit_at(m, mesh, x, y);
+            if (!cu) continue;
+            if (n < max) {
+                const kh_cu_place *pl = kh_cu_where(cu);
+                out[n] = (kh_machine_unit_info){(uint8_t)x, (uint8_t)y, pl->mem_x, pl->mem_y, kh_cu_kind(cu)->cu_type};
+            }
+            n++;
+        }
+    return n;
+}
+
+const kh_params *kh_machine_params(const kh_machine *m) { return kh_sim_params(m->sim); }
+
 const char *kh_machine_error(const kh_machine *m)
 {
     if (m->check_error[0]) return m->check_error;
