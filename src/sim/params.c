@@ -2,6 +2,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "kohaku/echo.h"
 #include "kohaku/hex.h"
 #include "kohaku/params.h"
 
@@ -71,8 +72,12 @@ int kh_params_set(kh_params *p, const char *name, const char *value, char *err, 
     for (size_t i = 0; i < sizeof table / sizeof table[0]; i++) {
         if (strcmp(table[i].name, name)) continue;
         uint64_t v;
-        if (kh_parse_u64(value, &v)) {
-            snprintf(err, errlen, "parameter %s: '%s' is not a decimal or 0x number", name, value);
+        int prc = kh_parse_u64(value, &v);
+        if (prc) {
+            kh_echo_buf b;
+            snprintf(err, errlen, prc == KH_PARSE_TOO_BIG ? "parameter %s: %s does not fit 64 bits"
+                                                          : "parameter %s: '%s' is not a decimal or 0x number",
+                     name, kh_echo(value, &b));
             return -1;
         }
         kh_params trial = *p; /* a refused value changes nothing */
@@ -81,7 +86,8 @@ int kh_params_set(kh_params *p, const char *name, const char *value, char *err, 
         *p = trial;
         return 0;
     }
-    snprintf(err, errlen, "unknown parameter '%s' (kohaku params lists them)", name);
+    kh_echo_buf b;
+    snprintf(err, errlen, "unknown parameter '%s' (kohaku params lists them)", kh_echo(name, &b));
     return -1;
 }
 
@@ -90,7 +96,8 @@ int kh_params_set_assign(kh_params *p, const char *assign, char *err, size_t err
     const char *eq = strchr(assign, '=');
     char name[64];
     if (!eq || (size_t)(eq - assign) >= sizeof name || eq == assign) {
-        snprintf(err, errlen, "parameter '%s': expected NAME=VALUE", assign);
+        kh_echo_buf b;
+        snprintf(err, errlen, "parameter '%s': expected NAME=VALUE", kh_echo(assign, &b));
         return -1;
     }
     memcpy(name, assign, (size_t)(eq - assign));
