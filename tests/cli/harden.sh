@@ -24,6 +24,10 @@ truncate -s 17M "$T/big.bin"
 expect_err_has "a data operand holds at most 16 MiB, as a dump" "holds at most 16777216" \
     run_s big "upload DRAM(0) file $T/big.bin"
 
+expect_err_has "a device as the machine is refused, not read without end" "'/dev/zero' is larger than 256 MiB" \
+    $TO $KOHAKU mesh /dev/zero
+expect_err_has "... and as the session" "'/dev/zero' is larger than 256 MiB" $TO $KOHAKU run "$MAP" /dev/zero
+
 # --- the clock: a run that would wrap it is refused
 expect_rc "run 2^64-1 is refused" 1 run_s wrap 'run 0xffffffffffffffff'
 expect_err_has "... naming the clock's end" "past the session clock's end, cycle 2^62" run_s wrap 'run 0xffffffffffffffff'
@@ -75,6 +79,27 @@ expect_err_has "a host write with bit 38 set is refused" "reserved bit 38 is set
 F38=$("$KOHAKU" flit encode mem_rd_req addr=0x4000000000 txn=1 last=1 2>/dev/null)
 expect_err_has "a NoC read with bit 38 set is reported as it aliases" "has its reserved bit 38 set (MUST be 0" \
     run_s n38 "$(printf 'flit STAGE(0) %s\nwrite PROG_BASE 0\nwrite PROG_LEN 1\nwrite PROG_DST XY(0,1)\nwrite PROG_CRED 4\nwrite PROG_KICK 1\nidle' "$F38")"
+
+# --- a CU_INST with rsvd != 0 runs, and says so without --check
+FR=$("$KOHAKU" flit encode cu_inst rsvd=1 txn=0x40 last=1 payload=0100004040000000000000000000100000000000000080000000000000000000 2>/dev/null)
+expect_err_has "a CU_INST with rsvd=1 is reported" "has rsvd=1: a CU_INST carries rsvd = 0" \
+    run_s rsv "$(printf 'flit STAGE(0) %s\nwrite PROG_BASE 0\nwrite PROG_LEN 1\nwrite PROG_DST XY(1,0)\nwrite PROG_CRED 4\nwrite PROG_KICK 1\nidle' "$FR")"
+
+# --- asm --unit cluster: words upstream's encoder refuses are written, with
+# a warning naming its rule (asm(dis(w)) == w must hold for every word)
+for w in 'FILL n=300' 'DRAIN n=1 dfin=0x11 dack_x=1' 'DRAIN n=1 dfin=0x11 dnode=1' 'FILL n=1 addr=0x4000000000'; do
+    expect_rc "asm '$w' is still written" 0 sh -c "echo '$w' | $KOHAKU asm --unit cluster"
+done
+expect_err_has "FILL n=300 names the encoder's rule" "FILL n=300 is above 255: upstream's encoder (compiler/kohakutpu/isa/cluster.py)" \
+    sh -c "echo 'FILL n=300' | $KOHAKU asm --unit cluster"
+expect_err_has "a remote DRAIN without dnode" "DRAIN with dfin=0x11 and dnode = 0: upstream's encoder" \
+    sh -c "echo 'DRAIN n=1 dfin=0x11 dack_x=1' | $KOHAKU asm --unit cluster"
+expect_err_has "a remote DRAIN without an ack destination" "and dack_x, dack_y = 0: upstream's encoder" \
+    sh -c "echo 'DRAIN n=1 dfin=0x11 dnode=1' | $KOHAKU asm --unit cluster"
+expect_err_has "address bit 38" "addr_rsv38=1 is reserved and must be 0" \
+    sh -c "echo 'FILL n=1 addr=0x4000000000' | $KOHAKU asm --unit cluster"
+expect_out "a word the encoder takes draws no warning" "" \
+    sh -c "echo 'DRAIN n=1 dfin=0x11 dnode=1 dack_x=2' | $KOHAKU asm --unit cluster 2>&1 >/dev/null"
 
 # --- run-time errors carry the subcommand's prefix
 expect_err_has "a run-time refusal says kohaku run:" "kohaku run: $T/una.s:1: host address 0xffff" \
