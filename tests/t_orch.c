@@ -320,24 +320,26 @@ static void staging_writes_honour_strobes(void)
 
 /* ---- §2.4 dispatch ---------------------------------------------------- */
 
-static void dispatch_pushes_8_cycles_after_the_kick_beat_then_every_5(void)
+/* Three flits: the first pushed `push` cycles after the kick beat t, then
+ * one flit per 5 cycles; the node sees each after the FIFO fall-through. */
+static void pushes_after_the_kick(int older, kh_cycle push)
 {
-    /* Kick beat t; start t+1; word 0 at t+2, words 1-4 at t+3..t+6; push
-     * two cycles after word 4 = t+8; visible after the FIFO fall-through
-     * (fifo_latency 2) at t+10; then one flit per 5 cycles. */
-    bench b = make(2);
+    bench b = make_with(2, older);
     for (unsigned s = 0; s < 3; s++) stage(&b, s, 0x10 + s, s == 2, s);
     program(&b, 0, 3, 1, 0, 4);
     run(&b, 3);
     kh_cycle t = now_of(&b);
     wr(&b, KH_ORCH_PROG_KICK, 1);
     run(&b, 40);
+    kh_cycle f = kh_sim_params(b.sim)->fifo_latency;
     CHECK_EQ(b.n->got, 3);
-    CHECK_EQ(b.n->got_at[0], t + 10);
-    CHECK_EQ(b.n->got_at[1], t + 15);
-    CHECK_EQ(b.n->got_at[2], t + 20);
+    for (unsigned i = 0; i < 3; i++) CHECK_EQ(b.n->got_at[i], t + push + 5 * i + f);
     done(&b);
 }
+
+/* Kick beat t; start t+1; word 0 at t+2, words 1-4 at t+3..t+6; push two
+ * cycles after word 4 = t+8 (§2.4). */
+static void dispatch_pushes_8_cycles_after_the_kick_beat_then_every_5(void) { pushes_after_the_kick(0, 8); }
 
 static void dispatch_stamps_dst_and_src_and_passes_the_rest(void)
 {
@@ -471,25 +473,10 @@ static void kick_past_the_staging_ram_is_refused(void)
 
 /* ---- the older RTL's dispatcher (dispatch_older_rtl, docs/timing.md) ---- */
 
-static void older_dispatch_pushes_7_cycles_after_the_kick_beat_then_every_5(void)
-{
-    /* 7703ee8 noc_orchestrator: kick beat t, kick_req t+1, words t+2..t+6,
-     * disp_push (a register) at t+7: the RTL trace of saxpy.jsonl case 0
-     * has the beat at 94 and disp_push at 101. Then one flit per 5. */
-    bench b = make_with(2, 1);
-    for (unsigned s = 0; s < 3; s++) stage(&b, s, 0x10 + s, s == 2, s);
-    program(&b, 0, 3, 1, 0, 4);
-    run(&b, 3);
-    kh_cycle t = now_of(&b);
-    wr(&b, KH_ORCH_PROG_KICK, 1);
-    run(&b, 40);
-    kh_cycle f = kh_sim_params(b.sim)->fifo_latency;
-    CHECK_EQ(b.n->got, 3);
-    CHECK_EQ(b.n->got_at[0], t + 7 + f);
-    CHECK_EQ(b.n->got_at[1], t + 12 + f);
-    CHECK_EQ(b.n->got_at[2], t + 17 + f);
-    done(&b);
-}
+/* 7703ee8 noc_orchestrator: kick beat t, kick_req t+1, words t+2..t+6,
+ * disp_push (a register) at t+7: the RTL trace of saxpy.jsonl case 0 has
+ * the beat at 94 and disp_push at 101. */
+static void older_dispatch_pushes_7_cycles_after_the_kick_beat_then_every_5(void) { pushes_after_the_kick(1, 7); }
 
 /* PROG_STAT's credit drops the cycle after word 0 (control.md §2.5), in the
  * older RTL the cycle after the push (prog_credit decremented on
