@@ -3,9 +3,9 @@
 # "Loaded workloads"): kohaku's cycles per round against the RTL's figure
 # (upstream 7703ee8 under Verilator with the stand-ins of parameters.md
 # §2.1), the deviation printed. Fails when a deviation exceeds 2 %.
-#   usage: bench/fidelity.sh KOHAKU SHARED
+#   usage: bench/fidelity.sh KOHAKU DATA (the folder holding maps/)
 K=$1
-SHARED=$2
+DATA=$2
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 status=0
@@ -94,6 +94,6 @@ per_round() {
     [ $dev -le 20 ]
 }
 
-per_round saxpy "$SHARED/maps/saxpy_map.txt" 14 4818 || status=1
-per_round mesh "$SHARED/maps/mesh_2x2_6+2.txt" 16 2649 || status=1
+per_round saxpy "$DATA/maps/saxpy_map.txt" 14 4818 || status=1
+per_round mesh "$DATA/maps/mesh_2x2_6+2.txt" 16 2649 || status=1
 exit $status

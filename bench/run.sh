@@ -13,5 +13,5 @@ status=0
 # the cluster's arithmetic and the whole machine on the demo GEMM (issue 6)
 "$K" bench gemm || status=1
 # cycle fidelity on two loaded machines against the RTL (issue 17)
-sh bench/fidelity.sh "$K" "$SHARED" || status=1
+sh bench/fidelity.sh "$K" data || status=1
 exit $status
