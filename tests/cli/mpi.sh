@@ -39,8 +39,7 @@ for lat in 1 8; do
         > "$tmp/four$lat.machine"
 done
 S=tests/cli/four_mesh.session
-expect_out "the four-mesh session passes in one process" "ok: 62 commands, cycle 288" \
-    sh -c "$KOHAKU run $tmp/four8.machine $S | tail -n 1"
+expect_rc "the four-mesh session's own checks pass in one process" 0 $KOHAKU run "$tmp/four8.machine" $S
 for n in 1 2 4; do
     same_run "four meshes, ilink_lat 1, $n rank(s)" $n "$tmp/four1.machine" $S
 done

@@ -27,6 +27,7 @@
 #define MV_BOUND 0x28 /* bound axis */
 #define MV_MODE_XFORM 5
 #define XFORM_QUANT 1 /* occupant 1, FP16 -> MXFP7 (memory.md §12) */
+#define CU_TYPE_CLUSTER 0x4D47 /* "MG", the matmul cluster's CU_CAPS type (cluster.md §1) */
 
 #define POLL_STEP 16           /* cycles between the host's status reads */
 #define RUN_LIMIT 400000000ull /* cycles before a run is declared hung */
@@ -73,20 +74,19 @@ static unsigned order_mesh(kh_machine *mc, unsigned mesh, cl_at *out)
 {
     uint8_t px[16], py[16];
     cl_at c[256];
-    unsigned np = 0, n = 0;
-    for (unsigned y = 0; y < 16; y++)
-        for (unsigned x = 0; x < 16; x++) {
-            kh_cu *cu = kh_machine_unit_at(mc, mesh, x, y);
-            if (!cu || strcmp(kh_cu_kind(cu)->name, "mx_cluster_cu")) continue;
-            const kh_cu_place *pl = kh_cu_where(cu);
-            unsigned k = 0;
-            while (k < np && (px[k] != pl->mem_x || py[k] != pl->mem_y)) k++;
-            if (k == np && np < 16) {
-                px[np] = pl->mem_x;
-                py[np++] = pl->mem_y;
-            }
-            c[n++] = (cl_at){(uint8_t)mesh, (uint8_t)x, (uint8_t)y, (uint8_t)k};
+    kh_machine_unit_info units[256];
+    unsigned np = 0, n = 0, nu = kh_machine_units(mc, mesh, units, 256);
+    for (unsigned i = 0; i < nu && i < 256; i++) {
+        const kh_machine_unit_info *u = &units[i];
+        if (u->cu_type != CU_TYPE_CLUSTER) continue;
+        unsigned k = 0;
+        while (k < np && (px[k] != u->mem_x || py[k] != u->mem_y)) k++;
+        if (k == np && np < 16) {
+            px[np] = u->mem_x;
+            py[np++] = u->mem_y;
         }
+        c[n++] = (cl_at){(uint8_t)mesh, u->x, u->y, (uint8_t)k};
+    }
     unsigned got = 0;
     for (unsigned rank = 0; got < n; rank++)
         for (unsigned k = 0; k < np; k++) {
@@ -132,7 +132,7 @@ static void meshes_used(kh_machine *mc, const kh_gemm_plan *p, int *used)
 
 void kh_gemm_target_of(kh_machine *mc, kh_gemm_target *t)
 {
-    const kh_params *par = kh_sim_params(kh_machine_sim(mc));
+    const kh_params *par = kh_machine_params(mc);
     memset(t, 0, sizeof *t);
     t->tiles = (unsigned)par->cluster_tiles;
     cl_at *cl = malloc(KH_GEMM_MAX_CLUSTERS * sizeof *cl);
@@ -610,7 +610,7 @@ int kh_gemm_execute(kh_machine *mc, const kh_gemm_plan *p, kh_gemm_stats *st, ch
         snprintf(err, errlen, "out of memory for the cluster programs");
         return -1;
     }
-    const kh_params *par = kh_sim_params(h.sim);
+    const kh_params *par = kh_machine_params(mc);
     unsigned depth = (unsigned)par->inst_depth, ncmd = (unsigned)par->ncmd;
     unsigned per = (ncmd - 1) / CMDS_PER_CLUSTER; /* clusters per engine program, DONE kept */
     if (!ncl) {
