@@ -22,7 +22,9 @@ typedef struct kh_mpi kh_mpi;
  * rank r the meshes of rank K-1-r; KOHAKU_MPI_JITTER=N sleeps up to N
  * microseconds (seeded by rank) before every agreement. */
 kh_mpi *kh_mpi_attach(kh_machine *m, char *err, size_t errlen);
-void kh_mpi_detach(kh_mpi *d); /* the machine runs in one process again */
+/* Before freeing the machine: the sync and the card's sharing come off
+ * (the machine still steps only this rank's meshes). */
+void kh_mpi_detach(kh_mpi *d);
 int kh_mpi_rank(const kh_mpi *d);
 int kh_mpi_size(const kh_mpi *d);
 /* The first mesh of rank r and one past its last. */
