@@ -91,7 +91,7 @@ int kh_cmd_run(int argc, char **argv)
         kh_session_free(s);
         return 1;
     }
-    kh_cli_part *part = kh_cli_partition(m, so.trace || so.check, err, sizeof err);
+    kh_cli_part *part = kh_cli_partition(m, so.check, err, sizeof err);
     if (!part && err[0]) {
         fprintf(stderr, "kohaku run: %s\n", err);
         kh_machine_free(m);

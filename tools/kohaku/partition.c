@@ -19,13 +19,12 @@ void kh_cli_mpi_init(int *argc, char ***argv)
 
 void kh_cli_mpi_finish(void) { MPI_Finalize(); }
 
-kh_cli_part *kh_cli_partition(kh_machine *m, int trace_or_check, char *err, size_t errlen)
+kh_cli_part *kh_cli_partition(kh_machine *m, int check, char *err, size_t errlen)
 {
     int size = 1;
     MPI_Comm_size(MPI_COMM_WORLD, &size);
-    if (size > 1 && trace_or_check) {
-        snprintf(err, errlen, "--trace and --check see one rank's meshes only: run them in one process "
-                 "(docs/mpi.md)");
+    if (size > 1 && check) {
+        snprintf(err, errlen, "--check sees one rank's meshes only: run it in one process (docs/mpi.md)");
         return NULL;
     }
     err[0] = 0;
@@ -57,10 +56,10 @@ void kh_cli_mpi_init(int *argc, char ***argv)
 
 void kh_cli_mpi_finish(void) {}
 
-kh_cli_part *kh_cli_partition(kh_machine *m, int trace_or_check, char *err, size_t errlen)
+kh_cli_part *kh_cli_partition(kh_machine *m, int check, char *err, size_t errlen)
 {
     (void)m;
-    (void)trace_or_check;
+    (void)check;
     if (errlen) err[0] = 0;
     return NULL;
 }

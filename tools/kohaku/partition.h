@@ -14,9 +14,9 @@ void kh_cli_mpi_finish(void);
 
 typedef struct kh_cli_part kh_cli_part;
 /* Partition m across the ranks (NULL in the default build, and a NULL
- * with *err set when refused: --trace and --check are per process, not yet
- * merged across ranks). who names the subcommand in messages. */
-kh_cli_part *kh_cli_partition(kh_machine *m, int trace_or_check, char *err, size_t errlen);
+ * with *err set when refused: --check, the live checker, is per process).
+ * --trace works: the file is merged per mesh (docs/mpi.md). */
+kh_cli_part *kh_cli_partition(kh_machine *m, int check, char *err, size_t errlen);
 void kh_cli_unpartition(kh_cli_part *p);
 
 #endif
