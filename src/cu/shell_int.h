@@ -63,7 +63,5 @@ struct kh_cu {
     uint64_t accepted, completions, unit_flits, ctrl_discarded;
 };
 
-/* The value of CU_CTRL register `index` now (control.md §5.6). */
-uint64_t kh_cu_ctrl_reg(kh_cu *cu, unsigned index, kh_cycle now);
 
 #endif

@@ -7,12 +7,13 @@
 #include "kohaku/bits.h"
 #include "kohaku/hex.h"
 
-int isa_val_is_zero(const kh_isa_val *v)
+int kh_isa_val_is_zero(const kh_isa_val *v)
 {
     return !(v->w[0] | v->w[1] | v->w[2] | v->w[3]);
 }
 
-int isa_val_fits(const kh_isa_val *v, unsigned width)
+/* Does the field's value fit its width as given (v beyond width nonzero?) */
+static int isa_val_fits(const kh_isa_val *v, unsigned width)
 {
     for (unsigned k = 0; k < 4; k++) {
         unsigned lo = 64 * k;
@@ -71,7 +72,7 @@ void kh_isa_set64(const kh_isa_layout *l, uint64_t *w, unsigned f, uint64_t v)
 static void where(const kh_isa_layout *l, const isa_field *fd, char *out, size_t outlen)
 {
     char range[96];
-    isa_range_text(fd, range, sizeof range);
+    kh_isa_range_text(fd, range, sizeof range);
     snprintf(out, outlen, "%s.isa: %s %s", l->table, fd->name, range);
 }
 
@@ -83,7 +84,7 @@ int kh_isa_parse_value(const kh_isa_layout *l, unsigned f, const char *text, kh_
     memset(v, 0, sizeof *v);
     where(l, fd, at, sizeof at);
     for (unsigned i = 0; i < fd->nenums; i++)
-        if (isa_strieq(fd->enums[i].name, text)) {
+        if (kh_isa_strieq(fd->enums[i].name, text)) {
             v->w[0] = fd->enums[i].value;
             return 0;
         }
@@ -93,7 +94,7 @@ int kh_isa_parse_value(const kh_isa_layout *l, unsigned f, const char *text, kh_
         if (h[0] == '0' && (h[1] == 'x' || h[1] == 'X')) h += 2;
         if (kh_hex_parse(h, v->w, 256, 0, herr, sizeof herr) || !isa_val_fits(v, fd->width)) {
             memset(v, 0, sizeof *v);
-            isa_errf(err, errlen, "%s=%s is not a hex value of at most %u bits (%s)", fd->name,
+            kh_isa_errf(err, errlen, "%s=%s is not a hex value of at most %u bits (%s)", fd->name,
                      text, fd->width, at);
             return -1;
         }
@@ -102,13 +103,13 @@ int kh_isa_parse_value(const kh_isa_layout *l, unsigned f, const char *text, kh_
     uint64_t x, m = fd->width == 64 ? ~UINT64_C(0) : (UINT64_C(1) << fd->width) - 1;
     if (text[0] == '-') {
         if (!(fd->flags & ISA_F_SIGNED)) {
-            isa_errf(err, errlen, "%s=%s: the field is unsigned, a negative value does not fit (%s)",
+            kh_isa_errf(err, errlen, "%s=%s: the field is unsigned, a negative value does not fit (%s)",
                      fd->name, text, at);
             return -1;
         }
         if (text[1] < '0' || text[1] > '9' || kh_parse_u64(text + 1, &x) ||
             x > (UINT64_C(1) << (fd->width - 1))) {
-            isa_errf(err, errlen, "%s=%s does not fit %u signed bits (%s)", fd->name, text,
+            kh_isa_errf(err, errlen, "%s=%s does not fit %u signed bits (%s)", fd->name, text,
                      fd->width, at);
             return -1;
         }
@@ -126,16 +127,16 @@ int kh_isa_parse_value(const kh_isa_layout *l, unsigned f, const char *text, kh_
                 k += (size_t)r;
                 if (k >= sizeof names) k = sizeof names - 1;
             }
-            isa_errf(err, errlen, "%s=%s is neither a number nor one of %s (%s)", fd->name, text,
+            kh_isa_errf(err, errlen, "%s=%s is neither a number nor one of %s (%s)", fd->name, text,
                      names, at);
         } else {
-            isa_errf(err, errlen, "%s=%s is not a number (decimal or 0x hex%s) (%s)", fd->name, text,
+            kh_isa_errf(err, errlen, "%s=%s is not a number (decimal or 0x hex%s) (%s)", fd->name, text,
                      fd->flags & ISA_F_SIGNED ? ", or a negative decimal" : "", at);
         }
         return -1;
     }
     if (x & ~m) {
-        isa_errf(err, errlen, "%s=%s does not fit %u bits (%s)", fd->name, text, fd->width, at);
+        kh_isa_errf(err, errlen, "%s=%s does not fit %u bits (%s)", fd->name, text, fd->width, at);
         return -1;
     }
     v->w[0] = x;
