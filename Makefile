@@ -130,8 +130,9 @@ else
 	@BUILD=$(BUILD) sh bench/base.sh $(BASE)
 endif
 
+FUZZ_SECONDS ?= 10
 fuzz:
-	@sh fuzz/run.sh
+	@FUZZ_SECONDS=$(FUZZ_SECONDS) sh fuzz/run.sh
 
 # The field tables of docs/isa/ are generated from isa/*.isa (not kept in
 # git: like the C headers, they are only ever produced from the tables).
