@@ -20,6 +20,14 @@ uint32_t kh_acc_add(uint32_t a, int a_zero, uint32_t b, int b_zero, unsigned mw)
     return kh_acc_sum(a, a_zero != 0, b, b_zero != 0, clamp_mw(mw));
 }
 
+void kh_acc_load16(const uint32_t chain[16], unsigned mw, uint32_t out[16])
+{
+    /* add(forced zero, b) of §6.1: one zero operand gives the other verbatim,
+     * two zeros +0; b counts as zero when its exponent is 0 */
+    mw = clamp_mw(mw);
+    for (unsigned l = 0; l < 16; l++) out[l] = (chain[l] >> mw) & 127u ? chain[l] : 0;
+}
+
 uint16_t kh_acc_to_f16(uint32_t v, unsigned mw)
 {
     mw = clamp_mw(mw);

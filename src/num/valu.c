@@ -19,7 +19,7 @@ static void compare(kh_e8 a, kh_e8 b, int *lt, int *gt, int *eq)
     *eq = e && !nan;
 }
 
-kh_e8 kh_valu(unsigned op, kh_e8 a, kh_e8 b, kh_e8 c, int *pred, unsigned opts)
+static inline kh_e8 lane(unsigned op, kh_e8 a, kh_e8 b, kh_e8 c, int *pred, unsigned opts)
 {
     a &= E8_MASK;
     b &= E8_MASK;
@@ -74,5 +74,41 @@ kh_e8 kh_valu(unsigned op, kh_e8 a, kh_e8 b, kh_e8 c, int *pred, unsigned opts)
     default:
         break;
     }
-    return kh_valu_fma(va, vb, vc);
+    return kh_valu_fma_inline(va, vb, vc);
+}
+
+kh_e8 kh_valu(unsigned op, kh_e8 a, kh_e8 b, kh_e8 c, int *pred, unsigned opts)
+{
+    return lane(op, a, b, c, pred, opts);
+}
+
+/* One loop per op, each with the op a constant: the substitution and the
+ * compare fold away where the op does not need them. */
+void kh_valu_n(unsigned op, const kh_e8 *a, const kh_e8 *b, const kh_e8 *c, kh_e8 *out, int *pred, unsigned n,
+               unsigned opts)
+{
+#define LOOP(OP)                                                                                                   \
+    case OP:                                                                                                       \
+        for (unsigned i = 0; i < n; i++) out[i] = lane(OP, a[i], b[i], c[i], &pred[i], opts);                     \
+        return;
+    switch (op) {
+        LOOP(KH_VALU_MOV)
+        LOOP(KH_VALU_NEG)
+        LOOP(KH_VALU_ABS)
+        LOOP(KH_VALU_ADD)
+        LOOP(KH_VALU_SUB)
+        LOOP(KH_VALU_MUL)
+        LOOP(KH_VALU_FMA)
+        LOOP(KH_VALU_FNMA)
+        LOOP(KH_VALU_MAX)
+        LOOP(KH_VALU_MIN)
+        LOOP(KH_VALU_SEL)
+        LOOP(KH_VALU_CMPLT)
+        LOOP(KH_VALU_CMPGT)
+        LOOP(KH_VALU_CMPEQ)
+    default:
+        for (unsigned i = 0; i < n; i++) out[i] = lane(op, a[i], b[i], c[i], &pred[i], opts);
+        return;
+    }
+#undef LOOP
 }

@@ -56,7 +56,7 @@ void kh_cl_sweep_compute(kh_cluster *u, const kh_cl_inst *in, uint64_t (*emit_ou
                     /* LOAD = add(forced zero, chain): the chain verbatim, 0 if its E is 0 */
                     uint32_t chain[16];
                     kh_mx_kernels_chain(&u->mx, a, b, anchor, mw, chain);
-                    for (unsigned l = 0; l < 16; l++) tv[l] = kh_acc_add(0, 1, chain[l], 0, mw);
+                    kh_acc_load16(chain, mw, tv);
                     u->loaded[t] = 1;
                 } else {
                     if (!u->loaded[t] && !warned) {
