@@ -62,7 +62,7 @@ args() {
 }
 title() {
     case $1 in
-    1) echo "(1) cluster unit bench, FILL/FILL/GEMM/DRAIN x8, 500 cases" ;;
+    1) echo "(1) cluster unit bench, FILL/FILL/GEMM/DRAIN x8 x500" ;;
     2) echo "(2) saxpy mesh, 2 units on 1 port, 5000 rounds" ;;
     3) echo "(3) kohaku demo" ;;
     4) echo "(4) kohaku gemm 1024 1024 1024" ;;

@@ -127,6 +127,10 @@ int vec_exec_alu(vec_core *c, const vec_insn *head, vec_exec *x)
         }
         kh_valu_n((unsigned)alu[t], arg[0], arg[1], arg[2], val, pred, n, c->opt.valu);
     }
+    if (!cmp && last->pm == 0) { /* unpredicated: wr_ok holds for every e < VL */
+        memcpy(st->v[last->vd], val, n * sizeof val[0]);
+        n = 0;
+    }
     for (unsigned e = 0; e < n; e++) {
         if (cmp)
             vec_pset(st, last->pr, e, pred[e]); /* pm ignored (§5.1) */
