@@ -74,6 +74,25 @@ static void acc_load16_is_add_with_forced_zero(void)
     CHECK_EQ(o2[1], 0);
 }
 
+/* The sub-tile's FP16 word: lane e is kh_acc_to_f16 of lane e at bits
+ * [16e+15:16e], for FP22 and the other widths. */
+static void acc_to_f16_word_places_every_lane(void)
+{
+    uint64_t s = 0x9E3779B97F4A7C15ull;
+    for (unsigned mw = KH_ACC_MW_MIN; mw <= KH_ACC_MW_MAX + 1; mw++)
+        for (int r = 0; r < 200; r++) {
+            uint32_t v[16];
+            uint64_t w[4];
+            for (unsigned e = 0; e < 16; e++) {
+                s ^= s << 13, s ^= s >> 7, s ^= s << 17;
+                v[e] = (uint32_t)s & ((1u << (mw + 8 > 31 ? 31 : mw + 8)) - 1);
+            }
+            kh_acc_to_f16_word(v, mw, w);
+            for (unsigned e = 0; e < 16; e++)
+                CHECK_EQ((w[e / 4] >> (16 * (e % 4))) & 0xFFFF, kh_acc_to_f16(v[e], mw));
+        }
+}
+
 /* numerics §7 and the §9.5 drains. */
 static void acc_to_f16_worked_examples(void)
 {
@@ -298,6 +317,7 @@ int main(void)
     KH_RUN(acc_add_worked_example_and_saturation);
     KH_RUN(acc_add_zero_rules);
     KH_RUN(acc_load16_is_add_with_forced_zero);
+    KH_RUN(acc_to_f16_word_places_every_lane);
     KH_RUN(acc_to_f16_worked_examples);
     KH_RUN(acc_from_product_exponent_wraps);
     KH_RUN(acc_mw_is_clamped);
