@@ -102,7 +102,7 @@ kh_e8 kh_valu(unsigned op, kh_e8 a, kh_e8 b, kh_e8 c, int *pred, unsigned opts)
  * where the CPU can (valu_x86.c), else one by one. */
 static void chunk(unsigned op, const kh_e8 *a, const kh_e8 *b, const kh_e8 *c, kh_e8 *out, int *pred, unsigned n)
 {
-    kh_e8 va[CHUNK], vb[CHUNK], vc[CHUNK];
+    kh_e8 va[CHUNK] = {0}, vb[CHUNK] = {0}, vc[CHUNK] = {0}; /* zeroed: -O1 cannot see n <= CHUNK */
 #define SUBST(OP)                                                                                                  \
     case OP:                                                                                                       \
         for (unsigned i = 0; i < n; i++)                                                                           \
