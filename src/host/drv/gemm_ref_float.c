@@ -4,7 +4,7 @@
  * is fused). Vectorised across outputs, not along q: a lane holds one output
  * and adds its products in the same order as a scalar loop, so every path
  * gives the same bytes. Bt is repacked into panels of 8 columns, q-major, and
- * eight rows of A share each panel pass (8 x 8 outputs in registers). */
+ * four rows of A share each panel pass (4 x 8 outputs in registers). */
 #include <stdlib.h>
 #include <string.h>
 
@@ -15,7 +15,7 @@
 #include <immintrin.h>
 #endif
 
-#define ROWS 8  /* rows of A per pass: eight independent sums per column */
+#define ROWS 4  /* rows of A per pass */
 #define PANEL 8 /* columns of Bt per panel */
 
 typedef void (*panel_fn)(const double *a, const double *b, unsigned k, double out[ROWS][PANEL]);
@@ -36,36 +36,36 @@ static void panel_portable(const double *a, const double *b, unsigned k, double 
 __attribute__((target("avx512f"))) static void panel_avx512(const double *a, const double *b, unsigned k,
                                                             double out[ROWS][PANEL])
 {
-    __m512d s[ROWS];
-    for (unsigned r = 0; r < ROWS; r++) s[r] = _mm512_setzero_pd();
+    __m512d s0 = _mm512_setzero_pd(), s1 = s0, s2 = s0, s3 = s0;
     for (unsigned q = 0; q < k; q++) {
         __m512d y = _mm512_loadu_pd(b + (size_t)q * PANEL);
-        for (unsigned r = 0; r < ROWS; r++)
-            s[r] = _mm512_add_pd(s[r], _mm512_mul_pd(_mm512_set1_pd(a[(size_t)r * k + q]), y));
+        s0 = _mm512_add_pd(s0, _mm512_mul_pd(_mm512_set1_pd(a[q]), y));
+        s1 = _mm512_add_pd(s1, _mm512_mul_pd(_mm512_set1_pd(a[(size_t)k + q]), y));
+        s2 = _mm512_add_pd(s2, _mm512_mul_pd(_mm512_set1_pd(a[(size_t)2 * k + q]), y));
+        s3 = _mm512_add_pd(s3, _mm512_mul_pd(_mm512_set1_pd(a[(size_t)3 * k + q]), y));
     }
-    for (unsigned r = 0; r < ROWS; r++) _mm512_storeu_pd(out[r], s[r]);
+    _mm512_storeu_pd(out[0], s0);
+    _mm512_storeu_pd(out[1], s1);
+    _mm512_storeu_pd(out[2], s2);
+    _mm512_storeu_pd(out[3], s3);
 }
 
-/* Four rows at a time: eight rows of two halves would not fit the 16 YMM
- * registers. */
 __attribute__((target("avx2"))) static void panel_avx2(const double *a, const double *b, unsigned k,
                                                        double out[ROWS][PANEL])
 {
-    for (unsigned r0 = 0; r0 < ROWS; r0 += 4) {
-        __m256d s[4][2];
-        for (unsigned r = 0; r < 4; r++) s[r][0] = s[r][1] = _mm256_setzero_pd();
-        for (unsigned q = 0; q < k; q++) {
-            __m256d y0 = _mm256_loadu_pd(b + (size_t)q * PANEL), y1 = _mm256_loadu_pd(b + (size_t)q * PANEL + 4);
-            for (unsigned r = 0; r < 4; r++) {
-                __m256d x = _mm256_set1_pd(a[(size_t)(r0 + r) * k + q]);
-                s[r][0] = _mm256_add_pd(s[r][0], _mm256_mul_pd(x, y0));
-                s[r][1] = _mm256_add_pd(s[r][1], _mm256_mul_pd(x, y1));
-            }
+    __m256d s[ROWS][2];
+    for (unsigned r = 0; r < ROWS; r++) s[r][0] = s[r][1] = _mm256_setzero_pd();
+    for (unsigned q = 0; q < k; q++) {
+        __m256d y0 = _mm256_loadu_pd(b + (size_t)q * PANEL), y1 = _mm256_loadu_pd(b + (size_t)q * PANEL + 4);
+        for (unsigned r = 0; r < ROWS; r++) {
+            __m256d x = _mm256_set1_pd(a[(size_t)r * k + q]);
+            s[r][0] = _mm256_add_pd(s[r][0], _mm256_mul_pd(x, y0));
+            s[r][1] = _mm256_add_pd(s[r][1], _mm256_mul_pd(x, y1));
         }
-        for (unsigned r = 0; r < 4; r++) {
-            _mm256_storeu_pd(out[r0 + r], s[r][0]);
-            _mm256_storeu_pd(out[r0 + r] + 4, s[r][1]);
-        }
+    }
+    for (unsigned r = 0; r < ROWS; r++) {
+        _mm256_storeu_pd(out[r], s[r][0]);
+        _mm256_storeu_pd(out[r] + 4, s[r][1]);
     }
 }
 #endif
