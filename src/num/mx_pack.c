@@ -11,10 +11,14 @@
     X(0) X(1) X(2) X(3) X(4) X(5) X(6) X(7) X(8) X(9) X(10) X(11) X(12) X(13) X(14) X(15) X(16) X(17) X(18) X(19) \
         X(20) X(21) X(22) X(23) X(24) X(25) X(26) X(27) X(28) X(29) X(30) X(31)
 
+/* 7-bit two's complement: flip the sign bit and subtract its weight (two
+ * instructions; the generated signed getter branches). */
+static int8_t sext7(uint64_t v) { return (int8_t)((int)(v ^ 0x40) - 0x40); }
+
 /* The 32 slots of one word, slot order. */
 static void word_slots(const uint64_t *word, int8_t s[32])
 {
-#define GET(o) s[o] = (int8_t)kh_mxfp7_word_s##o##_s(word);
+#define GET(o) s[o] = sext7(kh_mxfp7_word_s##o(word));
     SLOTS(GET)
 #undef GET
 }
