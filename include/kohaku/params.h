@@ -21,9 +21,11 @@ int kh_params_set(kh_params *p, const char *name, const char *value, char *err, 
 int kh_params_check(const kh_params *p, char *err, size_t errlen);
 /* Apply "name=value" (as from --param). */
 int kh_params_set_assign(kh_params *p, const char *assign, char *err, size_t errlen);
-/* Apply a recording profile of parameters.md §2: "machine" (defaults),
- * "rec" (stand-in FIFOs: fall-through 1, capacity DEPTH+2), "rec-saxpy",
- * "rec-cluster", "rec-vector". 0 ok, -1 unknown name (message in err). */
+/* Apply a profile: "machine" (defaults), "host-zero" (host accesses cost
+ * no simulated time, control.md §9.3), or a recording profile of
+ * parameters.md §2, each with the zero-time host: "rec" (stand-in FIFOs:
+ * fall-through 1, capacity DEPTH+2), "rec-saxpy", "rec-cluster",
+ * "rec-vector". 0 ok, -1 unknown name (message in err). */
 int kh_params_profile(kh_params *p, const char *profile, char *err, size_t errlen);
 /* The table, for `kohaku params` and the docs. */
 typedef struct kh_param_info {
