@@ -3,7 +3,7 @@
 #define KH_SYSNODE_NODE_INT_H
 
 #include "kohaku/node.h"
-#include "sysnode/conv.h"
+#include "sysnode/port/conv.h"
 #include "util/pages.h"
 
 typedef struct kh_port kh_port;
@@ -41,6 +41,15 @@ struct kh_node {
     unsigned agent_ptr;         /* advances to (winner + 1) mod PORTS */
     kh_end_hook agent_arb;
     kh_cycle agent_out_cycle;   /* cycle a port last took an agent flit */
+    /* Rule 2 round-robin: the same scheme for the control processor, but a
+     * flit it cannot take stays held (memory.md §2, cpu.md §1). */
+    kh_node_cpu cpu;
+    int have_cpu;
+    kh_flit cpu_hold[KH_NODE_MAX_PORTS];
+    unsigned cpu_held;
+    unsigned cpu_ptr;
+    kh_end_hook cpu_arb;
+    kh_cycle cpu_out_cycle;     /* cycle a port last took a processor flit */
     kh_node_counts counts;
     /* transform slot (memory.md §12) */
     const kh_xform_occupant *occ[KH_XFORM_IDS];
@@ -72,6 +81,7 @@ void kh_node_addr_str(const kh_node *n, uint64_t addr, char *buf, size_t len);
 
 /* ---- ports (port.c) ---- */
 void kh_node_agent_arbitrate(void *node, kh_cycle now); /* the rule-4 arbiter, at the end of a cycle */
+void kh_node_cpu_arbitrate(void *node, kh_cycle now);   /* the rule-2 arbiter, at the end of a cycle */
 kh_port *kh_port_new(kh_node *n, unsigned index, char *err, size_t errlen);
 kh_comp *kh_port_comp(kh_port *p);
 void kh_port_set_out(kh_port *p, kh_link *out);
@@ -84,6 +94,20 @@ unsigned kh_node_port_for_row(const kh_node *n, unsigned y);
 kh_mover *kh_mover_new(kh_node *n);
 int kh_mover_write(kh_mover *m, unsigned reg, uint64_t value, kh_cycle now);
 void kh_mover_status(kh_mover *m, kh_cycle now, unsigned *busy, unsigned *fault, uint32_t *done);
+/* How the mover reaches another mesh (memory.md §14). The node sets it when
+ * it is built with the interlink, so the mover names no interlink function
+ * (the interlink calls the mover, not the other way round); unset, every
+ * write lands in this mesh. */
+typedef struct kh_mover_remote {
+    void *ctx;
+    /* whether a write to addr goes to another mesh */
+    int (*is_remote)(void *ctx, uint64_t addr, kh_cycle now);
+    /* one word of a remote burst; `last`: the burst's final word */
+    void (*word)(void *ctx, uint64_t addr, const uint64_t d[4], int last, kh_cycle now);
+} kh_mover_remote;
+void kh_mover_set_remote(kh_mover *m, const kh_mover_remote *r);
+/* The interlink sent a remote burst's last word: its posted answer is due at `at`. */
+void kh_mover_remote_b(kh_mover *m, kh_cycle at);
 
 /* ---- interlink (ilink*.c, control.md §7) ---- */
 kh_ilink *kh_ilink_new(kh_node *n, char *err, size_t errlen);
@@ -94,6 +118,8 @@ void kh_ilink_hub_take(kh_ilink *il, unsigned port, const kh_flit *f, kh_cycle n
 /* Whether port `port`'s hub register holds a remote flit that has not won;
  * from the port's step: compete again at the end of this cycle. */
 int kh_ilink_hub_holds(const kh_ilink *il, unsigned port);
+/* The flit port `port`'s hub register holds (for hang reports). */
+const kh_flit *kh_ilink_hub_flit(const kh_ilink *il, unsigned port);
 void kh_ilink_hub_compete(kh_ilink *il, kh_cycle now);
 /* The next flit to inject into this mesh, or NULL; take it when a port's
  * output register loads it (priority below the agent, control.md §7.3). */

@@ -1,0 +1,458 @@
+/* The converged path component: arbitration, staging claim, DRAM timing. */
+#include "sysnode/port/conv.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "kohaku/bufcat.h"
+#include "sysnode/node_int.h"
+
+#define CONV_MAX_CH 8     /* ports (4) + host + mover + interlink + processor */
+#define CONV_RD_TRACK 16  /* completion times remembered per requester */
+
+typedef struct conv_req {
+    uint64_t addr;
+    unsigned beats;
+    int write;
+    int functional;
+    uint64_t tag;
+    kh_cycle ready;       /* visible to the arbiter from this cycle */
+    uint32_t strb;        /* masked single-beat write: byte strobes (bit i = byte i) */
+    int masked;
+    uint64_t data[KH_CONV_MAX_BEATS][4];
+} conv_req;
+
+typedef struct conv_lost {
+    unsigned ch;
+    int write;
+    uint64_t addr;
+    kh_cycle at;
+} conv_lost;
+
+struct kh_creq {
+    kh_conv *cv;
+    unsigned ch;
+    kh_comp *owner;
+    char what[48];
+    kh_ring rd, wr;       /* conv_req, pending grant */
+    kh_ring beats;        /* kh_conv_beat, in delivery order */
+    kh_ring bs;           /* kh_conv_b, in delivery order */
+    kh_cycle rd_done[CONV_RD_TRACK]; /* last-beat cycles of granted reads */
+    unsigned rd_ndone;
+    kh_cycle last_beat;   /* same-requester reads return in order */
+    kh_cycle last_b;      /* and write responses too (one AXI id) */
+    unsigned wr_open;     /* writes granted, response not yet delivered */
+    unsigned r_skid;      /* R handshake to the engine seeing the beat */
+    unsigned w_lead;      /* AW handshake to the first W beat offered */
+    int lost_rd, lost_wr; /* a request reached the DRAM master unanswered: the
+                           * ones behind it on that channel wait forever too */
+};
+
+struct kh_conv {
+    kh_comp c;
+    kh_node *n;
+    kh_creq *rq[CONV_MAX_CH];
+    unsigned nch;         /* channel count for the round-robins */
+    unsigned rd_ptr, wr_ptr;
+    kh_cycle r_free, w_free;           /* DRAM data channels (default timing) */
+    kh_cycle ram_rd_free, ram_wr_free; /* behavioural AXI RAM (parameters.md §2.5) */
+    kh_cycle stage_free;               /* one claimed staging burst at a time (§8) */
+    kh_ring lost;                      /* conv_lost */
+    uint64_t rd_grants, wr_grants, stage_grants;
+};
+
+/* ---- requester side ---- */
+
+kh_creq *kh_conv_requester(kh_conv *cv, unsigned ch, kh_comp *owner, const char *what)
+{
+    if (ch >= CONV_MAX_CH) return NULL;
+    kh_creq *r = calloc(1, sizeof *r);
+    if (!r) return NULL;
+    r->cv = cv;
+    r->ch = ch;
+    r->w_lead = 1;
+    r->owner = owner;
+    snprintf(r->what, sizeof r->what, "%s", what);
+    kh_ring_init(&r->rd, sizeof(conv_req));
+    kh_ring_init(&r->wr, sizeof(conv_req));
+    kh_ring_init(&r->beats, sizeof(kh_conv_beat));
+    kh_ring_init(&r->bs, sizeof(kh_conv_b));
+    cv->rq[ch] = r;
+    if (ch + 1 > cv->nch) cv->nch = ch + 1; /* the round-robins scan every channel */
+    return r;
+}
+
+void kh_conv_set_lat(kh_creq *r, unsigned r_skid, unsigned w_lead)
+{
+    r->r_skid = r_skid;
+    r->w_lead = w_lead ? w_lead : 1;
+}
+
+static int push_req(kh_creq *r, kh_ring *q, const conv_req *rq, kh_cycle now)
+{
+    if (kh_ring_push(q, rq)) return -1;
+    kh_comp_wake(&r->cv->c, now + 1);
+    return 0;
+}
+
+int kh_conv_read(kh_creq *r, uint64_t addr, unsigned beats, uint64_t tag, int functional,
+                 kh_cycle now)
+{
+    conv_req rq = {.addr = addr, .beats = beats, .functional = functional, .tag = tag, .ready = now + 1};
+    return push_req(r, &r->rd, &rq, now);
+}
+
+int kh_conv_write(kh_creq *r, uint64_t addr, unsigned beats, uint64_t tag,
+                  const uint64_t (*data)[4], kh_cycle now)
+{
+    conv_req rq = {.addr = addr, .beats = beats, .write = 1, .tag = tag, .ready = now + 1};
+    if (data) {
+        rq.functional = 1;
+        memcpy(rq.data, data, (beats < KH_CONV_MAX_BEATS ? beats : KH_CONV_MAX_BEATS) * sizeof rq.data[0]);
+    }
+    return push_req(r, &r->wr, &rq, now);
+}
+
+int kh_conv_write_strb(kh_creq *r, uint64_t addr, const uint64_t data[4], uint32_t strb, uint64_t tag,
+                       kh_cycle now)
+{
+    conv_req rq = {.addr = addr, .beats = 1, .write = 1, .functional = 1, .tag = tag, .ready = now + 1,
+                   .strb = strb, .masked = strb != 0xFFFFFFFFu};
+    memcpy(rq.data[0], data, sizeof rq.data[0]);
+    return push_req(r, &r->wr, &rq, now);
+}
+
+const kh_conv_beat *kh_conv_beat_head(const kh_creq *r, kh_cycle now)
+{
+    const kh_conv_beat *b = kh_ring_at(&r->beats, 0);
+    return b && b->at <= now ? b : NULL;
+}
+
+void kh_conv_beat_pop(kh_creq *r) { kh_ring_pop(&r->beats); }
+
+int kh_conv_b_pop(kh_creq *r, kh_cycle now, uint64_t *tag)
+{
+    const kh_conv_b *b = kh_ring_at(&r->bs, 0);
+    if (!b || b->at > now) return 0;
+    *tag = b->tag;
+    kh_ring_pop(&r->bs);
+    r->wr_open--;
+    return 1;
+}
+
+kh_cycle kh_conv_next_answer(const kh_creq *r)
+{
+    kh_cycle t = KH_NEVER;
+    const kh_conv_beat *b = kh_ring_at(&r->beats, 0);
+    const kh_conv_b *w = kh_ring_at(&r->bs, 0);
+    if (b) t = b->at;
+    if (w && w->at < t) t = w->at;
+    return t;
+}
+
+/* ---- timing ---- */
+
+static unsigned rd_in_flight(const kh_creq *r, kh_cycle now)
+{
+    unsigned k = 0;
+    for (unsigned i = 0; i < r->rd_ndone; i++)
+        if (r->rd_done[i] >= now) k++;
+    return k;
+}
+
+static void rd_track(kh_creq *r, kh_cycle done, kh_cycle now)
+{
+    unsigned j = 0;
+    for (unsigned i = 0; i < r->rd_ndone; i++) /* forget reads that are over */
+        if (r->rd_done[i] >= now) r->rd_done[j++] = r->rd_done[i];
+    r->rd_ndone = j;
+    if (j < CONV_RD_TRACK) r->rd_done[r->rd_ndone++] = done;
+}
+
+/* 64-byte memory beats a burst of `beats` 32-byte words from addr covers
+ * in the recording's 512-bit AXI RAM (parameters.md §2.5). */
+static unsigned ram_beats(uint64_t addr, unsigned beats)
+{
+    uint64_t w0 = addr >> 5, w1 = w0 + beats - 1;
+    return (unsigned)((w1 >> 1) - (w0 >> 1) + 1);
+}
+
+/* Timing figures are stated from the requester's AR / AW handshake
+ * (memory.md §7, parameters.md §2.5). A requester's AXI outputs are
+ * registers (ARVALID / AWVALID rise the cycle after it decides), so a
+ * request pushed in cycle p is handshaken at p + 1 at the earliest: the
+ * grant cycle t is the handshake. */
+static kh_cycle after(kh_cycle want, kh_cycle t) { return want > t ? want : t + 1; }
+
+/* Cycle of the first read beat at the requester for a DRAM read granted at t. */
+static kh_cycle dram_read_first(kh_conv *cv, const conv_req *rq, kh_cycle t)
+{
+    const kh_params *p = cv->n->p;
+    kh_cycle h = t, first;
+    if (p->axi_ram_model) {
+        /* The RAM's AR 4 cycles after the requester's handshake; one read
+         * burst at a time, the next AR the cycle after the last RAM beat;
+         * beats reach the requester 4 cycles after the RAM's AR (t + 8
+         * from the handshake), one per cycle (parameters.md §2.5). */
+        kh_cycle ar = h + 4 > cv->ram_rd_free ? h + 4 : cv->ram_rd_free;
+        cv->ram_rd_free = ar + ram_beats(rq->addr, rq->beats) + 1;
+        first = after(ar + 4, t);
+    } else {
+        first = after(h + p->dram_lat, t); /* accepted AR to first beat */
+        if (first < cv->r_free) first = cv->r_free;
+        cv->r_free = first + rq->beats; /* one beat per cycle on the read channel */
+    }
+    return first;
+}
+
+/* Cycle the write response reaches the requester for a DRAM write granted at t. */
+static kh_cycle dram_write_b(kh_conv *cv, const kh_creq *r, const conv_req *rq, kh_cycle t)
+{
+    const kh_params *p = cv->n->p;
+    kh_cycle h = t;
+    if (p->axi_ram_model) {
+        /* W beats taken from the handshake + 3, one per cycle; B about 8
+         * cycles after the last; one write burst at a time at the RAM
+         * (parameters.md §2.5). */
+        kh_cycle w0 = h + (r->w_lead > 3 ? r->w_lead : 3);
+        kh_cycle first = w0 > cv->ram_wr_free ? w0 : cv->ram_wr_free;
+        kh_cycle last = first + rq->beats - 1;
+        cv->ram_wr_free = last + 5;
+        return after(last + 8, t);
+    }
+    kh_cycle w0 = h + r->w_lead; /* the requester's first W beat */
+    kh_cycle first = w0 > cv->w_free ? w0 : cv->w_free;
+    kh_cycle last = first + rq->beats - 1;
+    cv->w_free = last + 1;
+    return after(last + p->dram_wr_lat, t);
+}
+
+static void note_lost(kh_conv *cv, kh_creq *r, const conv_req *rq, kh_cycle t)
+{
+    conv_lost l = {r->ch, rq->write, rq->addr, t};
+    char a[96];
+    if (rq->write) r->lost_wr = 1;
+    else r->lost_rd = 1;
+    cv->n->counts.lost_at_dram++;
+    kh_ring_push(&cv->lost, &l);
+    kh_node_addr_str(cv->n, rq->addr, a, sizeof a);
+    kh_comp_log(&cv->c, KH_LOG_WARN,
+                "%s %s of %s reached the DRAM master: never answered (memory.md §1.1, §7)",
+                r->what, rq->write ? "write" : "read", a);
+}
+
+static void grant_read(kh_conv *cv, kh_creq *r, kh_target tg, kh_cycle t)
+{
+    conv_req rq = *(conv_req *)kh_ring_at(&r->rd, 0);
+    kh_ring_pop(&r->rd);
+    cv->rd_grants++;
+    if (tg == KH_TGT_LOST) {
+        note_lost(cv, r, &rq, t);
+        rd_track(r, KH_NEVER - 1, t);
+        return;
+    }
+    const kh_params *p = cv->n->p;
+    kh_cycle first, step;
+    if (tg == KH_TGT_STAGE) {
+        /* one word outstanding: a word every stage_rd_lat + 1 cycles (§8) */
+        first = t + 1 + p->stage_rd_lat;
+        step = p->stage_rd_lat + 1;
+        cv->stage_free = first + step * (rq.beats - 1) + 1;
+        cv->stage_grants++;
+    } else {
+        first = dram_read_first(cv, &rq, t);
+        step = 1;
+    }
+    if (first <= r->last_beat) first = r->last_beat + 1;
+    uint64_t base = rq.addr & ~(uint64_t)31;
+    for (unsigned k = 0; k < rq.beats; k++) {
+        kh_conv_beat b = {.at = first + step * k + r->r_skid, .tag = rq.tag, .k = k, .last = k + 1 == rq.beats};
+        if (rq.functional) kh_node_word_read(cv->n, tg, base + 32 * (uint64_t)k, b.d);
+        kh_ring_push(&r->beats, &b);
+    }
+    r->last_beat = first + step * (rq.beats - 1);
+    rd_track(r, r->last_beat, t);
+    kh_comp_wake(r->owner, first + r->r_skid);
+}
+
+/* Bytes whose strobe is clear keep what memory holds (AXI WSTRB). */
+static void merge_strobes(kh_node *n, kh_target tg, uint64_t addr, uint32_t strb, uint64_t d[4])
+{
+    uint64_t old[4];
+    kh_node_word_read(n, tg, addr, old);
+    for (unsigned i = 0; i < 32; i++) {
+        if (strb >> i & 1) continue;
+        uint64_t m = (uint64_t)0xFF << (8 * (i & 7));
+        d[i >> 3] = (d[i >> 3] & ~m) | (old[i >> 3] & m);
+    }
+}
+
+static void grant_write(kh_conv *cv, kh_creq *r, kh_target tg, kh_cycle t)
+{
+    conv_req *rq = kh_ring_at(&r->wr, 0);
+    cv->wr_grants++;
+    r->wr_open++;
+    if (tg == KH_TGT_LOST) {
+        note_lost(cv, r, rq, t);
+        kh_ring_pop(&r->wr);
+        return;
+    }
+    kh_cycle b;
+    if (tg == KH_TGT_STAGE) {
+        b = t + 1 + rq->beats; /* a word per cycle, then the response (§8) */
+        cv->stage_free = b;
+        cv->stage_grants++;
+    } else {
+        b = dram_write_b(cv, r, rq, t);
+    }
+    if (rq->functional) {
+        uint64_t base = rq->addr & ~(uint64_t)31;
+        if (rq->masked) merge_strobes(cv->n, tg, base, rq->strb, rq->data[0]);
+        for (unsigned k = 0; k < rq->beats && k < KH_CONV_MAX_BEATS; k++)
+            kh_node_word_write(cv->n, tg, base + 32 * (uint64_t)k, rq->data[k]);
+    }
+    if (b <= r->last_b) b = r->last_b + 1;
+    r->last_b = b;
+    kh_conv_b e = {b, rq->tag};
+    kh_ring_push(&r->bs, &e);
+    kh_ring_pop(&r->wr);
+    kh_comp_wake(r->owner, b);
+}
+
+/* Can requester r's head request (read or write) be granted in cycle t?
+ * Returns its target, or -1 while it must wait. */
+static int grantable(kh_conv *cv, kh_creq *r, int write, kh_cycle t, int stage_taken)
+{
+    kh_ring *q = write ? &r->wr : &r->rd;
+    conv_req *rq = kh_ring_at(q, 0);
+    if (!rq || rq->ready > t || (write ? r->lost_wr : r->lost_rd)) return -1;
+    if (!write && rd_in_flight(r, t) >= (cv->n->p->dram_rd_out ? cv->n->p->dram_rd_out : 1)) return -1;
+    kh_target tg = kh_node_target(cv->n, rq->addr);
+    if (tg == KH_TGT_STAGE && (stage_taken || cv->stage_free > t)) return -1;
+    return (int)tg;
+}
+
+static void conv_step(kh_comp *c, kh_cycle t)
+{
+    kh_conv *cv = (kh_conv *)c;
+    int stage_taken = 0;
+    /* Two independent round-robins; after a grant to g the scan restarts
+     * at g + 1 (memory.md §7). One grant each per cycle. */
+    for (unsigned i = 0; i < cv->nch; i++) {
+        unsigned ch = (cv->rd_ptr + i) % cv->nch;
+        kh_creq *r = cv->rq[ch];
+        int tg = r ? grantable(cv, r, 0, t, 0) : -1;
+        if (tg < 0) continue;
+        if (tg == KH_TGT_STAGE) stage_taken = 1;
+        grant_read(cv, r, (kh_target)tg, t);
+        cv->rd_ptr = (ch + 1) % cv->nch;
+        break;
+    }
+    for (unsigned i = 0; i < cv->nch; i++) {
+        unsigned ch = (cv->wr_ptr + i) % cv->nch;
+        kh_creq *r = cv->rq[ch];
+        int tg = r ? grantable(cv, r, 1, t, stage_taken) : -1;
+        if (tg < 0) continue;
+        grant_write(cv, r, (kh_target)tg, t);
+        cv->wr_ptr = (ch + 1) % cv->nch;
+        break;
+    }
+    /* Wake again while anything could be granted later. */
+    kh_cycle next = KH_NEVER;
+    for (unsigned ch = 0; ch < cv->nch; ch++) {
+        kh_creq *r = cv->rq[ch];
+        if (!r) continue;
+        for (int w = 0; w < 2; w++) {
+            conv_req *rq = kh_ring_at(w ? &r->wr : &r->rd, 0);
+            if (!rq || (w ? r->lost_wr : r->lost_rd)) continue;
+            kh_cycle at = rq->ready > t + 1 ? rq->ready : t + 1;
+            if (!w && rd_in_flight(r, t + 1) >= (cv->n->p->dram_rd_out ? cv->n->p->dram_rd_out : 1)) {
+                kh_cycle soonest = KH_NEVER;
+                for (unsigned k = 0; k < r->rd_ndone; k++)
+                    if (r->rd_done[k] >= t + 1 && r->rd_done[k] + 1 < soonest) soonest = r->rd_done[k] + 1;
+                if (soonest > at) at = soonest;
+            }
+            if (kh_node_target(cv->n, rq->addr) == KH_TGT_STAGE && cv->stage_free > at) at = cv->stage_free;
+            if (at < next) next = at;
+        }
+    }
+    if (next != KH_NEVER && next < KH_NEVER - 1) kh_comp_wake(c, next);
+}
+
+static int conv_stuck(kh_comp *c, char *buf, size_t len)
+{
+    kh_conv *cv = (kh_conv *)c;
+    size_t n = kh_ring_count(&cv->lost), used = 0;
+    if (!n) return 0;
+    if (len) buf[0] = '\0';
+    for (size_t i = 0; i < n; i++) {
+        conv_lost *l = kh_ring_at(&cv->lost, i);
+        char a[96];
+        kh_node_addr_str(cv->n, l->addr, a, sizeof a);
+        if (!kh_bufcat(buf, len, &used,
+                       "%s%s %s of %s (cycle %llu) sits at the DRAM master and will never be "
+                       "answered: an aperture address the staging store does not claim "
+                       "(memory.md §1.1, §7)",
+                       i ? "; " : "", cv->rq[l->ch]->what, l->write ? "write" : "read", a,
+                       (unsigned long long)l->at))
+            break;
+    }
+    return 1;
+}
+
+static void conv_stats(kh_comp *c, char *buf, size_t len)
+{
+    kh_conv *cv = (kh_conv *)c;
+    const kh_node_counts *k = &cv->n->counts;
+    snprintf(buf, len,
+             "\"read_grants\": %llu, \"write_grants\": %llu, \"staging_grants\": %llu, "
+             "\"lost_at_dram\": %llu, \"agent_drops\": %llu, \"cpu_drops\": %llu, "
+             "\"ilink_drops\": %llu, \"unmatched_data\": %llu, \"dropped_reads\": %llu, "
+             "\"dropped_writes\": %llu, \"bad_remote_req\": %d",
+             (unsigned long long)cv->rd_grants, (unsigned long long)cv->wr_grants,
+             (unsigned long long)cv->stage_grants, (unsigned long long)k->lost_at_dram,
+             (unsigned long long)k->agent_drops, (unsigned long long)k->cpu_drops,
+             (unsigned long long)k->ilink_drops, (unsigned long long)k->unmatched_data,
+             (unsigned long long)k->dropped_reads, (unsigned long long)k->dropped_writes, k->bad_remote_req);
+}
+
+static void conv_destroy(kh_comp *c)
+{
+    kh_conv *cv = (kh_conv *)c;
+    for (unsigned i = 0; i < CONV_MAX_CH; i++) {
+        kh_creq *r = cv->rq[i];
+        if (!r) continue;
+        kh_ring_free(&r->rd);
+        kh_ring_free(&r->wr);
+        kh_ring_free(&r->beats);
+        kh_ring_free(&r->bs);
+        free(r);
+    }
+    kh_ring_free(&cv->lost);
+    kh_node_free(cv->n);
+    free(cv);
+}
+
+static const kh_comp_ops conv_ops = {
+    .kind = "mem_path",
+    .step = conv_step,
+    .describe_stuck = conv_stuck,
+    .stats_json = conv_stats,
+    .destroy = conv_destroy,
+};
+
+kh_conv *kh_conv_new(kh_node *n, unsigned nch)
+{
+    kh_conv *cv = calloc(1, sizeof *cv);
+    if (!cv) return NULL;
+    cv->n = n;
+    cv->nch = nch < CONV_MAX_CH ? nch : CONV_MAX_CH;
+    kh_ring_init(&cv->lost, sizeof(conv_lost));
+    char name[48];
+    snprintf(name, sizeof name, "mem_path(mesh %u)", n->cfg.mesh_id);
+    kh_sim_add(n->sim, &cv->c, &conv_ops, name);
+    return cv;
+}
+
+kh_comp *kh_conv_comp(kh_conv *cv) { return &cv->c; }

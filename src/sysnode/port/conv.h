@@ -1,0 +1,75 @@
+/* The converged path (memory.md §7, §8): every requester of a node (each
+ * memory port, the host upload window, the mover; the interlink landing
+ * channel later) reaches the staging store and the one DRAM master through
+ * two round-robins, one for reads and one for writes.
+ *
+ * A requester pushes whole bursts; the path answers with read beats and
+ * write responses stamped with the cycle they reach the requester, and
+ * wakes the requester's component then. Requests pushed in cycle t are
+ * seen from t + 1, and answers always lie in the future, so the order in
+ * which components are stepped never matters. Functional requests read
+ * and write memory at the grant; timing-only requests (the mover, whose
+ * data moves in element order, memory.md §11.3) only occupy the path. */
+#ifndef KH_SYSNODE_CONV_H
+#define KH_SYSNODE_CONV_H
+
+#include <stdint.h>
+
+#include "kohaku/sim.h"
+#include "sysnode/port/ring.h"
+
+typedef struct kh_node kh_node;
+typedef struct kh_conv kh_conv;
+typedef struct kh_creq kh_creq;
+
+#define KH_CONV_MAX_BEATS 16 /* data carried by a functional write (len & 15) + 1 */
+
+typedef struct kh_conv_beat {
+    kh_cycle at;     /* cycle the beat reaches the requester */
+    uint64_t tag;    /* the requester's cookie of the burst */
+    unsigned k;      /* beat index within the burst */
+    unsigned last;   /* final beat of the burst */
+    uint64_t d[4];   /* data (functional reads only) */
+} kh_conv_beat;
+
+typedef struct kh_conv_b {
+    kh_cycle at;     /* cycle the write response reaches the requester */
+    uint64_t tag;
+} kh_conv_b;
+
+/* nch: requester channels the round-robins scan (memory.md §7). */
+kh_conv *kh_conv_new(kh_node *n, unsigned nch);
+kh_comp *kh_conv_comp(kh_conv *cv);
+
+/* Attach requester channel `ch` (memory.md §7 order: ports 0..P-1, host P,
+ * mover P+1, interlink landing P+2), woken through `owner`. */
+kh_creq *kh_conv_requester(kh_conv *cv, unsigned ch, kh_comp *owner, const char *what);
+
+/* Requester-side latencies: r_skid cycles between the AXI R handshake and
+ * the requester's engine seeing the beat (a register stage), w_lead cycles
+ * from the AW handshake to the first W beat the requester offers. */
+void kh_conv_set_lat(kh_creq *r, unsigned r_skid, unsigned w_lead);
+
+/* Push one read burst of `beats` 32-byte beats from addr (low 5 bits
+ * ignored). functional: return the data. 0 ok, -1 out of memory. */
+int kh_conv_read(kh_creq *r, uint64_t addr, unsigned beats, uint64_t tag, int functional,
+                 kh_cycle now);
+/* Push one write burst; data (beats <= KH_CONV_MAX_BEATS) is written at the
+ * grant, NULL makes it timing-only. */
+int kh_conv_write(kh_creq *r, uint64_t addr, unsigned beats, uint64_t tag,
+                  const uint64_t (*data)[4], kh_cycle now);
+
+/* Push one functional single-beat write with byte strobes (bit i = byte
+ * i): bytes whose strobe is clear keep what memory holds. */
+int kh_conv_write_strb(kh_creq *r, uint64_t addr, const uint64_t data[4], uint32_t strb, uint64_t tag,
+                       kh_cycle now);
+
+/* The oldest read beat due by now, or NULL; pop it when consumed. */
+const kh_conv_beat *kh_conv_beat_head(const kh_creq *r, kh_cycle now);
+void kh_conv_beat_pop(kh_creq *r);
+/* Pop a write response due by now: 1 and its tag, or 0. */
+int kh_conv_b_pop(kh_creq *r, kh_cycle now, uint64_t *tag);
+/* Earliest cycle an answer already scheduled is due, KH_NEVER if none. */
+kh_cycle kh_conv_next_answer(const kh_creq *r);
+
+#endif

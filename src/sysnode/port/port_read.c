@@ -1,0 +1,189 @@
+/* Reads at a memory port (memory.md §3, §10): the plain read on the shared
+ * FSM, and the streaming engine with its capture registers, emit buffer and
+ * destination-major emitter. */
+#include <stdio.h>
+#include <string.h>
+
+#include "sysnode/fields.h"
+#include "sysnode/port/port_int.h"
+
+/* ---- plain read (§3.1) ---- */
+
+int kh_port_plain_start(kh_port *p, kh_cycle now)
+{
+    const kh_flit *f = kh_fifo_head(&p->rdq, now);
+    if (!f || kf_stream(f) || p->rs_run || p->s.emit_valid || p->rd_popped || now < p->rs_free) return 0;
+    /* No aperture drop on the plain path: the full address goes to the
+     * converged path (§3.1, §1.1). */
+    p->pr_sx = kf_src_x(f);
+    p->pr_sy = kf_src_y(f);
+    p->pr_txn = kf_txn(f);
+    kh_conv_read(p->rq, kf_addr(f), kf_len(f) + 1, TAG_PLAIN, 1, now);
+    p->rd_count++;
+    p->reads++;
+    kh_fifo_pop(&p->rdq, now);
+    p->rd_popped = 1;
+    p->st = ST_PLAIN;
+    return 1;
+}
+
+/* The next plain-read beat as a flit, when one is due (one per cycle). */
+int kh_port_plain_flit(kh_port *p, kh_flit *f, kh_cycle now)
+{
+    const kh_conv_beat *b = kh_conv_beat_head(p->rq, now);
+    if (p->st != ST_PLAIN || !b || b->tag != TAG_PLAIN) return 0;
+    kh_flit_clear(f);
+    kh_flit_set_hdr(f, &(kh_flit_hdr){.dst_x = p->pr_sx, .dst_y = p->pr_sy, .src_x = p->x, .src_y = p->y,
+                                      .type = KH_T_MEM_RD_RESP, .txn = p->pr_txn, .last = b->last}); /* §3.1 */
+    memcpy(f->w, b->d, sizeof b->d);
+    if (b->last) {
+        p->st = ST_IDLE;
+        p->st_free = now + 1;
+    }
+    kh_conv_beat_pop(p->rq);
+    return 1;
+}
+
+/* ---- streaming read (§3.2) ---- */
+
+static void stream_ar(kh_port *p, kh_cycle now)
+{
+    kh_sreq *s = &p->s;
+    uint64_t a = (s->addr + (uint64_t)s->next_ar * s->ew * 32) & ((UINT64_C(1) << 40) - 1);
+    kh_conv_read(p->rq, a, s->ew, TAG_STREAM, 1, now);
+    s->next_ar++;
+    p->rd_count++; /* one AR per entry (§10) */
+}
+
+int kh_port_stream_start(kh_port *p, kh_cycle now)
+{
+    const kh_flit *f = kh_fifo_head(&p->rdq, now);
+    /* Starts only when it and the emitter are idle and the FSM is not
+     * streaming a plain read (§10). */
+    if (!f || !kf_stream(f) || p->rs_run || p->s.emit_valid || p->st == ST_PLAIN || p->rd_popped ||
+        now < p->rs_free)
+        return 0;
+    kh_fifo_pop(&p->rdq, now);
+    p->rd_popped = 1;
+    uint64_t addr = kf_addr(f);
+    if (kh_node_port_drops(p->n, addr)) {
+        /* Consumed and dropped: no response ever, the requester hangs (§6). */
+        char a[96];
+        kh_node_addr_str(p->n, addr, a, sizeof a);
+        p->n->counts.dropped_reads++;
+        kh_dropped_rd *d = &p->dropped[p->ndropped++ % 4];
+        d->sx = kf_src_x(f);
+        d->sy = kf_src_y(f);
+        d->txn = kf_txn(f);
+        d->addr = addr;
+        d->at = now;
+        kh_comp_log(&p->c, KH_LOG_WARN,
+                    "streaming read from (%u,%u) txn %u of %s dropped: no response will ever come "
+                    "(memory.md §6)", d->sx, d->sy, d->txn, a);
+        return 1;
+    }
+    kh_sreq *s = &p->s;
+    memset(s, 0, sizeof *s);
+    s->addr = addr;
+    s->n = kf_count(f) ? kf_count(f) : 1;
+    s->ew = kf_entry_words(f) >= 1 && kf_entry_words(f) <= 4 ? kf_entry_words(f) : 4;
+    s->txn = kf_txn(f);
+    s->dx[0] = (uint8_t)kf_src_x(f);
+    s->dy[0] = (uint8_t)kf_src_y(f);
+    s->ndest = 1 + kf_n_peer(f);
+    for (unsigned j = 1; j < s->ndest; j++) {
+        s->dx[j] = (uint8_t)kf_peer_x(f, j - 1);
+        s->dy[j] = (uint8_t)kf_peer_y(f, j - 1);
+    }
+    p->rs_run = 1;
+    p->stream_reads++;
+    stream_ar(p, now);
+    return 1;
+}
+
+/* Capture registers: at most one beat per cycle; the next entry's AR goes
+ * out on the last beat; a whole entry moves to the emit buffer when the
+ * emitter is free. */
+void kh_port_stream_capture(kh_port *p, kh_cycle now)
+{
+    kh_sreq *s = &p->s;
+    if (!p->rs_run) return;
+    /* The hand-over needs the emitter idle since the start of the cycle, and
+     * capture resumes the cycle after it (RS_WAIT, then RS_FILL). */
+    if (s->cap_full && !s->emit_valid && now >= s->emit_free) {
+        memcpy(s->emit, s->cap, sizeof s->cap);
+        s->emit_entry = s->cap_entry;
+        s->emit_valid = 1;
+        s->emit_d = s->emit_w = 0;
+        s->cap_full = 0;
+        p->progressed = 1;
+        return;
+    }
+    const kh_conv_beat *b = kh_conv_beat_head(p->rq, now);
+    if (s->cap_full || !b || b->tag != TAG_STREAM) return;
+    memcpy(s->cap[s->cap_beats], b->d, sizeof b->d);
+    kh_conv_beat_pop(p->rq);
+    p->progressed = 1;
+    if (++s->cap_beats < s->ew) return;
+    s->cap_full = 1;
+    s->cap_entry = s->next_ar - 1;
+    s->cap_beats = 0;
+    if (s->next_ar < s->n) stream_ar(p, now);
+}
+
+/* The emitter: entry i's words to destination 0, then 1, ... (§3.2). */
+int kh_port_stream_flit(kh_port *p, kh_flit *f, kh_cycle now)
+{
+    kh_sreq *s = &p->s;
+    if (!p->rs_run || !s->emit_valid) return 0;
+    unsigned d = s->emit_d, w = s->emit_w;
+    kh_flit_clear(f);
+    kh_flit_set_hdr(f, &(kh_flit_hdr){.dst_x = s->dx[d], .dst_y = s->dy[d], .src_x = p->x, .src_y = p->y,
+                                      .type = KH_T_MEM_RD_RESP, .txn = (s->txn + s->emit_entry) % 256,
+                                      .last = w == s->ew - 1});
+    kf_set_word_index(f, w); /* rsvd = {0, w[1:0]} (§3.2) */
+    memcpy(f->w, s->emit[w], sizeof s->emit[w]);
+    if (++s->emit_w == s->ew) {
+        s->emit_w = 0;
+        if (++s->emit_d == s->ndest) {
+            s->emit_valid = 0;
+            s->emit_free = now + 1;
+            if (++s->emitted == s->n) {
+                p->rs_run = 0;
+                p->rs_free = now + 1;
+            }
+        }
+    }
+    return 1;
+}
+
+int kh_port_read_stuck(kh_port *p, char *buf, size_t len, size_t *used)
+{
+    int any = 0;
+    if (p->st == ST_PLAIN) {
+        kh_node_say(buf, len, used,
+                    "plain read for (%u,%u) txn %u waits for its data beats (memory.md §3.1)", p->pr_sx,
+                    p->pr_sy, p->pr_txn);
+        any = 1;
+    }
+    if (p->rs_run) {
+        kh_sreq *s = &p->s;
+        kh_node_say(buf, len, used,
+                    "streaming read for (%u,%u) txn %u of 0x%010llx has emitted %u of %u entries "
+                    "(AR issued for %u) and waits for entry %u (memory.md §3.2)",
+                    s->dx[0], s->dy[0], s->txn, (unsigned long long)s->addr, s->emitted, s->n,
+                    s->next_ar, s->emitted);
+        any = 1;
+    }
+    for (unsigned i = 0; i < p->ndropped && i < 4; i++) {
+        kh_dropped_rd *d = &p->dropped[i];
+        char a[96];
+        kh_node_addr_str(p->n, d->addr, a, sizeof a);
+        kh_node_say(buf, len, used,
+                    "streaming read from (%u,%u) txn %u of %s was dropped at cycle %llu and will "
+                    "never be answered (memory.md §6: unserved aperture)",
+                    d->sx, d->sy, d->txn, a, (unsigned long long)d->at);
+        any = 1;
+    }
+    return any;
+}
