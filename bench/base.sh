@@ -18,9 +18,6 @@ BUILD=${BUILD:-build}
 BASE=${1:?usage: bench/base.sh COMMIT}
 RUNS=${BENCH_RUNS:-5}
 ONLY=${BENCH_ONLY:-1 2 3 4 5 6}
-SHARED=${KH_SHARED:-../shared}
-[ -d "$SHARED" ] || SHARED=../../shared
-SHARED=$(cd "$SHARED" && pwd) || { echo "bench: no ../shared (the maps)" >&2; exit 1; }
 HERE=$(pwd)
 K="$HERE/$BUILD/kohaku"
 PAIR="$HERE/$BUILD/bench/pairtime"
@@ -53,11 +50,11 @@ awk -v n=500 '{l[NR] = $0} END {for (i = 0; i < n; i++) for (j = 1; j <= NR; j++
 args() {
     case $1 in
     1) echo "replay cluster $W/cluster.jsonl" ;;
-    2) echo "run $SHARED/maps/saxpy_map.txt $W/saxpy.session" ;;
+    2) echo "run $HERE/data/maps/saxpy_map.txt $W/saxpy.session" ;;
     3) echo "demo" ;;
     4) echo "gemm 1024 1024 1024" ;;
-    5) echo "bench noc --map $SHARED/maps/mesh_4x4.txt" ;;
-    6) echo "run $SHARED/maps/mesh_1x1_min.txt $D/vector_loop.session" ;;
+    5) echo "bench noc --map $HERE/data/maps/mesh_4x4.txt" ;;
+    6) echo "run $HERE/data/maps/mesh_1x1_min.txt $D/vector_loop.session" ;;
     esac
 }
 title() {

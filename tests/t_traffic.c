@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "kohaku/machine.h"
 #include "kohaku/mesh.h"
 #include "kohaku/traffic.h"
 #include "support/test.h"
@@ -27,7 +28,9 @@ typedef struct run_out {
 static int run_map(const char *path, const run_cfg *rc, run_out *out)
 {
     char err[512];
-    kh_map *map = kh_map_load(path, err, sizeof err);
+    kh_map_units units;
+    kh_machine_map_units(&units);
+    kh_map *map = kh_map_load(path, &units, err, sizeof err);
     if (!map) {
         kh_test_fail(__FILE__, __LINE__, "%s", err);
         return -1;
@@ -177,7 +180,9 @@ static void two_simulations_do_not_interact(void)
     run_cfg rc = {.depth = 4, .t = {.pattern = KH_TRAFFIC_UNIFORM, .rate = 0.5, .seed = 21, .stop = 1000}};
     run_out alone;
     if (run_map(path, &rc, &alone)) return;
-    kh_map *map = kh_map_load(path, err, sizeof err);
+    kh_map_units units;
+    kh_machine_map_units(&units);
+    kh_map *map = kh_map_load(path, &units, err, sizeof err);
     if (!map) {
         kh_test_fail(__FILE__, __LINE__, "%s", err);
         return;
@@ -226,7 +231,9 @@ static void bernoulli_arrivals_follow_the_draws(void)
 {
     static const double rates[] = {0.1, 0.5, 0.99999999995};
     char err[512];
-    kh_map *map = kh_map_parse("xxx nul xxx\nmag nul nul\nxxx nul xxx\n", err, sizeof err);
+    kh_map_units units;
+    kh_machine_map_units(&units);
+    kh_map *map = kh_map_parse("xxx nul xxx\nmag nul nul\nxxx nul xxx\n", &units, err, sizeof err);
     if (!map) {
         kh_test_fail(__FILE__, __LINE__, "%s", err);
         return;

@@ -7,7 +7,7 @@ unset KOHAKU_CHECK
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 for kind in cluster saxpy vector; do
-    V="$KH_SHARED/vectors/$kind.jsonl"
+    V="data/vectors/$kind.jsonl"
     cases=$(grep -c . "$V")
     expect_rc "$kind: --trace and --stats run" 0 $KOHAKU replay $kind "$V" --rtl-compat \
         --trace "$tmp/$kind.json" --stats "$tmp/$kind-stats.json"
@@ -18,11 +18,11 @@ for kind in cluster saxpy vector; do
     expect_out "$kind: the stats have one entry per case" "$cases" grep -c '{"case":"' "$tmp/$kind-stats.json"
 done
 # a fresh bench per case: each case its own processes
-V="$KH_SHARED/vectors/cluster.jsonl"
+V="data/vectors/cluster.jsonl"
 expect_out "cluster: two processes per case" "$(($(grep -c . "$V") * 2))" \
     grep -c '"name":"process_name","args":{"name":"case ' "$tmp/cluster.json"
 expect_out "saxpy: one machine, one pair of processes" "2" grep -c '"name":"process_name"' "$tmp/saxpy.json"
-Q="$KH_SHARED/vectors/quant.jsonl"
+Q="data/vectors/quant.jsonl"
 expect_rc "quant refuses --trace" 2 $KOHAKU replay quant "$Q" --trace "$tmp/q.json"
 expect_rc "quant refuses --stats" 2 $KOHAKU replay quant "$Q" --stats "$tmp/q.json"
 expect_err_has "and says why" "quant computes each case without a simulation" $KOHAKU replay quant "$Q" --trace "$tmp/q.json"

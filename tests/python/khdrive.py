@@ -1,6 +1,6 @@
 """A small host driver of our own for the Python tests (never upstream's
-code): flits built from the bit positions of ../shared/spec/flits.md §2 and
-control.md §2.2, the driver sequence of control.md §4, discovery over the
+code): flits built from the bit positions of the spec digest (flits.md §2,
+control.md §2.2), the driver sequence of control.md §4, discovery over the
 mailbox (control.md §2.7, Open point 16)."""
 
 import os
