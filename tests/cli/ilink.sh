@@ -11,7 +11,7 @@ expect_rc "the two-mesh example passes" 0 $KOHAKU run examples/two_mesh.machine 
 # zero-time host only the machine's own work is counted.
 expect_out "it ends with ok" "ok: 41 commands, cycle 3429" \
     sh -c "$KOHAKU run examples/two_mesh.machine examples/two_mesh.session | tail -n 1"
-expect_out "zero-time host: the machine's own cycles" "ok: 41 commands, cycle 159" \
+expect_out "zero-time host: the machine's own cycles" "ok: 41 commands, cycle 161" \
     sh -c "$KOHAKU run examples/two_mesh.machine examples/two_mesh.session --profile host-zero | tail -n 1"
 expect_out "mesh prints a machine file's meshes" \
     "machine examples/two_mesh.machine: 2 meshes in a line, ids 0..1, each node with its interlink (control.md §7.1); ilink_lat 8" \
