@@ -18,10 +18,25 @@ def test_every_unit_answers_as_itself(path):
     t = kohaku.SimTransport(m)
     found = discover(t, m)
     want = map_units(path)
+    # the node's control processor answers at (0,0) once the machine builds
+    # one (cpu.md; it needs a memory port at (0,1), control.md Open point 11)
+    cpu = found.pop((0, 0), None)
+    if cpu is not None:
+        assert (cpu >> 48).to_bytes(2, "big") == b"RC", hex(cpu)
     assert set(found) == set(want)
     for xy, caps in found.items():
         cu_type = (caps >> 48).to_bytes(2, "big").decode()
         assert cu_type.isalnum(), (xy, hex(caps))
+
+
+@pytest.mark.parametrize("mode,finds", [("agent", True), ("drop", False)])
+def test_the_00_option_decides_where_replies_go(mode, finds):
+    # Open point 16: `agent` hands every reply to the agent's RX (no
+    # processor); `drop` drops flits to (0,0), so the mailbox stays empty
+    path = os.path.join(MAPS, "mesh_2x2_6+2.txt")
+    m = kohaku.Machine(path, params={"cpu_mode": mode})
+    found = discover(kohaku.SimTransport(m), m)
+    assert set(found) == (set(map_units(path)) if finds else set())
 
 
 def test_upstream_style_exchange_needs_no_wait_with_the_link_time():
