@@ -182,6 +182,21 @@ static void begin_section(json_trace *j, kh_sim *sim, const char *label)
     j->next_track = (int)n;
 }
 
+/* Several processes: every one learns whether any failed (and the first
+ * message), so none goes on alone into a collective run. 1 all succeeded. */
+static int one_outcome(kh_sim *sim, int *failed, char *err, size_t errlen)
+{
+    const kh_sync_ops *sy = kh_sim_sync(sim);
+    kh_sync_rec mine = {0, *failed ? strdup(err) : NULL}, *all = NULL;
+    int n = sy->gather(kh_sim_sync_ctx(sim), &mine, mine.text ? 1 : 0, &all);
+    free(mine.text);
+    if (n > 0 && !*failed) snprintf(err, errlen, "%s (on another process)", all[0].text);
+    for (int i = 0; i < n; i++) free(all[i].text);
+    free(all);
+    *failed = n != 0;
+    return n == 0;
+}
+
 kh_trace *kh_trace_json_open(kh_sim *sim, const char *path, char *err, size_t errlen)
 {
     json_trace *j = calloc(1, sizeof *j);
@@ -192,8 +207,14 @@ kh_trace *kh_trace_json_open(kh_sim *sim, const char *path, char *err, size_t er
     }
     const kh_sync_ops *sy = sim ? kh_sim_sync(sim) : NULL;
     j->body_only = sy && !sy->leader;
-    if (!(j->f = j->body_only ? tmpfile() : fopen(path, "w"))) {
-        snprintf(err, errlen, "trace %s: cannot create: %s", path, strerror(errno));
+    j->f = j->body_only ? tmpfile() : fopen(path, "w");
+    int failed = !j->f;
+    if (failed) snprintf(err, errlen, "trace %s: cannot create: %s", path, strerror(errno));
+    if (sy && !one_outcome(sim, &failed, err, errlen) && j->f) { /* another process failed: nobody traces */
+        fclose(j->f);
+        j->f = NULL;
+    }
+    if (!j->f) {
         free(j->path);
         free(j);
         return NULL;

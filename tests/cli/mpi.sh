@@ -83,6 +83,9 @@ printf 'mesh 3\nread AUX_STATW(0) 0x1\n' > "$tmp/bad.session"
 expect_rc "a failed read exits 1 under MPI" 1 mpi 4 run "$tmp/four8.machine" "$tmp/bad.session"
 expect_err_has "more ranks than meshes are refused" "3 MPI ranks for 2 mesh(es)" \
     mpi 3 run examples/two_mesh.machine examples/two_mesh.session
+expect_rc "a trace file rank 0 cannot create stops every rank (none waits alone)" 1 \
+    timeout 60 mpirun --oversubscribe -n 2 "$MPIK" run examples/two_mesh.machine examples/two_mesh.session \
+    --trace "$tmp/no/such/dir/t.json"
 expect_err_has "--check is refused across ranks" "--check sees one rank's meshes only" \
     mpi 2 run examples/two_mesh.machine examples/two_mesh.session --check
 finish
