@@ -92,7 +92,7 @@ int kh_cmd_run(int argc, char **argv)
         kh_session_free(s);
         return 1;
     }
-    kh_cli_part *part = kh_cli_partition(m, so.check, err, sizeof err);
+    kh_cli_part *part = kh_cli_partition(m, err, sizeof err);
     if (!part && err[0]) {
         fprintf(stderr, "kohaku run: %s\n", err);
         kh_machine_free(m);
@@ -117,7 +117,7 @@ int kh_cmd_run(int argc, char **argv)
     }
     if (so.check) {
         kh_checkout_add(&ck, kh_machine_check(m));
-        if (kh_checkout_end(&ck) && !rc) rc = 1;
+        if (kh_cli_checkout_end(part, &ck) && !rc) rc = 1;
     }
     if (!rc)
         printf("ok: %u commands, cycle %llu\n", kh_session_ncommands(s),

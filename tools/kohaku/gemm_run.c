@@ -57,7 +57,7 @@ int kh_gemm_demo(const kh_gemm_demo_opts *o, kh_gemm_demo_result *res)
     }
     mc = sim->map ? kh_machine_load(sim->map, &par, err, sizeof err) : kh_machine_new(NULL, &par, err, sizeof err);
     if (!mc) goto fail;
-    part = kh_cli_partition(mc, sim->check, err, sizeof err); /* MPI build: docs/mpi.md */
+    part = kh_cli_partition(mc, err, sizeof err); /* MPI build: docs/mpi.md */
     if (!part && err[0]) goto fail;
     if (sim->check && kh_machine_set_check(mc, kh_checkout_report, &ck)) {
         snprintf(err, sizeof err, "out of memory for the flit checker");
@@ -151,7 +151,7 @@ done:
     }
     if (sim->check && mc) {
         kh_checkout_add(&ck, kh_machine_check(mc));
-        if (kh_checkout_end(&ck)) rc = 1;
+        if (kh_cli_checkout_end(part, &ck)) rc = 1;
     }
     kh_cli_unpartition(part);
     kh_machine_free(mc);

@@ -19,14 +19,8 @@ void kh_cli_mpi_init(int *argc, char ***argv)
 
 void kh_cli_mpi_finish(void) { MPI_Finalize(); }
 
-kh_cli_part *kh_cli_partition(kh_machine *m, int check, char *err, size_t errlen)
+kh_cli_part *kh_cli_partition(kh_machine *m, char *err, size_t errlen)
 {
-    int size = 1;
-    MPI_Comm_size(MPI_COMM_WORLD, &size);
-    if (size > 1 && check) {
-        snprintf(err, errlen, "--check sees one rank's meshes only: run it in one process (docs/mpi.md)");
-        return NULL;
-    }
     err[0] = 0;
     return (kh_cli_part *)kh_mpi_attach(m, err, errlen);
 }
@@ -46,6 +40,20 @@ void kh_cli_unpartition(kh_cli_part *p)
     kh_mpi_detach(d);
 }
 
+int kh_cli_checkout_end(kh_cli_part *p, kh_checkout *o)
+{
+    kh_mpi *d = (kh_mpi *)p;
+    if (!d) return kh_checkout_end(o);
+    uint64_t v[4] = {o->violations, o->warnings, o->sent, o->delivered};
+    MPI_Allreduce(MPI_IN_PLACE, v, 4, MPI_UINT64_T, MPI_SUM, MPI_COMM_WORLD);
+    o->violations = v[0];
+    o->warnings = v[1];
+    o->sent = v[2];
+    o->delivered = v[3];
+    if (kh_mpi_rank(d) == 0) return kh_checkout_end(o);
+    return o->violations ? 1 : 0;
+}
+
 #else
 
 void kh_cli_mpi_init(int *argc, char ***argv)
@@ -56,14 +64,19 @@ void kh_cli_mpi_init(int *argc, char ***argv)
 
 void kh_cli_mpi_finish(void) {}
 
-kh_cli_part *kh_cli_partition(kh_machine *m, int check, char *err, size_t errlen)
+kh_cli_part *kh_cli_partition(kh_machine *m, char *err, size_t errlen)
 {
     (void)m;
-    (void)check;
     if (errlen) err[0] = 0;
     return NULL;
 }
 
 void kh_cli_unpartition(kh_cli_part *p) { (void)p; }
+
+int kh_cli_checkout_end(kh_cli_part *p, kh_checkout *o)
+{
+    (void)p;
+    return kh_checkout_end(o);
+}
 
 #endif
