@@ -6,6 +6,7 @@
 
 #include "kohaku/bits.h"
 #include "kohaku/card.h"
+#include "kohaku/gen/addr.h"
 
 typedef struct card_mesh {
     kh_orch *orch;
@@ -43,15 +44,17 @@ uint64_t kh_host_ctrl(unsigned mesh, uint32_t off)
 /* The canonical inside addresses of memory.md §1.2: the mesh id is written
  * twice, once as the window and once in bits [37:36]; bit 39 selects the
  * staging aperture. */
-uint64_t kh_host_dram(unsigned mesh, uint64_t offset)
+static uint64_t inside(unsigned mesh, int staging, uint64_t offset)
 {
-    return ((uint64_t)(mesh + 1) << KH_HOST_MEM_SHIFT) + ((uint64_t)mesh << 36) + offset;
+    uint64_t a = 0; /* isa/addr.isa */
+    kh_addr_set_mesh(&a, mesh);
+    kh_addr_set_aperture(&a, staging ? 1 : 0);
+    return ((uint64_t)(mesh + 1) << KH_HOST_MEM_SHIFT) + a + offset;
 }
 
-uint64_t kh_host_staging(unsigned mesh, uint64_t offset)
-{
-    return ((uint64_t)(mesh + 1) << KH_HOST_MEM_SHIFT) + ((uint64_t)1 << 39) + ((uint64_t)mesh << 36) + offset;
-}
+uint64_t kh_host_dram(unsigned mesh, uint64_t offset) { return inside(mesh, 0, offset); }
+
+uint64_t kh_host_staging(unsigned mesh, uint64_t offset) { return inside(mesh, 1, offset); }
 
 static card_win decode(const kh_card *c, uint64_t addr, unsigned *mesh, uint64_t *off)
 {

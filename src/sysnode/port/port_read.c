@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "kohaku/addr.h"
 #include "sysnode/fields.h"
 #include "sysnode/port/port_int.h"
 
@@ -49,7 +50,7 @@ int kh_port_plain_flit(kh_port *p, kh_flit *f, kh_cycle now)
 static void stream_ar(kh_port *p, kh_cycle now)
 {
     kh_sreq *s = &p->s;
-    uint64_t a = (s->addr + (uint64_t)s->next_ar * s->ew * 32) & ((UINT64_C(1) << 40) - 1);
+    uint64_t a = kh_addr_wrap(s->addr + (uint64_t)s->next_ar * s->ew * 32);
     kh_conv_read(p->rq, a, s->ew, TAG_STREAM, 1, now);
     s->next_ar++;
     p->rd_count++; /* one AR per entry (§10) */
