@@ -127,8 +127,9 @@ else
 	@BUILD=$(BUILD) sh bench/base.sh $(BASE)
 endif
 
+FUZZ_SECONDS ?= 10
 fuzz:
-	@sh fuzz/run.sh
+	@FUZZ_SECONDS=$(FUZZ_SECONDS) sh fuzz/run.sh
 
 # The field tables are generated from isa/*.isa into the build tree
 # ($(BUILD)/docs/isa/), never into the sources: like the C headers, they
