@@ -18,7 +18,6 @@
 #include "kohaku/params.h"
 #include "kohaku/unitbench.h"
 
-#include "cu/units/units.h"
 #include "cu/units/vector/vec_unit.h"
 #include "replay/replay_int.h"
 
