@@ -201,7 +201,7 @@ static void cluster_end_to_end_worked_example(void)
     CHECK_STR(hex, "00000000000000000000000000000000000000000000000000000000be01426e");
 }
 
-/* The MXFP7 word is described once (isa/num.isa's mx_word): the packer puts
+/* The MXFP7 word is described once (isa/mxfp7.isa's mxfp7_word): the packer puts
  * every slot and scale where the embedded table says, read back through the
  * table engine, not through the packer's own positions. */
 static void mx_pack_follows_the_table(void)
@@ -209,7 +209,7 @@ static void mx_pack_follows_the_table(void)
     char err[200];
     kh_isa *isa = kh_isa_open_builtin(err, sizeof err);
     CHECK(isa != NULL);
-    const kh_isa_layout *l = isa ? kh_isa_find(isa, "mx_word") : NULL;
+    const kh_isa_layout *l = isa ? kh_isa_find(isa, "mxfp7_word") : NULL;
     CHECK(l != NULL);
     if (!l) {
         kh_isa_free(isa);
