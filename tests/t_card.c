@@ -215,6 +215,29 @@ static void host_access_cost_advances_the_clock(void)
     done(&b);
 }
 
+static void host_access_cycles_add_to_every_access(void)
+{
+    kh_params p;
+    kh_params_default(&p);
+    p.host_write_cycles = 5;
+    p.host_read_cycles = 3;
+    p.host_beat_cycles = 1;
+    p.host_access_cycles = 10;
+    kh_sim *sim = kh_sim_new(&p);
+    char err[256];
+    kh_orch_cfg cfg = {.x = 0, .y = 1, .grid_lo = 1, .grid_hi = 2};
+    kh_orch *o = kh_orch_new(sim, &cfg, NULL, err, sizeof err);
+    kh_card *c = kh_card_new(sim, err, sizeof err);
+    kh_card_attach_mesh(c, 0, o, NULL, err, sizeof err);
+    uint64_t v;
+    kh_cycle t = kh_sim_now(sim);
+    CHECK_EQ(kh_card_write64(c, 0x800048, 1, err, sizeof err), 0);
+    CHECK_EQ(kh_card_read64(c, 0x800048, &v, err, sizeof err), 0);
+    CHECK_EQ(kh_sim_now(sim), t + 15 + 13);
+    kh_card_free(c);
+    kh_sim_destroy(sim);
+}
+
 static void a_burst_never_crosses_4_kib(void)
 {
     bench b = make_link(10, 10, 1);
@@ -264,6 +287,7 @@ int main(void)
     KH_RUN(a_refused_block_changes_nothing);
     KH_RUN(host_access_cost_advances_the_clock);
     KH_RUN(a_burst_never_crosses_4_kib);
+    KH_RUN(host_access_cycles_add_to_every_access);
     KH_RUN(a_read_of_an_idle_machine_is_settled);
     KH_RUN(zero_cost_accesses_take_no_time);
     return kh_test_end("t_card");

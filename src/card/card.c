@@ -115,12 +115,16 @@ static int check_aligned(uint64_t addr, char *err, size_t errlen)
 static void advance(kh_card *c, int is_read, size_t beats)
 {
     const kh_params *p = kh_sim_params(c->sim);
-    uint64_t k = is_read ? p->host_read_cycles : p->host_write_cycles;
+    uint64_t k = (is_read ? p->host_read_cycles : p->host_write_cycles) + p->host_access_cycles;
     if (beats > 1) k += (beats - 1) * p->host_beat_cycles;
     if (k) kh_sim_run(c->sim, k);
 }
 
-static int zero_time(const kh_card *c) { return kh_sim_params(c->sim)->host_read_cycles == 0; }
+static int zero_time(const kh_card *c)
+{
+    const kh_params *p = kh_sim_params(c->sim);
+    return p->host_read_cycles == 0 && p->host_access_cycles == 0;
+}
 
 static kh_cycle host_beat(const kh_card *c, kh_orch *target)
 {
