@@ -1,6 +1,8 @@
 /* ALU instructions (opcodes 0x00-0x11): FLAT, D2/D4 chains and the TREE-mode
  * refusal (vector.md §5.1-§5.3, §7, §10.1). Every element goes through
  * kh_valu (numerics §9); a chain stage rounds like any ALU op. */
+#include <string.h>
+
 #include "cu/units/vector/vec.h"
 
 static unsigned mode_depth(unsigned vmode)
@@ -28,11 +30,6 @@ static operand resolve(const vec_state *st, unsigned sel, unsigned r)
     else
         o.k = sel == VEC_SEL_S ? st->s[r] & 0xFFFFFFu : kh_vec_kreg(st, r);
     return o;
-}
-
-static kh_e8 fetch(const operand *o, unsigned e, kh_e8 chain)
-{
-    return o->v ? o->v[e] : o->chain ? chain : o->k;
 }
 
 /* Selector rules (§5.1, §5.2, §9): a head must not name C, a later stage
@@ -106,24 +103,39 @@ int kh_vec_exec_alu(vec_core *c, const vec_insn *head, vec_exec *x)
     for (unsigned s = 0; s < VEC_SLICES; s++)
         st->porta[s] = st->v[head->va][VEC_SLICES * (nc - 1) + s];
 
-    operand op[4][3];
-    for (unsigned t = 0; t < depth; t++) {
-        op[t][0] = resolve(st, stage[t].sa, stage[t].va);
-        op[t][1] = resolve(st, stage[t].sb, stage[t].vb);
-        op[t][2] = resolve(st, stage[t].sc, stage[t].vc);
-    }
-    /* elements past VL are computed by the lanes but never written */
+    /* stage by stage over the elements (each element's chain is its own, so
+     * this is the element-by-element order of §5.2 with the loops swapped);
+     * elements past VL are computed by the lanes but never written */
     unsigned n = st->vl;
+    kh_e8 val[VEC_MAXVL], in[3][VEC_MAXVL];
+    int pred[VEC_MAXVL];
+    for (unsigned t = 0; t < depth; t++) {
+        const unsigned sel[3] = {stage[t].sa, stage[t].sb, stage[t].sc};
+        const unsigned reg[3] = {stage[t].va, stage[t].vb, stage[t].vc};
+        const kh_e8 *arg[3];
+        for (unsigned k = 0; k < 3; k++) {
+            operand o = resolve(st, sel[k], reg[k]);
+            if (o.v) {
+                arg[k] = o.v;
+            } else if (o.chain) {
+                arg[k] = val; /* the previous stage's results (all 0 before the first) */
+                if (t == 0) memset(val, 0, n * sizeof val[0]);
+            } else {
+                for (unsigned e = 0; e < n; e++) in[k][e] = o.k;
+                arg[k] = in[k];
+            }
+        }
+        kh_valu_n((unsigned)alu[t], arg[0], arg[1], arg[2], val, pred, n, c->opt.valu);
+    }
+    if (!cmp && last->pm == 0) { /* unpredicated: wr_ok holds for every e < VL */
+        memcpy(st->v[last->vd], val, n * sizeof val[0]);
+        n = 0;
+    }
     for (unsigned e = 0; e < n; e++) {
-        kh_e8 val = 0;
-        int pred = 0;
-        for (unsigned t = 0; t < depth; t++)
-            val = kh_valu((unsigned)alu[t], fetch(&op[t][0], e, val), fetch(&op[t][1], e, val),
-                          fetch(&op[t][2], e, val), &pred, c->opt.valu);
         if (cmp)
-            vec_pset(st, last->pr, e, pred); /* pm ignored (§5.1) */
+            vec_pset(st, last->pr, e, pred[e]); /* pm ignored (§5.1) */
         else if (kh_vec_wr_ok(st, e, last->pm, last->pr))
-            st->v[last->vd][e] = val;
+            st->v[last->vd][e] = val[e];
     }
     st->last_pm = last->pm;
     st->last_pr = last->pr;
