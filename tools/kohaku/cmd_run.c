@@ -57,8 +57,8 @@ int kh_cmd_run(int argc, char **argv)
         usage(stderr);
         return 2;
     }
-    /* A bad option value is a usage error, whatever the machine. */
-    if (kh_simopts_params(&so, &p, err, sizeof err)) return 2;
+    /* A refused option value is refused before the machine is read. */
+    if (kh_simopts_params(&so, &p, err, sizeof err)) return 1;
     /* The session first: a malformed line is refused before anything runs. */
     kh_session *s = kh_session_load(session, err, sizeof err);
     if (!s) {
@@ -96,7 +96,7 @@ int kh_cmd_run(int argc, char **argv)
         return 1;
     }
     int rc = kh_session_run(s, m, stdout, err, sizeof err);
-    if (rc) fprintf(stderr, "%s\n", err);
+    if (rc) fprintf(stderr, "kohaku run: %s\n", err);
     char e2[512];
     if (kh_simout_close(out, so.stats, e2, sizeof e2)) {
         fprintf(stderr, "kohaku run: %s\n", e2);
