@@ -53,7 +53,7 @@ TEST_SUPPORT := $(patsubst %.c,$(BUILD)/obj/%.o,$(sort $(wildcard tests/support/
 BENCH_SRCS := $(sort $(wildcard bench/*.c))
 BENCH_BINS := $(patsubst bench/%.c,$(BUILD)/bench/%,$(BENCH_SRCS))
 
-.PHONY: all lib cli test run bench fuzz clean check-gen docs
+.PHONY: all lib cli test run bench fuzz clean docs
 # Keep intermediate objects (tests, benches) so rebuilds stay incremental.
 .SECONDARY:
 all: $(LIB) $(CLI)
@@ -92,9 +92,6 @@ $(BUILD)/obj/%.o: %.c | $(ISA_HDRS)
 	@echo "  CC    $<"
 	$(Q)$(CC) $(CFLAGS) -c -o $@ $<
 
-# Keep chained intermediates (test objects) between runs.
-.SECONDARY:
-
 # The generated headers are named here so make treats them as real targets
 # (always present) rather than intermediates it may delete.
 $(LIB): $(LIB_OBJS) | $(ISA_HDRS)
@@ -130,16 +127,19 @@ else
 	@BUILD=$(BUILD) sh bench/base.sh $(BASE)
 endif
 
+FUZZ_SECONDS ?= 10
 fuzz:
-	@sh fuzz/run.sh
+	@FUZZ_SECONDS=$(FUZZ_SECONDS) sh fuzz/run.sh
 
-# The field tables of docs/isa/ are generated from isa/*.isa (not kept in
-# git: like the C headers, they are only ever produced from the tables).
+# The field tables are generated from isa/*.isa into the build tree
+# ($(BUILD)/docs/isa/), never into the sources: like the C headers, they
+# are only ever produced from the tables.
 docs: $(BUILD)/isagen
-	@mkdir -p docs/isa
+	@mkdir -p $(BUILD)/docs/isa
 	@for f in $(ISA_SRCS); do n=$$(basename $$f .isa); \
-	    $(BUILD)/isagen --emit markdown $$f > docs/isa/$$n.md.tmp && mv docs/isa/$$n.md.tmp docs/isa/$$n.md; done
-	@echo "docs/isa/*.md regenerated"
+	    $(BUILD)/isagen --emit markdown $$f > $(BUILD)/docs/isa/$$n.md.tmp && \
+	    mv $(BUILD)/docs/isa/$$n.md.tmp $(BUILD)/docs/isa/$$n.md; done
+	@echo "$(BUILD)/docs/isa/*.md generated"
 
 clean:
 	rm -rf build build-san build-fuzz

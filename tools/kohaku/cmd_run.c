@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "cmds.h"
+#include "kohaku/echo.h"
 #include "kohaku/machine.h"
 #include "kohaku/session.h"
 #include "simopts.h"
@@ -96,6 +97,7 @@ int kh_cmd_run(int argc, char **argv)
         return 1;
     }
     int rc = kh_session_run(s, m, stdout, err, sizeof err);
+    kh_utf8_trim(err); /* a report cut at the buffer's end may have split a character */
     if (rc) fprintf(stderr, "kohaku run: %s\n", err);
     char e2[512];
     if (kh_simout_close(out, so.stats, e2, sizeof e2)) {

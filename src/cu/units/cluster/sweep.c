@@ -205,7 +205,3 @@ void kh_cl_fill_hazard(kh_cluster *u, const kh_cl_inst *in, kh_cycle now)
     }
 }
 
-int kh_cl_sweep_busy(const kh_cluster *u, kh_cycle now)
-{
-    return now < u->acc_idle_at;
-}
