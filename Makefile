@@ -41,6 +41,11 @@ STAGE1_OBJS := $(patsubst %.c,$(BUILD)/obj/%.o,$(STAGE1_SRCS))
 LIB_SRCS := $(sort $(filter-out $(STAGE1_SRCS),$(wildcard src/*.c src/*/*.c src/*/*/*.c src/*/*/*/*.c)))
 LIB_OBJS := $(patsubst %.c,$(BUILD)/obj/%.o,$(LIB_SRCS)) $(STAGE1_OBJS) $(BUILD)/obj/gen/isa_embed.o
 LIB      := $(BUILD)/libkohaku.a
+# The shared library: the same sources compiled position-independent into
+# their own tree; only kh_ symbols are exported (src/api/kohaku.map).
+SO_NAME  := libkohaku.so.1
+SO       := $(BUILD)/$(SO_NAME)
+PIC_OBJS := $(patsubst $(BUILD)/obj/%.o,$(BUILD)/pic/%.o,$(LIB_OBJS))
 
 CLI_SRCS := $(sort $(wildcard tools/kohaku/*.c))
 CLI_OBJS := $(patsubst %.c,$(BUILD)/obj/%.o,$(CLI_SRCS))
@@ -53,11 +58,11 @@ TEST_SUPPORT := $(patsubst %.c,$(BUILD)/obj/%.o,$(sort $(wildcard tests/support/
 BENCH_SRCS := $(sort $(wildcard bench/*.c))
 BENCH_BINS := $(patsubst bench/%.c,$(BUILD)/bench/%,$(BENCH_SRCS))
 
-.PHONY: all lib cli test run bench fuzz clean docs
+.PHONY: all lib cli test run bench fuzz clean docs install
 # Keep intermediate objects (tests, benches) so rebuilds stay incremental.
 .SECONDARY:
-all: $(LIB) $(CLI)
-lib: $(LIB)
+all: $(LIB) $(SO) $(CLI)
+lib: $(LIB) $(SO)
 cli: $(CLI)
 
 $(BUILD)/isagen: $(STAGE1_OBJS) $(BUILD)/obj/tools/isagen.o
@@ -99,6 +104,27 @@ $(LIB): $(LIB_OBJS) | $(ISA_HDRS)
 	@echo "  AR    $@"
 	$(Q)rm -f $@ && ar rcs $@ $^
 
+$(BUILD)/pic/gen/isa_embed.o: $(GEN)/isa_embed.c
+	@mkdir -p $(@D)
+	@echo "  CC    $< (pic)"
+	$(Q)$(CC) $(CFLAGS) -fPIC -c -o $@ $<
+
+$(BUILD)/pic/%.o: %.c | $(ISA_HDRS)
+	@mkdir -p $(@D)
+	@echo "  CC    $< (pic)"
+	$(Q)$(CC) $(CFLAGS) -fPIC -c -o $@ $<
+
+$(SO): $(PIC_OBJS) src/api/kohaku.map
+	@echo "  LD    $@"
+	$(Q)$(CC) $(LDFLAGS) -shared -Wl,-soname,$(SO_NAME) -Wl,--version-script=src/api/kohaku.map \
+	    -Wl,--no-undefined -o $@ $(PIC_OBJS) $(LDLIBS)
+	$(Q)ln -sf $(SO_NAME) $(BUILD)/libkohaku.so
+
+# make install PREFIX=DIR: headers, both libraries, kohaku.pc and the CLI.
+PREFIX  ?= /usr/local
+install: $(LIB) $(SO) $(CLI)
+	@sh tools/install.sh "$(PREFIX)" "$(BUILD)" "$(SO_NAME)"
+
 $(CLI): $(CLI_OBJS) $(LIB)
 	@echo "  LD    $@"
 	$(Q)$(CC) $(LDFLAGS) -o $@ $(CLI_OBJS) $(LIB) $(LDLIBS)
@@ -113,7 +139,7 @@ $(BUILD)/bench/%: $(BUILD)/obj/bench/%.o $(LIB)
 	@echo "  LD    $@"
 	$(Q)$(CC) $(LDFLAGS) -o $@ $< $(LIB) $(LDLIBS)
 
-test: $(TEST_BINS) $(CLI)
+test: $(TEST_BINS) $(CLI) $(SO)
 	@BUILD=$(BUILD) sh tests/run.sh $(TEST_BINS)
 
 run: $(CLI)
@@ -144,4 +170,4 @@ docs: $(BUILD)/isagen
 clean:
 	rm -rf build build-san build-fuzz
 
--include $(shell find $(BUILD)/obj -name '*.d' 2>/dev/null)
+-include $(shell find $(BUILD)/obj $(BUILD)/pic -name '*.d' 2>/dev/null)

@@ -17,7 +17,8 @@
     X(gemm, "run a checked GEMM on the default machine (or --map MAP)")       \
     X(bench, "measure simulator speed (noc, gemm)")                           \
     X(params, "list the machine parameters: values, enforced ranges, sources") \
-    X(demo, "the default demo (what `make run` runs)")
+    X(demo, "the default demo (what `make run` runs)")                       \
+    X(serve, "speak upstream's simulated-card line protocol on stdin/stdout")
 
 #define KH_DECLARE_CMD(name, help) int kh_cmd_##name(int argc, char **argv);
 KH_CMDS(KH_DECLARE_CMD)
