@@ -53,7 +53,14 @@ static const char slot_perm[32] = {SLOTS(PERM)}, slot_shift[32] = {SLOTS(SHIFT)}
 #undef LO
 
 #define TVBMI __attribute__((target("avx2,avx512f,avx512bw,avx512vl,avx512vbmi")))
-static TVBMI void word_slots_vbmi(const uint64_t *word, int8_t s[32])
+/* B packing's order: byte 8L + i of the result is slot 4i + L (lane L, k 8w + i). */
+#define BORDER(o) (char)(4 * ((o) % 8) + (o) / 8),
+static const char b_order[32] = {SLOTS(BORDER)};
+#undef BORDER
+
+/* One word's slots, sign-extended, in lane order: byte 8L + i is lane L,
+ * k = 8w + i, for either packing. */
+static TVBMI void word_lanes_vbmi(const uint64_t *word, int b_packing, int8_t s[32])
 {
     /* the limbs as bytes: byte i = bits [8i+7:8i] (x86 is little-endian) */
     __m256i w = _mm256_loadu_si256((const __m256i *)(const void *)word);
@@ -61,12 +68,16 @@ static TVBMI void word_slots_vbmi(const uint64_t *word, int8_t s[32])
     __m256i x = _mm256_multishift_epi64_epi8(_mm256_loadu_si256((const __m256i *)(const void *)slot_shift), g);
     const __m256i m7 = _mm256_set1_epi8(0x7F), sign = _mm256_set1_epi8(0x40);
     x = _mm256_sub_epi8(_mm256_xor_si256(_mm256_and_si256(x, m7), sign), sign); /* sext7 */
+    if (b_packing) x = _mm256_permutexvar_epi8(_mm256_loadu_si256((const __m256i *)(const void *)b_order), x);
     _mm256_storeu_si256((__m256i *)(void *)s, x);
 }
 
 static int have_vbmi(void) { return __builtin_cpu_supports("avx512vbmi") && __builtin_cpu_supports("avx512vl"); }
 #else
-static void word_slots_vbmi(const uint64_t *word, int8_t s[32]) { word_slots(word, s); }
+static void word_lanes_vbmi(const uint64_t *word, int b_packing, int8_t s[32])
+{
+    (void)word, (void)b_packing, (void)s; /* never called: have_vbmi() is 0 */
+}
 static int have_vbmi(void) { return 0; }
 #endif
 
@@ -76,8 +87,12 @@ static void unpack_with(int vbmi, const uint64_t words[16], int b_packing, kh_mx
 {
     for (unsigned w = 0; w < 4; w++) {
         int8_t s[32];
-        if (vbmi) word_slots_vbmi(words + 4 * w, s);
-        else word_slots(words + 4 * w, s);
+        if (vbmi) {
+            word_lanes_vbmi(words + 4 * w, b_packing, s);
+            for (unsigned lane = 0; lane < 4; lane++) memcpy(&e->q[lane][8 * w], s + 8 * lane, 8);
+            continue;
+        }
+        word_slots(words + 4 * w, s);
         if (b_packing)
             for (unsigned o = 0; o < 32; o++) e->q[o % 4][8 * w + o / 4] = s[o];
         else
