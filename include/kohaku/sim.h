@@ -287,12 +287,18 @@ struct kh_trace {
                  const char *args);
     /* a point event of component c */
     void (*instant)(void *ctx, const kh_comp *c, const char *name, kh_cycle at, const char *args);
+    /* counter `name` of component c (a FIFO's occupancy, a credit) holds
+     * value from cycle at on; may be NULL */
+    void (*counter)(void *ctx, const kh_comp *c, const char *name, kh_cycle at, int64_t value);
 };
 void kh_sim_set_trace(kh_sim *sim, kh_trace *t); /* not owned */
 kh_trace *kh_sim_trace(const kh_sim *sim);
 /* Convenience wrappers: no-ops when tracing is off. */
 void kh_trace_span(kh_comp *c, const char *name, kh_cycle begin, kh_cycle end, const char *args);
 void kh_trace_instant(kh_comp *c, const char *name, kh_cycle at, const char *args);
+void kh_trace_counter(kh_comp *c, const char *name, kh_cycle at, int64_t value);
+/* A sink is attached: a component builds a span's name or args only then. */
+static inline int kh_comp_tracing(const kh_comp *c) { return ((const kh_sched *)(const void *)c->sim)->trace != 0; }
 /* Messages logged at each level so far (tests use it to see a warning). */
 unsigned kh_sim_log_count(const kh_sim *sim, kh_log_level lvl);
 

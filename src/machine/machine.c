@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "kohaku/ilink.h"
+#include "kohaku/bufcat.h"
 #include "kohaku/machine.h"
 #include "kohaku/mesh.h"
 #include "kohaku/node.h"
@@ -49,6 +50,16 @@ static const char default_map[] =
     "xxx mat vec xxx\n";
 
 const char *kh_machine_default_map(void) { return default_map; }
+
+void kh_machine_layout_json(const kh_machine *m, char *buf, size_t len, size_t *used)
+{
+    kh_bufcat(buf, len, used, "[");
+    for (unsigned i = 0; i < m->nmeshes; i++) {
+        if (i) kh_bufcat(buf, len, used, ",");
+        kh_mesh_layout_json(m->mesh[i].mesh, m->mesh[i].map, i, buf, len, used);
+    }
+    kh_bufcat(buf, len, used, "]");
+}
 
 static int set_check(kh_machine *m, kh_check_report_fn report, void *ctx, int env);
 

@@ -311,5 +311,11 @@ void kh_trace_instant(kh_comp *c, const char *name, kh_cycle at, const char *arg
     if (t && t->instant) t->instant(t->ctx, c, name, at, args);
 }
 
+void kh_trace_counter(kh_comp *c, const char *name, kh_cycle at, int64_t value)
+{
+    kh_trace *t = c->sim->sched.trace;
+    if (t && t->counter) t->counter(t->ctx, c, name, at, value);
+}
+
 void kh_sim_set_user(kh_sim *sim, void *user) { sim->user = user; }
 void *kh_sim_user(const kh_sim *sim) { return sim->user; }

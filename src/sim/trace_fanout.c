@@ -30,6 +30,13 @@ static void fo_instant(void *ctx, const kh_comp *c, const char *name, kh_cycle a
     if (o->b->instant) o->b->instant(o->b->ctx, c, name, at, args);
 }
 
+static void fo_counter(void *ctx, const kh_comp *c, const char *name, kh_cycle at, int64_t value)
+{
+    fanout *o = ctx;
+    if (o->a->counter) o->a->counter(o->a->ctx, c, name, at, value);
+    if (o->b->counter) o->b->counter(o->b->ctx, c, name, at, value);
+}
+
 kh_trace *kh_trace_fanout_new(kh_trace *a, kh_trace *b)
 {
     fanout *o = calloc(1, sizeof *o);
@@ -40,6 +47,7 @@ kh_trace *kh_trace_fanout_new(kh_trace *a, kh_trace *b)
     o->t.link = fo_link;
     o->t.span = fo_span;
     o->t.instant = fo_instant;
+    o->t.counter = fo_counter;
     return &o->t;
 }
 

@@ -18,6 +18,7 @@ typedef struct json_trace {
     int next_track;        /* for links made after the file was opened */
     unsigned char *named;  /* component tracks already named, by id */
     unsigned nnamed;
+    kh_trace_filter keep;  /* --trace-window, --trace-flits */
 } json_trace;
 
 void kh_json_escape(char *out, size_t outlen, const char *s)
@@ -71,6 +72,7 @@ static const char *type_name(unsigned type)
 static void on_link(void *ctx, const kh_link *l, const kh_flit *f, kh_cycle now)
 {
     json_trace *j = ctx;
+    if (now < j->keep.begin || now >= j->keep.end || !(j->keep.flit_types >> kh_hdr_type(f->w) & 1)) return;
     if (l->trace_track < 0) {
         /* a link made after the file was opened: number it now (the field
          * exists for the sink; the kernel hands it over const) */
@@ -111,6 +113,10 @@ static void on_span(void *ctx, const kh_comp *c, const char *name, kh_cycle begi
 {
     json_trace *j = ctx;
     char esc[128];
+    /* a span that reaches into the window is cut to it */
+    if (end <= j->keep.begin || begin >= j->keep.end || (begin == end && begin < j->keep.begin)) return;
+    if (begin < j->keep.begin) begin = j->keep.begin;
+    if (end > j->keep.end) end = j->keep.end;
     comp_track(j, c);
     kh_json_escape(esc, sizeof esc, name);
     event_sep(j);
@@ -126,6 +132,7 @@ static void on_instant(void *ctx, const kh_comp *c, const char *name, kh_cycle a
 {
     json_trace *j = ctx;
     char esc[128];
+    if (at < j->keep.begin || at >= j->keep.end) return;
     comp_track(j, c);
     kh_json_escape(esc, sizeof esc, name);
     event_sep(j);
@@ -133,6 +140,26 @@ static void on_instant(void *ctx, const kh_comp *c, const char *name, kh_cycle a
             "{\"name\":\"%s\",\"cat\":\"%s\",\"ph\":\"i\",\"s\":\"t\",\"ts\":%llu,\"pid\":%d,"
             "\"tid\":%u,\"args\":{%s}}",
             esc, c->ops->kind, (unsigned long long)at, PID_COMPS, c->id + 1, args ? args : "");
+}
+
+/* A counter track per component and counter (Perfetto groups counters by
+ * process and name, so the name carries the component's). */
+static void on_counter(void *ctx, const kh_comp *c, const char *name, kh_cycle at, int64_t value)
+{
+    json_trace *j = ctx;
+    char full[160], esc[200];
+    if (at < j->keep.begin || at >= j->keep.end) return;
+    snprintf(full, sizeof full, "%s %s", c->name, name);
+    kh_json_escape(esc, sizeof esc, full);
+    event_sep(j);
+    fprintf(j->f, "{\"name\":\"%s\",\"cat\":\"counter\",\"ph\":\"C\",\"ts\":%llu,\"pid\":%d,\"args\":{\"value\":%lld}}",
+            esc, (unsigned long long)at, PID_COMPS, (long long)value);
+}
+
+void kh_trace_json_set_filter(kh_trace *t, const kh_trace_filter *keep)
+{
+    json_trace *j = t->ctx;
+    j->keep = *keep;
 }
 
 kh_trace *kh_trace_json_open(kh_sim *sim, const char *path, char *err, size_t errlen)
@@ -155,6 +182,8 @@ kh_trace *kh_trace_json_open(kh_sim *sim, const char *path, char *err, size_t er
     j->t.link = on_link;
     j->t.span = on_span;
     j->t.instant = on_instant;
+    j->t.counter = on_counter;
+    j->keep = (kh_trace_filter){0, KH_NEVER, KH_TRACE_ALL_FLITS};
     fputs("{\"displayTimeUnit\":\"ns\",\"otherData\":{\"time_unit\":\"1 us = 1 clock cycle\"},\n"
           "\"traceEvents\":[\n"
           "{\"ph\":\"M\",\"pid\":1,\"name\":\"process_name\",\"args\":{\"name\":\"links\"}}",

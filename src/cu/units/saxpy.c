@@ -273,6 +273,11 @@ static void *sx_create(kh_cu *shell, const kh_params *p, char *err, size_t errle
 
 static void sx_destroy(void *unit) { free(unit); }
 
+static const char *sx_inst_name(const kh_flit *f)
+{
+    return kh_saxpy_op(f->w) == KH_SAXPY_OP_SAXPY ? "SAXPY" : "no-op";
+}
+
 const kh_unit_kind kh_unit_saxpy = {
     .token = "sax",
     .name = "saxpy_cu",
@@ -287,4 +292,5 @@ const kh_unit_kind kh_unit_saxpy = {
     .dbg = sx_dbg,
     .describe_stuck = sx_describe_stuck,
     .stats_json = sx_stats,
+    .inst_name = sx_inst_name,
 };
