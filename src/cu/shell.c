@@ -268,7 +268,7 @@ void kh_cu_computing(kh_cu *cu, const char *name, kh_cycle now, kh_cycle until)
     account_busy(cu, now);
     if (until <= now) return;
     if (until > cu->compute_until) cu->compute_until = until;
-    kh_trace_span(&cu->base, name, now, until, NULL);
+    kh_trace_sub_span(&cu->base, "datapath", name, now, until, NULL);
 }
 
 const kh_cu_place *kh_cu_where(const kh_cu *cu) { return &cu->place; }

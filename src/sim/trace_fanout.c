@@ -30,6 +30,14 @@ static void fo_instant(void *ctx, const kh_comp *c, const char *name, kh_cycle a
     if (o->b->instant) o->b->instant(o->b->ctx, c, name, at, args);
 }
 
+static void fo_sub_span(void *ctx, const kh_comp *c, const char *track, const char *name, kh_cycle begin,
+                        kh_cycle end, const char *args)
+{
+    fanout *o = ctx;
+    if (o->a->sub_span) o->a->sub_span(o->a->ctx, c, track, name, begin, end, args);
+    if (o->b->sub_span) o->b->sub_span(o->b->ctx, c, track, name, begin, end, args);
+}
+
 static void fo_counter(void *ctx, const kh_comp *c, const char *name, kh_cycle at, int64_t value)
 {
     fanout *o = ctx;
@@ -48,6 +56,7 @@ kh_trace *kh_trace_fanout_new(kh_trace *a, kh_trace *b)
     o->t.span = fo_span;
     o->t.instant = fo_instant;
     o->t.counter = fo_counter;
+    o->t.sub_span = fo_sub_span;
     return &o->t;
 }
 

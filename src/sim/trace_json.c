@@ -9,6 +9,7 @@
 #include "kohaku/trace.h"
 
 enum { PID_LINKS = 1, PID_COMPS = 2 };
+#define SUB_TID 1000000u /* a component's second track: tid SUB_TID + id */
 
 typedef struct json_trace {
     kh_trace t; /* first member: t.ctx points back here */
@@ -16,7 +17,7 @@ typedef struct json_trace {
     FILE *f;
     char *path;
     int next_track;        /* for links made after the file was opened */
-    unsigned char *named;  /* component tracks already named, by id */
+    unsigned char *named;  /* component tracks already named, by id: bit 0 its own, bit 1 its second */
     unsigned nnamed;
     kh_trace_filter keep;  /* --trace-window, --trace-flits */
 } json_trace;
@@ -93,7 +94,8 @@ static void on_link(void *ctx, const kh_link *l, const kh_flit *f, kh_cycle now)
             (unsigned long long)w[0], l->dst ? "" : ",\"dropped\":1");
 }
 
-static void comp_track(json_trace *j, const kh_comp *c)
+/* which 1: c's own track, tid id + 1; 2: its second track (sub_span), tid SUB_TID + id */
+static void comp_track(json_trace *j, const kh_comp *c, unsigned which, const char *track)
 {
     if (c->id >= j->nnamed) {
         unsigned n = c->id + 64;
@@ -103,29 +105,45 @@ static void comp_track(json_trace *j, const kh_comp *c)
         j->named = v;
         j->nnamed = n;
     }
-    if (j->named[c->id]) return;
-    j->named[c->id] = 1;
-    name_track(j, PID_COMPS, c->id + 1, c->name);
+    if (j->named[c->id] & which) return;
+    j->named[c->id] |= (unsigned char)which;
+    if (which == 1) {
+        name_track(j, PID_COMPS, c->id + 1, c->name);
+        return;
+    }
+    char name[160];
+    snprintf(name, sizeof name, "%s %s", c->name, track);
+    name_track(j, PID_COMPS, SUB_TID + c->id, name);
 }
 
-static void on_span(void *ctx, const kh_comp *c, const char *name, kh_cycle begin, kh_cycle end,
-                    const char *args)
+static void put_span(json_trace *j, const kh_comp *c, unsigned tid, const char *track, const char *name,
+                     kh_cycle begin, kh_cycle end, const char *args)
 {
-    json_trace *j = ctx;
     char esc[128];
     /* a span that reaches into the window is cut to it */
     if (end <= j->keep.begin || begin >= j->keep.end || (begin == end && begin < j->keep.begin)) return;
     if (begin < j->keep.begin) begin = j->keep.begin;
     if (end > j->keep.end) end = j->keep.end;
-    comp_track(j, c);
+    comp_track(j, c, track ? 2 : 1, track);
     kh_json_escape(esc, sizeof esc, name);
     event_sep(j);
     fprintf(j->f,
             "{\"name\":\"%s\",\"cat\":\"%s\",\"ph\":\"X\",\"ts\":%llu,\"dur\":%llu,\"pid\":%d,"
             "\"tid\":%u,\"args\":{%s}}",
             esc, c->ops->kind, (unsigned long long)begin,
-            (unsigned long long)(end > begin ? end - begin : 0), PID_COMPS, c->id + 1,
-            args ? args : "");
+            (unsigned long long)(end > begin ? end - begin : 0), PID_COMPS, tid, args ? args : "");
+}
+
+static void on_span(void *ctx, const kh_comp *c, const char *name, kh_cycle begin, kh_cycle end,
+                    const char *args)
+{
+    put_span(ctx, c, c->id + 1, NULL, name, begin, end, args);
+}
+
+static void on_sub_span(void *ctx, const kh_comp *c, const char *track, const char *name, kh_cycle begin,
+                        kh_cycle end, const char *args)
+{
+    put_span(ctx, c, SUB_TID + c->id, track, name, begin, end, args);
 }
 
 static void on_instant(void *ctx, const kh_comp *c, const char *name, kh_cycle at, const char *args)
@@ -133,7 +151,7 @@ static void on_instant(void *ctx, const kh_comp *c, const char *name, kh_cycle a
     json_trace *j = ctx;
     char esc[128];
     if (at < j->keep.begin || at >= j->keep.end) return;
-    comp_track(j, c);
+    comp_track(j, c, 1, NULL);
     kh_json_escape(esc, sizeof esc, name);
     event_sep(j);
     fprintf(j->f,
@@ -183,6 +201,7 @@ kh_trace *kh_trace_json_open(kh_sim *sim, const char *path, char *err, size_t er
     j->t.span = on_span;
     j->t.instant = on_instant;
     j->t.counter = on_counter;
+    j->t.sub_span = on_sub_span;
     j->keep = (kh_trace_filter){0, KH_NEVER, KH_TRACE_ALL_FLITS};
     fputs("{\"displayTimeUnit\":\"ns\",\"otherData\":{\"time_unit\":\"1 us = 1 clock cycle\"},\n"
           "\"traceEvents\":[\n"

@@ -6,17 +6,20 @@
 
 #include "cmds.h"
 #include "gemm_run.h"
+#include "simout.h"
 #include "kohaku/hex.h"
 
 static void usage(FILE *out)
 {
     fprintf(out, "usage: kohaku gemm M N K [--map MAP] [--seed S] [--trace F.json] [--stats F.json] [--check]\n"
+                 "                  [--report] [--heatmap F.svg] [--trace-window A:B] [--trace-flits TYPES]\n"
                  "  C = A·Btᵀ with random FP16 A [M][K] and Bt [N][K], on every matmul cluster of the\n"
                  "  default machine (or MAP): upload, quantise with the mover, tiled FILL/GEMM/DRAIN,\n"
                  "  read back. Prints cycles, MAC/cycle against the peak and the error against a\n"
                  "  float reference; exit 1 if the result is not bit-identical to the exact MX result\n"
                  "  (or its float error is above 5 %%). MAP may be a machine file.\n"
-                 "  --check  check every flit against flits.md §9 (docs/check.md); a violation exits 1\n");
+                 "  --check  check every flit against flits.md §9 (docs/check.md); a violation exits 1\n"
+                 KH_SIMOUT_HELP);
 }
 
 int kh_cmd_gemm(int argc, char **argv)

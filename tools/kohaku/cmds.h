@@ -16,7 +16,8 @@
     X(gemm, "run a checked GEMM on the default machine")                      \
     X(bench, "measure simulator speed (noc, gemm, ...)")                      \
     X(params, "list the machine parameters and their defaults")              \
-    X(demo, "the default demo (what `make run` runs)")
+    X(demo, "the default demo (what `make run` runs)")                        \
+    X(report, "print the end-of-run report of a saved stats file")
 
 #define KH_DECLARE_CMD(name, help) int kh_cmd_##name(int argc, char **argv);
 KH_CMDS(KH_DECLARE_CMD)
