@@ -23,7 +23,7 @@ static kh_machine *machine(void)
     kh_machine *m = kh_machine_new(NULL, NULL, err, sizeof err);
     if (m) return m;
     char path[512];
-    snprintf(path, sizeof path, "%s/maps/mesh_2x2_6+0.txt", kh_test_shared_dir());
+    snprintf(path, sizeof path, "%s/maps/mesh_2x2_6+0.txt", kh_test_data_dir());
     m = kh_machine_load(path, NULL, err, sizeof err);
     if (!m) kh_test_fail(__FILE__, __LINE__, "machine: %s", err);
     return m;

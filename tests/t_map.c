@@ -51,7 +51,7 @@ static void every_reference_map_parses(void)
     };
     for (size_t i = 0; i < sizeof maps / sizeof maps[0]; i++) {
         char path[512];
-        snprintf(path, sizeof path, "%s/maps/%s", kh_test_shared_dir(), maps[i].file);
+        snprintf(path, sizeof path, "%s/maps/%s", kh_test_data_dir(), maps[i].file);
         kh_map *m = kh_map_load(path, err, sizeof err);
         if (!m) {
             kh_test_fail(__FILE__, __LINE__, "%s", err);

@@ -161,7 +161,7 @@ static unsigned xy_path(unsigned x0, unsigned y0, unsigned x1, unsigned y1, unsi
 static kh_map *load(const char *name)
 {
     char path[512], err[512];
-    snprintf(path, sizeof path, "%s/maps/%s", kh_test_shared_dir(), name);
+    snprintf(path, sizeof path, "%s/maps/%s", kh_test_data_dir(), name);
     kh_map *m = kh_map_load(path, err, sizeof err);
     if (!m) kh_test_fail(__FILE__, __LINE__, "%s", err);
     return m;

@@ -65,6 +65,29 @@ typedef struct kh_node_agent {
 void kh_node_set_agent(kh_node *n, const kh_node_agent *a);
 void kh_node_agent_ready(kh_node *n, kh_cycle at); /* the agent has something to send from cycle `at`: wake the ports */
 
+/* ---- the control processor hook (cpu.md §1, memory.md §2 rule 2) -------- */
+
+/* Which flits addressed to (0,0) go where is the machine parameter cpu_mode
+ * (params.h, control.md Open point 16 revised). With cpu or cpu-exact and a
+ * processor attached, rule 2 hands them to it; with no processor attached
+ * they are dropped with a log line (counts.cpu_drops). */
+typedef struct kh_node_cpu {
+    void *ctx;
+    /* inbound flit for the processor, offered in cycle now; return 1 taken,
+     * 0 busy: the port's hub register keeps it and the port holds busy until
+     * it is taken (never dropped) */
+    int (*accept)(void *ctx, const kh_flit *f, kh_cycle now);
+    /* outbound, as the agent's: the node picks the port whose row equals
+     * dst_y (port 0 if none); priority below the agent */
+    const kh_flit *(*peek)(void *ctx, kh_cycle now);
+    void (*take)(void *ctx, kh_cycle now);
+    /* who made the peeked flit (its shell or its own send path), for the
+     * live checker; NULL: KH_ORIGIN_UNIT */
+    kh_flit_origin (*origin)(void *ctx, kh_cycle now);
+} kh_node_cpu;
+void kh_node_set_cpu(kh_node *n, const kh_node_cpu *c);
+void kh_node_cpu_ready(kh_node *n, kh_cycle at); /* the processor has a flit to send from `at` */
+
 /* ---- registers and status seen by the orchestrator ----------------------- */
 
 /* AUX_STAT of control.md §2.8: mover done count, AR and write-burst counts
@@ -131,6 +154,8 @@ void kh_node_xform_bank_clear(kh_node *n); /* any write to 0x00 */
 typedef struct kh_node_counts {
     uint64_t agent_drops;      /* rule-4 flits the agent refused (memory.md §2) */
     uint64_t cpu_drops;        /* dst (0,0) flits with no control processor (control.md Open point 16) */
+    uint64_t cpu_flits;        /* dst (0,0) flits handed to the control processor (memory.md §2 rule 2) */
+    uint64_t cpu_replies;      /* CU_CTRL replies to (0,0) sent to the agent instead (cpu_mode cpu) */
     uint64_t ilink_drops;      /* remote (rsvd[2]) flits the interlink dropped: disabled (INJ) or no route (SWITCH) */
     uint64_t unmatched_data;   /* MEM_WR_DATA with no open write, dropped (memory.md §6) */
     uint64_t dropped_reads;    /* streaming reads of an unserved aperture (memory.md §6) */

@@ -11,9 +11,18 @@ typedef struct kh_params {
 #undef KH_PARAM
 } kh_params;
 
+/* cpu_mode: what the hub does with flits addressed to (0,0) (control.md
+ * Open point 16 revised); kh_params_set also takes the names. */
+enum {
+    KH_CPU_MODE_CPU = 0,   /* "cpu": the processor, except CU_CTRL replies go to the agent's RX */
+    KH_CPU_MODE_EXACT = 1, /* "cpu-exact": the seed hub rule, every flit to the processor */
+    KH_CPU_MODE_AGENT = 2, /* "agent": the older agent (no processor, no rule 2) */
+    KH_CPU_MODE_DROP = 3,  /* "drop": no processor, flits to (0,0) dropped with a log line */
+};
+
 /* Fill p with the machine defaults (parameters.md §1). */
 void kh_params_default(kh_params *p);
-/* Set one row by name from a decimal or 0x value. 0 ok; -1 with a message
+/* Set one row by name from a decimal or 0x value (or a choice's name). 0 ok; -1 with a message
  * naming the parameter and the value in err. */
 int kh_params_set(kh_params *p, const char *name, const char *value, char *err, size_t errlen);
 /* Every row in its range and the cross-row rules (q_margin < q_depth, the

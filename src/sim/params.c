@@ -2,6 +2,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "kohaku/bufcat.h"
 #include "kohaku/hex.h"
 #include "kohaku/params.h"
 
@@ -66,13 +67,39 @@ int kh_params_check(const kh_params *p, char *err, size_t errlen)
     return 0;
 }
 
+/* Rows whose values are choices also take the choice's name. */
+static const struct {
+    const char *param, *name;
+    uint64_t value;
+} choice_names[] = {
+    {"cpu_mode", "cpu", KH_CPU_MODE_CPU},
+    {"cpu_mode", "cpu-exact", KH_CPU_MODE_EXACT},
+    {"cpu_mode", "agent", KH_CPU_MODE_AGENT},
+    {"cpu_mode", "drop", KH_CPU_MODE_DROP},
+};
+
+static int choice_value(const char *param, const char *value, uint64_t *v)
+{
+    for (size_t i = 0; i < sizeof choice_names / sizeof choice_names[0]; i++)
+        if (!strcmp(choice_names[i].param, param) && !strcmp(choice_names[i].name, value)) {
+            *v = choice_names[i].value;
+            return 0;
+        }
+    return -1;
+}
+
 int kh_params_set(kh_params *p, const char *name, const char *value, char *err, size_t errlen)
 {
     for (size_t i = 0; i < sizeof table / sizeof table[0]; i++) {
         if (strcmp(table[i].name, name)) continue;
         uint64_t v;
-        if (kh_parse_u64(value, &v)) {
-            snprintf(err, errlen, "parameter %s: '%s' is not a decimal or 0x number", name, value);
+        if (kh_parse_u64(value, &v) && choice_value(name, value, &v)) {
+            char names[128] = "";
+            size_t used = 0;
+            for (size_t k = 0; k < sizeof choice_names / sizeof choice_names[0]; k++)
+                if (!strcmp(choice_names[k].param, name))
+                    kh_bufcat(names, sizeof names, &used, "%s%s", used ? ", " : " or one of ", choice_names[k].name);
+            snprintf(err, errlen, "parameter %s: '%s' is not a decimal or 0x number%s", name, value, names);
             return -1;
         }
         kh_params trial = *p; /* a refused value changes nothing */

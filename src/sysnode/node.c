@@ -83,6 +83,9 @@ kh_node *kh_node_new(kh_sim *sim, const kh_node_cfg *cfg, char *err, size_t errl
     n->agent_out_cycle = KH_NEVER;
     n->agent_arb.fn = kh_node_agent_arbitrate;
     n->agent_arb.ctx = n;
+    n->cpu_out_cycle = KH_NEVER;
+    n->cpu_arb.fn = kh_node_cpu_arbitrate;
+    n->cpu_arb.ctx = n;
     kh_xform_slot_init(n);
     /* Requester channels: ports, host upload, mover, interlink (§7). */
     n->conv = kh_conv_new(n, cfg->nports + 2 + (cfg->interlink ? 1 : 0));
@@ -138,6 +141,19 @@ void kh_node_set_agent(kh_node *n, const kh_node_agent *a)
         n->have_agent = 0;
     }
 }
+
+void kh_node_set_cpu(kh_node *n, const kh_node_cpu *c)
+{
+    if (c) {
+        n->cpu = *c;
+        n->have_cpu = 1;
+    } else {
+        memset(&n->cpu, 0, sizeof n->cpu);
+        n->have_cpu = 0;
+    }
+}
+
+void kh_node_cpu_ready(kh_node *n, kh_cycle at) { kh_node_agent_ready(n, at); }
 
 void kh_node_agent_ready(kh_node *n, kh_cycle at)
 {

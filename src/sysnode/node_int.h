@@ -41,6 +41,15 @@ struct kh_node {
     unsigned agent_ptr;         /* advances to (winner + 1) mod PORTS */
     kh_end_hook agent_arb;
     kh_cycle agent_out_cycle;   /* cycle a port last took an agent flit */
+    /* Rule 2 round-robin: the same scheme for the control processor, but a
+     * flit it cannot take stays held (memory.md §2, cpu.md §1). */
+    kh_node_cpu cpu;
+    int have_cpu;
+    kh_flit cpu_hold[KH_NODE_MAX_PORTS];
+    unsigned cpu_held;
+    unsigned cpu_ptr;
+    kh_end_hook cpu_arb;
+    kh_cycle cpu_out_cycle;     /* cycle a port last took a processor flit */
     kh_node_counts counts;
     /* transform slot (memory.md §12) */
     const kh_xform_occupant *occ[KH_XFORM_IDS];
@@ -72,6 +81,7 @@ void kh_node_addr_str(const kh_node *n, uint64_t addr, char *buf, size_t len);
 
 /* ---- ports (port.c) ---- */
 void kh_node_agent_arbitrate(void *node, kh_cycle now); /* the rule-4 arbiter, at the end of a cycle */
+void kh_node_cpu_arbitrate(void *node, kh_cycle now);   /* the rule-2 arbiter, at the end of a cycle */
 kh_port *kh_port_new(kh_node *n, unsigned index, char *err, size_t errlen);
 kh_comp *kh_port_comp(kh_port *p);
 void kh_port_set_out(kh_port *p, kh_link *out);

@@ -29,7 +29,8 @@ kh_link *kh_port_in(kh_port *p)
  * rule 1 into the interlink's skid or rule 4 into the agent. */
 static int hub_busy(const kh_port *p)
 {
-    return (p->n->agent_held >> p->index & 1) || kh_ilink_hub_holds(p->n->ilink, p->index);
+    return (p->n->agent_held >> p->index & 1) || (p->n->cpu_held >> p->index & 1) ||
+           kh_ilink_hub_holds(p->n->ilink, p->index);
 }
 
 /* busy to the mesh: either intake FIFO at Q_DEPTH - Q_MARGIN or full (§10). */
@@ -59,6 +60,32 @@ static void check_remote(kh_port *p, const kh_flit *f, kh_cycle now)
     }
 }
 
+enum zero_route { ZERO_CPU, ZERO_DROP, ZERO_AGENT };
+
+/* Where a flit addressed to (0,0) goes under cpu_mode. */
+static enum zero_route to_cpu(kh_port *p, const kh_flit *f)
+{
+    kh_node *n = p->n;
+    switch (n->p->cpu_mode) {
+    case KH_CPU_MODE_AGENT:
+        return ZERO_AGENT; /* the older agent: no rule 2 */
+    case KH_CPU_MODE_DROP:
+        return ZERO_DROP;  /* the RV64 branch's tied-off port */
+    case KH_CPU_MODE_CPU:
+        /* The RV32 processor issues no CU_CTRL, so a reply to (0,0) answers
+         * a request forged with src (0,0) (upstream's driver): the agent's
+         * RX, as the older agent did. */
+        if (kf_type(f) == KH_T_CU_CTRL && kh_cu_ctrl_reply_op(f->w) == 2) {
+            n->counts.cpu_replies++;
+            return ZERO_AGENT;
+        }
+        break;
+    default:
+        break;
+    }
+    return n->have_cpu ? ZERO_CPU : ZERO_DROP;
+}
+
 int kh_node_port_accept(kh_comp *dst, unsigned inport, const kh_flit *f, kh_cycle now)
 {
     kh_port *p = (kh_port *)dst;
@@ -77,14 +104,27 @@ int kh_node_port_accept(kh_comp *dst, unsigned inport, const kh_flit *f, kh_cycl
         kh_ilink_hub_take(n->ilink, p->index, f, now);
         return 1;
     }
-    /* Rule 2: dst (0,0) is the control processor; none is modelled, so the
-     * flit is accepted and dropped (control.md Open point 16). */
+    /* Rule 2: dst (0,0) is the control processor, as cpu_mode says
+     * (control.md Open point 16 revised). */
     if (kf_dst_x(f) == 0 && kf_dst_y(f) == 0) {
-        n->counts.cpu_drops++;
-        kh_comp_log(&p->c, KH_LOG_WARN,
-                    "flit type 0x%x txn %u from (%u,%u) to (0,0): no control processor modelled, "
-                    "dropped (control.md Open point 16)", type, kf_txn(f), kf_src_x(f), kf_src_y(f));
-        return 1;
+        switch (to_cpu(p, f)) {
+        case ZERO_CPU:
+            /* Held in the hub register until the processor takes it; one
+             * port per cycle, by round-robin at the end of the cycle. */
+            n->cpu_hold[p->index] = *f;
+            n->cpu_held |= 1u << p->index;
+            kh_sim_at_end(p->c.sim, &n->cpu_arb);
+            return 1;
+        case ZERO_DROP:
+            n->counts.cpu_drops++;
+            kh_comp_log(&p->c, KH_LOG_WARN,
+                        "flit type 0x%x txn %u from (%u,%u) to (0,0): no control processor (cpu_mode %s), "
+                        "dropped (control.md Open point 16)", type, kf_txn(f), kf_src_x(f), kf_src_y(f),
+                        n->p->cpu_mode == KH_CPU_MODE_DROP ? "drop" : "without a processor attached");
+            return 1;
+        case ZERO_AGENT:
+            break; /* rules 3 and 4 as for any other destination */
+        }
     }
     /* Rule 3: memory requests and write data go to this port's engine. */
     if (type == KH_T_MEM_RD_REQ || type == KH_T_MEM_WR_REQ || type == KH_T_MEM_WR_DATA) {
@@ -133,6 +173,29 @@ void kh_node_agent_arbitrate(void *node, kh_cycle now)
         if (n->agent_held >> i & 1) kh_comp_wake(&n->port[i]->c, now + 1);
 }
 
+/* End of cycle now: the first port from the pointer whose hub register holds
+ * a processor flit offers it; taken, the pointer advances past it; refused,
+ * it stays held (rule 2 never drops) and every held port tries again next
+ * cycle. */
+void kh_node_cpu_arbitrate(void *node, kh_cycle now)
+{
+    kh_node *n = node;
+    unsigned np = n->cfg.nports;
+    for (unsigned k = 0; k < np; k++) {
+        unsigned i = (n->cpu_ptr + k) % np;
+        if (!(n->cpu_held >> i & 1)) continue;
+        if (n->have_cpu && n->cpu.accept(n->cpu.ctx, &n->cpu_hold[i], now)) {
+            n->counts.cpu_flits++;
+            n->cpu_held &= ~(1u << i);
+            n->cpu_ptr = (i + 1) % np;
+            kh_comp_space(&n->port[i]->c, KH_ALL_PORTS, now);
+        }
+        break;
+    }
+    for (unsigned i = 0; i < np; i++)
+        if (n->cpu_held >> i & 1) kh_comp_wake(&n->port[i]->c, now + 1);
+}
+
 /* ---- output register ---- */
 
 static void load_out(kh_port *p, const kh_flit *f, kh_flit_origin origin, kh_cycle now)
@@ -158,6 +221,20 @@ static int agent_flit(kh_port *p, kh_cycle now)
     return 1;
 }
 
+/* A processor flit for this port's row (memory.md §2: below the agent). */
+static int cpu_flit(kh_port *p, kh_cycle now)
+{
+    kh_node *n = p->n;
+    if (!n->have_cpu || n->cpu_out_cycle == now) return 0;
+    const kh_flit *f = n->cpu.peek(n->cpu.ctx, now);
+    if (!f || kh_node_port_for_row(n, kf_dst_y(f)) != p->index) return 0;
+    load_out(p, f, n->cpu.origin ? n->cpu.origin(n->cpu.ctx, now) : KH_ORIGIN_UNIT, now);
+    n->cpu.take(n->cpu.ctx, now);
+    n->cpu_out_cycle = now;
+    if (n->cpu.peek(n->cpu.ctx, now)) kh_node_cpu_ready(n, now + 1);
+    return 1;
+}
+
 /* An interlink injection for this port's row (control.md §7.3). */
 static int ilink_flit(kh_port *p, kh_cycle now)
 {
@@ -174,9 +251,9 @@ static void fill_out(kh_port *p, kh_cycle now)
 {
     kh_flit f;
     if (p->ovalid) return;
-    /* Priority: control agent > processor (none) > interlink injection >
-     * this port's engine; within the engine the emitter first (§2, §10). */
-    if (agent_flit(p, now) || ilink_flit(p, now)) return;
+    /* Priority: control agent > processor > interlink injection > this
+     * port's engine; within the engine the emitter first (§2, §10). */
+    if (agent_flit(p, now) || cpu_flit(p, now) || ilink_flit(p, now)) return;
     if (kh_port_stream_flit(p, &f, now) || kh_port_plain_flit(p, &f, now)) {
         load_out(p, &f, KH_ORIGIN_AGENT, now);
         return;
@@ -233,6 +310,7 @@ static void port_step(kh_comp *c, kh_cycle now)
     uint64_t tag;
     /* A held hub register competes again at the end of this cycle. */
     if (p->n->agent_held >> p->index & 1) kh_sim_at_end(c->sim, &p->n->agent_arb); /* rule 4 */
+    if (p->n->cpu_held >> p->index & 1) kh_sim_at_end(c->sim, &p->n->cpu_arb);     /* rule 2 */
     if (kh_ilink_hub_holds(p->n->ilink, p->index)) kh_ilink_hub_compete(p->n->ilink, now); /* rule 1 */
     p->progressed = p->rd_popped = p->wr_popped = 0;
     if (p->st == ST_WRITE && kh_conv_b_pop(p->rq, now, &tag)) {
