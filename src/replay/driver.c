@@ -64,7 +64,10 @@ void kh_replay_case_end(kh_replay *r, const kh_replay_case *c, kh_sim *sim, kh_c
         char esc[160];
         kh_json_escape(esc, sizeof esc, c->name);
         fprintf(r->stats, "%s{\"case\":\"%s\",\"stats\":", r->nstats++ ? ",\n" : "", esc);
-        kh_stats_fprint_json(sim, r->stats);
+        char run[300];
+        snprintf(run, sizeof run, "\"name\":\"replay %s case %s\",\"cycles\":%llu", r->kind->name, esc,
+                 (unsigned long long)kh_sim_now(sim));
+        kh_stats_fprint_json_run(sim, run, r->stats);
         fputs("}", r->stats);
     }
 }
@@ -130,7 +133,11 @@ void kh_replay_add_check(kh_replay *r, const kh_check *chk)
 static int open_outputs(kh_replay *r, char *err, size_t errlen)
 {
     if (r->o->trace_file && !(r->trace = kh_trace_json_open(NULL, r->o->trace_file, err, errlen))) return -1;
-    if (r->o->stats_file) {
+    if (r->trace && r->o->keep) kh_trace_json_set_filter(r->trace, r->o->keep);
+    if (!r->o->stats_file && r->o->stats_out) {
+        r->stats = r->o->stats_out;
+        fputs("{\"cases\":[\n", r->stats);
+    } else if (r->o->stats_file) {
         if (!(r->stats = fopen(r->o->stats_file, "w"))) {
             snprintf(err, errlen, "stats %s: cannot create: %s", r->o->stats_file, strerror(errno));
             return -1;
@@ -148,7 +155,7 @@ static void close_outputs(kh_replay *r)
     if (r->stats) {
         fputs("\n]}\n", r->stats);
         int bad = ferror(r->stats);
-        if (fclose(r->stats)) bad = 1;
+        if (r->stats != r->o->stats_out && fclose(r->stats)) bad = 1;
         if (bad) {
             snprintf(err, sizeof err, "stats %s: write error", r->o->stats_file);
             io_fail(r, err);
@@ -223,8 +230,9 @@ int kh_replay_file(const char *kind, const char *file, const kh_replay_opts *o, 
         snprintf(err, errlen, "unknown kind '%s' (quant, cluster, saxpy, vector)", kind);
         return -2;
     }
-    if (!r.kind->simulates && (o->trace_file || o->stats_file)) {
-        snprintf(err, errlen, "%s computes each case without a simulation: --trace and --stats do not apply",
+    if (!r.kind->simulates && (o->trace_file || o->stats_file || o->stats_out)) {
+        snprintf(err, errlen,
+                 "%s computes each case without a simulation: --trace, --stats, --report and --heatmap do not apply",
                  kind);
         return -2;
     }

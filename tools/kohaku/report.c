@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "kohaku/file.h"
 #include "report.h"
 #include "statsdoc.h"
 
@@ -178,7 +179,7 @@ static void gemm(const kh_json_val *run, FILE *out)
     fprintf(out, "\n  bound by: %s\n", kh_sd_str(g, "bound"));
 }
 
-void kh_report_print(const kh_json_val *root, FILE *out)
+static void one_report(const kh_json_val *root, FILE *out)
 {
     const kh_json_val *run = kh_json_get(root, "run");
     double cycles = kh_sd_num(root, "cycle");
@@ -189,4 +190,52 @@ void kh_report_print(const kh_json_val *root, FILE *out)
     routers(root, cycles, out);
     links(root, cycles, out);
     gemm(run, out);
+}
+
+void kh_report_print(const kh_json_val *root, FILE *out)
+{
+    const kh_json_val *cases = kh_json_get(root, "cases");
+    if (!cases) {
+        one_report(root, out);
+        return;
+    }
+    for (size_t i = 0; i < kh_json_len(cases); i++) {
+        if (i) fputc('\n', out);
+        one_report(kh_json_get(kh_json_at(cases, i), "stats"), out);
+    }
+}
+
+int kh_report_stats(const char *path, const char *text, size_t len, int report, const char *heatmap, char *err,
+                    size_t errlen)
+{
+    char *owned = NULL;
+    const char *what = path ? path : "statistics";
+    if (!text) {
+        char e[400];
+        if (!(owned = kh_file_read(path, &len, e, sizeof e))) {
+            snprintf(err, errlen, "%s", e);
+            return -1;
+        }
+        text = owned;
+    }
+    kh_json_error je;
+    kh_json *doc = kh_json_parse(text, len, &je);
+    free(owned);
+    if (!doc) {
+        snprintf(err, errlen, "%s: line %u column %u: %s", what, je.line, je.col, je.msg);
+        return -1;
+    }
+    const kh_json_val *root = kh_json_root(doc), *cases = kh_json_get(root, "cases");
+    const kh_json_val *one = cases ? kh_json_get(kh_json_at(cases, kh_json_len(cases) - 1), "stats") : root;
+    int rc = 0;
+    if (kh_json_type_of(kh_json_get(one, "cycle")) != KH_JSON_NUMBER || !kh_json_get(one, "components")) {
+        snprintf(err, errlen, "%s: not a stats file (no 'cycle' number and 'components' list%s)", what,
+                 cases ? " in its cases" : "");
+        rc = -1;
+    } else {
+        if (report) kh_report_print(root, stdout);
+        if (heatmap) rc = kh_heatmap_write(one, heatmap, err, errlen);
+    }
+    kh_json_free(doc);
+    return rc;
 }
