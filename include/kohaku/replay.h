@@ -34,6 +34,11 @@ typedef struct kh_replay_opts {
     const char *stats_file;        /* NULL: no stats */
     FILE *stats_out;               /* with stats_file NULL: the stats go here (not closed; --report) */
     const struct kh_trace_filter *keep; /* what the trace keeps (trace.h); NULL: everything */
+    /* told of each simulation a case runs on (label: "case N", NULL for
+     * saxpy's shared machine) before it runs, and with sim NULL once it is
+     * no longer used (the CLI's progress line); NULL: not told */
+    void (*on_sim)(void *ctx, struct kh_sim *sim, const char *label);
+    void *on_sim_ctx;
     kh_check_report_fn check_fn;   /* live flit checker's findings (docs/check.md); NULL: off */
     void *check_ctx;
 } kh_replay_opts;

@@ -33,6 +33,10 @@ static void io_fail(kh_replay *r, const char *msg)
 
 int kh_replay_attach(kh_replay *r, kh_replay_case *c, kh_sim *sim, const char *label)
 {
+    if (r->o->on_sim) {
+        r->o->on_sim(r->o->on_sim_ctx, sim, label);
+        r->watched = 1;
+    }
     if (!r->trace) return 0;
     kh_trace_json_section(r->trace, sim, label);
     r->below = kh_sim_trace(sim);
@@ -47,6 +51,8 @@ int kh_replay_attach(kh_replay *r, kh_replay_case *c, kh_sim *sim, const char *l
 
 void kh_replay_detach(kh_replay *r)
 {
+    if (r->watched) r->o->on_sim(r->o->on_sim_ctx, NULL, NULL);
+    r->watched = 0;
     if (!r->traced) return;
     kh_sim_set_trace(r->traced, r->fan ? r->below : NULL); /* the sink below gets its place back */
     kh_trace_fanout_free(r->fan);

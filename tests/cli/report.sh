@@ -85,10 +85,16 @@ sys.stdout.write("\nrate %s\n" % ("ok" if lines <= 4 * (time.monotonic() - t0) +
 PYEOF
 "$PY" "$tmp/pty.py" "$KOHAKU" demo > "$tmp/tty.txt"
 expect_out "progress on a terminal: a line with cycles and cycles/s" 1 \
-    grep -c 'kohaku demo gemm: cycle 881305, [0-9.]* M cycles/s, done in' "$tmp/tty.txt"
+    grep -c 'kohaku demo gemm: cycles 881305, [0-9.]* M cycles/s, done in' "$tmp/tty.txt"
 expect_out "progress: at most a few lines a second" "rate ok" grep '^rate ' "$tmp/tty.txt"
 "$PY" "$tmp/pty.py" "$KOHAKU" gemm 768 768 1024 > "$tmp/tty2.txt"
 expect_out "progress: a longer gemm stays within the rate" "rate ok" grep '^rate ' "$tmp/tty2.txt"
+"$PY" "$tmp/pty.py" "$KOHAKU" replay cluster data/vectors/cluster.jsonl > "$tmp/tty3.txt"
+expect_out "progress: replay adds up its cases' cycles" 1 grep -c 'kohaku replay: cycles [1-9][0-9]*, .* done in' "$tmp/tty3.txt"
 expect_out "progress on a pipe: nothing on stderr" "" sh -c "'$KOHAKU' demo 2>&1 >/dev/null | cat"
+expect_out "nor from replay" "" sh -c "'$KOHAKU' replay cluster data/vectors/cluster.jsonl 2>&1 >/dev/null | cat"
+# the guide shows the demo's heat map: it is what the demo draws today
+"$KOHAKU" demo --heatmap "$tmp/now.svg" > /dev/null
+expect_out "docs/img/demo-heatmap.svg is the demo's heat map" "" cmp docs/img/demo-heatmap.svg "$tmp/now.svg"
 rm -rf "$tmp"
 finish

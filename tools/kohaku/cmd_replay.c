@@ -7,6 +7,7 @@
 #include "cmds.h"
 #include "kohaku/replay.h"
 #include "simopts.h"
+#include "progress.h"
 #include "report.h"
 #include "simout.h"
 
@@ -30,6 +31,12 @@ static void usage(FILE *out)
             "  --report      the end-of-run report of each case, from those stats (docs/report.md)\n"
             "  --trace-window A:B, --trace-flits T  what the trace keeps (cycles of each case's simulation)\n"
             "  Exit status: 0 every case passed, 1 a case failed or FILE was refused, 2 usage.\n");
+}
+
+/* the progress line follows each case's simulation */
+static void follow(void *ctx, kh_sim *sim, const char *label)
+{
+    kh_progress_follow(ctx, sim, label ? label : "cases");
 }
 
 int kh_cmd_replay(int argc, char **argv)
@@ -82,9 +89,14 @@ int kh_cmd_replay(int argc, char **argv)
         o.check_fn = kh_checkout_report;
         o.check_ctx = &ck;
     }
+    kh_progress pg;
+    kh_progress_start(&pg, NULL, "kohaku replay", "");
+    o.on_sim = follow;
+    o.on_sim_ctx = &pg;
     kh_replay_result res;
     char err[1024];
     int r = kh_replay_file(kind, file, &o, &res, err, sizeof err);
+    kh_progress_end(&pg);
     if (o.stats_out) fclose(o.stats_out);
     if (r == -2) {
         free(stats_text);

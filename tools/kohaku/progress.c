@@ -19,11 +19,13 @@ static double wall(void)
     return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
 }
 
+/* now: cycles run so far over every simulation followed */
 static void draw(kh_progress *p, kh_cycle now, double t, int final)
 {
     double dt = t - p->t0;
-    double rate = dt > 0 ? (double)(now - p->c0) / dt : 0;
-    fprintf(stderr, "\r%s: cycle %llu, %.2f M cycles/s, %s%s%s", p->who, (unsigned long long)now, rate / 1e6,
+    double rate = dt > 0 ? (double)now / dt : 0;
+    fprintf(stderr, "\r%s: %s %llu, %.2f M cycles/s, %s%s%s", p->who, final ? "cycles" : "cycle",
+            (unsigned long long)now, rate / 1e6,
             final ? "done in " : "", final ? "" : p->phase, final ? "" : "\033[K");
     if (final) fprintf(stderr, "%.2f s\033[K\n", dt);
     fflush(stderr);
@@ -42,7 +44,7 @@ static kh_cycle tick(void *ctx, kh_cycle now)
     }
     p->last_cycle = now;
     p->look = t;
-    if (t - p->last >= REDRAW_S) draw(p, now, t, 0);
+    if (t - p->last >= REDRAW_S) draw(p, p->done + now - p->c0, t, 0);
     return p->every;
 }
 
@@ -53,11 +55,26 @@ void kh_progress_start(kh_progress *p, kh_sim *sim, const char *who, const char 
     p->on = env && *env ? strcmp(env, "0") != 0 : isatty(2);
     p->who = who;
     p->phase = phase;
-    p->sim = sim;
     if (!p->on) return;
     p->t0 = p->last = p->look = wall();
-    p->c0 = p->last_cycle = kh_sim_now(sim);
     p->every = 1024;
+    kh_progress_follow(p, sim, phase);
+}
+
+void kh_progress_follow(kh_progress *p, kh_sim *sim, const char *phase)
+{
+    if (!p->on) return;
+    if (p->sim) {
+        p->done += kh_sim_now(p->sim) - p->c0;
+        kh_sim_set_progress(p->sim, NULL, NULL);
+    }
+    p->sim = sim;
+    if (!sim) return;
+    if (phase && phase != p->phase) {
+        snprintf(p->label, sizeof p->label, "%s", phase);
+        p->phase = p->label;
+    }
+    p->c0 = p->last_cycle = kh_sim_now(sim);
     kh_sim_set_progress(sim, tick, p);
 }
 
@@ -66,7 +83,7 @@ void kh_progress_phase(kh_progress *p, const char *phase) { p->phase = phase; }
 void kh_progress_end(kh_progress *p)
 {
     if (!p->on) return;
-    kh_sim_set_progress(p->sim, NULL, NULL);
-    draw(p, kh_sim_now(p->sim), wall(), 1);
+    kh_progress_follow(p, NULL, NULL);
+    draw(p, p->done, wall(), 1);
     p->on = 0;
 }

@@ -15,6 +15,8 @@ typedef struct kh_progress {
     int drawn;            /* a line is on the screen */
     double t0, last, look; /* wall clock at start, at the last line, at the last callback, s */
     kh_cycle c0, last_cycle;
+    kh_cycle done;        /* cycles of simulations already left (kh_progress_follow) */
+    char label[64];
     kh_cycle every;       /* cycles between looks at the clock */
 } kh_progress;
 
@@ -22,6 +24,10 @@ typedef struct kh_progress {
  * off, =1 on whatever stderr is: for tests). */
 void kh_progress_start(kh_progress *p, kh_sim *sim, const char *who, const char *phase);
 void kh_progress_phase(kh_progress *p, const char *phase);
+/* Work that runs on one simulation after another (a replay's cases): start
+ * with sim NULL, then follow sim (phase its label) until it goes (sim NULL
+ * again); the cycles of every simulation add up. */
+void kh_progress_follow(kh_progress *p, kh_sim *sim, const char *phase);
 /* The last line (when on), and the simulation's hook off. */
 void kh_progress_end(kh_progress *p);
 
