@@ -13,10 +13,10 @@
 #include "report.h"
 #include "statsdoc.h"
 
-#define CELL 130     /* px per map cell */
-#define ROUTER 30    /* half the side of a router's square */
-#define EP 38        /* half the side of an edge endpoint's box */
-#define LOCAL 25     /* half the side of a local endpoint's box */
+#define CELL 160     /* px per map cell */
+#define ROUTER 26    /* half the side of a router's square */
+#define EP 40        /* half the side of an edge endpoint's box */
+#define LOCAL 22     /* half the side of a local endpoint's box */
 #define SIDE 7       /* px between a link's two directions */
 #define TOP 70       /* title */
 #define LEGEND 110   /* below the meshes */
@@ -80,7 +80,7 @@ static int is_router_cell(const mesh_geo *g, unsigned x, unsigned y)
 static pt local_centre(const mesh_geo *g, unsigned x, unsigned y)
 {
     pt c = centre(g, x, y);
-    return (pt){c.x - CELL / 2.0 + LOCAL + 6, c.y - CELL / 2.0 + LOCAL + 6};
+    return (pt){c.x - CELL / 2.0 + LOCAL + 4, c.y - CELL / 2.0 + LOCAL + 4};
 }
 
 /* Where a link leaves or enters cell (x, y): the router's square, an edge
@@ -251,9 +251,10 @@ int kh_heatmap_write(const kh_json_val *root, const char *path, char *err, size_
                     kh_sd_num(m, "mesh"));
         const kh_json_val *rs = kh_json_get(m, "routers"), *es = kh_json_get(m, "endpoints"),
                           *ls = kh_json_get(m, "links");
+        /* links first: the boxes and their labels go on top of the arrows' ends */
+        for (size_t k = 0; k < kh_json_len(ls); k++) draw_link(f, &g, root, kh_json_at(ls, k), cycles);
         for (size_t k = 0; k < kh_json_len(rs); k++) draw_router(f, &g, root, kh_json_at(rs, k), cycles);
         for (size_t k = 0; k < kh_json_len(es); k++) draw_endpoint(f, &g, root, kh_json_at(es, k), cycles);
-        for (size_t k = 0; k < kh_json_len(ls); k++) draw_link(f, &g, root, kh_json_at(ls, k), cycles);
         fprintf(f, "</g>\n");
         ox += (g.nx + 2) * CELL;
     }
