@@ -86,24 +86,38 @@ static void teardown(fixture *fx)
     kh_map_free(fx->map);
 }
 
-static void trace_has_one_event_per_link_transfer(void)
+/* A temporary file in path (a mkstemp template) and the fixture: 0, or -1
+ * with nothing left behind. */
+static int setup_file(fixture *fx, char *path)
 {
-    char path[] = "/tmp/kh_trace_XXXXXX";
     int fd = mkstemp(path);
     CHECK(fd >= 0);
     close(fd);
-    fixture fx;
-    if (setup(&fx)) {
-        unlink(path);
-        return;
-    }
+    if (!setup(fx)) return 0;
+    unlink(path);
+    return -1;
+}
+
+/* Run the fixture to idle, traced into path kept by keep (NULL: all). */
+static void traced_run(fixture *fx, const char *path, const kh_trace_filter *keep)
+{
     char err[256];
-    kh_trace *tr = kh_trace_json_open(fx.sim, path, err, sizeof err);
+    kh_trace *tr = kh_trace_json_open(fx->sim, path, err, sizeof err);
     CHECK(tr != NULL);
-    kh_sim_set_trace(fx.sim, tr);
-    CHECK(kh_sim_run_until_idle(fx.sim, 100000));
+    if (!tr) return;
+    if (keep) kh_trace_json_set_filter(tr, keep);
+    kh_sim_set_trace(fx->sim, tr);
+    CHECK(kh_sim_run_until_idle(fx->sim, 100000));
     CHECK_EQ(kh_trace_json_close(tr, err, sizeof err), 0);
-    CHECK(kh_sim_trace(fx.sim) == NULL); /* closing detaches */
+    CHECK(kh_sim_trace(fx->sim) == NULL); /* closing detaches */
+}
+
+static void trace_has_one_event_per_link_transfer(void)
+{
+    char path[] = "/tmp/kh_trace_XXXXXX";
+    fixture fx;
+    if (setup_file(&fx, path)) return;
+    traced_run(&fx, path, NULL);
     uint64_t transfers = 0;
     for (unsigned i = 0; i < kh_sim_nlinks(fx.sim); i++) transfers += kh_sim_link(fx.sim, i)->flits;
     CHECK(transfers > 100);
@@ -155,14 +169,8 @@ static void trace_has_one_event_per_link_transfer(void)
 static void stats_list_every_link_and_component(void)
 {
     char path[] = "/tmp/kh_stats_XXXXXX";
-    int fd = mkstemp(path);
-    CHECK(fd >= 0);
-    close(fd);
     fixture fx;
-    if (setup(&fx)) {
-        unlink(path);
-        return;
-    }
+    if (setup_file(&fx, path)) return;
     char err[256];
     CHECK(kh_sim_run_until_idle(fx.sim, 100000));
     CHECK_EQ(kh_stats_write_json(fx.sim, path, err, sizeof err), 0);
@@ -207,22 +215,10 @@ static void stats_list_every_link_and_component(void)
 static void window_cuts_spans_and_keeps_only_its_cycles(void)
 {
     char path[] = "/tmp/kh_trace_XXXXXX";
-    int fd = mkstemp(path);
-    CHECK(fd >= 0);
-    close(fd);
     fixture fx;
-    if (setup(&fx)) {
-        unlink(path);
-        return;
-    }
-    char err[256];
-    kh_trace *tr = kh_trace_json_open(fx.sim, path, err, sizeof err);
-    CHECK(tr != NULL);
+    if (setup_file(&fx, path)) return;
     kh_trace_filter keep = {12, 14, 0};
-    kh_trace_json_set_filter(tr, &keep);
-    kh_sim_set_trace(fx.sim, tr);
-    CHECK(kh_sim_run_until_idle(fx.sim, 100000));
-    CHECK_EQ(kh_trace_json_close(tr, err, sizeof err), 0);
+    traced_run(&fx, path, &keep);
     kh_json *doc = parse_file(path);
     const kh_json_val *ev = kh_json_get(kh_json_root(doc), "traceEvents");
     unsigned spans = 0, others = 0, counters = 0;
