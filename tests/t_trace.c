@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "kohaku/json.h"
+#include "kohaku/machine.h"
 #include "kohaku/mesh.h"
 #include "kohaku/trace.h"
 #include "kohaku/traffic.h"
@@ -63,7 +64,9 @@ static int setup(fixture *fx)
     char err[256];
     char path[512];
     snprintf(path, sizeof path, "%s/maps/mesh_2x2.txt", kh_test_data_dir());
-    fx->map = kh_map_load(path, err, sizeof err);
+    kh_map_units units;
+    kh_machine_map_units(&units);
+    fx->map = kh_map_load(path, &units, err, sizeof err);
     if (!fx->map) {
         kh_test_fail(__FILE__, __LINE__, "%s", err);
         return -1;

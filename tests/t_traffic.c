@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "kohaku/machine.h"
 #include "kohaku/mesh.h"
 #include "kohaku/traffic.h"
 #include "support/test.h"
@@ -27,7 +28,9 @@ typedef struct run_out {
 static int run_map(const char *path, const run_cfg *rc, run_out *out)
 {
     char err[512];
-    kh_map *map = kh_map_load(path, err, sizeof err);
+    kh_map_units units;
+    kh_machine_map_units(&units);
+    kh_map *map = kh_map_load(path, &units, err, sizeof err);
     if (!map) {
         kh_test_fail(__FILE__, __LINE__, "%s", err);
         return -1;
@@ -177,7 +180,9 @@ static void two_simulations_do_not_interact(void)
     run_cfg rc = {.depth = 4, .t = {.pattern = KH_TRAFFIC_UNIFORM, .rate = 0.5, .seed = 21, .stop = 1000}};
     run_out alone;
     if (run_map(path, &rc, &alone)) return;
-    kh_map *map = kh_map_load(path, err, sizeof err);
+    kh_map_units units;
+    kh_machine_map_units(&units);
+    kh_map *map = kh_map_load(path, &units, err, sizeof err);
     if (!map) {
         kh_test_fail(__FILE__, __LINE__, "%s", err);
         return;
@@ -224,9 +229,13 @@ static uint64_t ref_splitmix64(uint64_t *x)
  * counted here draw by draw (also next to the top of the range). */
 static void bernoulli_arrivals_follow_the_draws(void)
 {
-    static const double rates[] = {0.1, 0.5, 0.99999999995};
+    /* 1e-6 sits just above the rate where the gap is drawn at once
+     * (2^-20): still one draw per cycle */
+    static const double rates[] = {0.1, 0.5, 0.99999999995, 1e-6};
     char err[512];
-    kh_map *map = kh_map_parse("xxx nul xxx\nmag nul nul\nxxx nul xxx\n", err, sizeof err);
+    kh_map_units units;
+    kh_machine_map_units(&units);
+    kh_map *map = kh_map_parse("xxx nul xxx\nmag nul nul\nxxx nul xxx\n", &units, err, sizeof err);
     if (!map) {
         kh_test_fail(__FILE__, __LINE__, "%s", err);
         return;
@@ -254,6 +263,45 @@ static void bernoulli_arrivals_follow_the_draws(void)
     kh_map_free(map);
 }
 
+/* Below 2^-20 the gap is drawn once from the geometric distribution the
+ * per-cycle draws follow: a tiny rate is not "every cycle" (1e-300 once
+ * made rate * 2^64 round to the every-cycle threshold 0), and 2^40 cycles
+ * at rate 2^-30 take as long as their ~1024 arrivals, not 2^40 draws. */
+static void tiny_rates_draw_the_gap_at_once(void)
+{
+    char err[512];
+    kh_map_units units;
+    kh_machine_map_units(&units);
+    kh_map *map = kh_map_parse("xxx nul xxx\nmag nul nul\nxxx nul xxx\n", &units, err, sizeof err);
+    if (!map) {
+        kh_test_fail(__FILE__, __LINE__, "%s", err);
+        return;
+    }
+    static const struct {
+        double rate;
+        kh_cycle stop;
+        uint64_t lo, hi; /* the offered count: mean stop * rate, within 6 standard deviations */
+    } cases[] = {{1e-300, UINT64_C(1) << 24, 0, 0}, {0x1p-30, UINT64_C(1) << 40, 1024 - 192, 1024 + 192}};
+    for (unsigned k = 0; k < sizeof cases / sizeof cases[0]; k++) {
+        kh_traffic_cfg cfg = {.pattern = KH_TRAFFIC_UNIFORM, .rate = cases[k].rate, .seed = 5, .stop = cases[k].stop};
+        kh_sim *sim = kh_sim_new(NULL);
+        kh_mesh *m = kh_mesh_new(sim, map, err, sizeof err);
+        kh_traffic *t = m ? kh_traffic_new(m, map, &cfg, err, sizeof err) : NULL;
+        CHECK(t != NULL);
+        if (t) {
+            CHECK(kh_sim_run_until_idle(sim, cfg.stop + 10));
+            kh_traffic_stats st;
+            kh_traffic_stats_get(t, &st);
+            /* one endpoint: nothing is sent, only the arrivals counted */
+            CHECK(st.offered >= cases[k].lo && st.offered <= cases[k].hi);
+        }
+        kh_traffic_free(t);
+        kh_mesh_free(m);
+        kh_sim_destroy(sim);
+    }
+    kh_map_free(map);
+}
+
 int main(void)
 {
     KH_RUN(uniform_traffic_every_map_exactly_once_in_order);
@@ -263,5 +311,6 @@ int main(void)
     KH_RUN(same_seed_same_result);
     KH_RUN(two_simulations_do_not_interact);
     KH_RUN(bernoulli_arrivals_follow_the_draws);
+    KH_RUN(tiny_rates_draw_the_gap_at_once);
     return kh_test_end("t_traffic");
 }

@@ -52,6 +52,14 @@ typedef struct kh_unit_kind {
     /* The mnemonic of an instruction word (the trace names its slice so);
      * a string literal. May be NULL ("inst"). */
     const char *(*inst_name)(const kh_flit *inst);
+    /* Build parameters (params.h): the kind's own rows (params_KIND.def),
+     * its rules beyond their ranges, and the recording environment it was
+     * recorded in (parameters.md §2). Each may be NULL / 0. */
+    const kh_param_info *params;
+    unsigned nparams;
+    int (*check_params)(const kh_params *p, char *err, size_t errlen);
+    const char *profile;                /* e.g. "rec-cluster" */
+    void (*apply_profile)(kh_params *p);
 } kh_unit_kind;
 
 /* Registry (src/cu/registry.c): one row per unit kind. */

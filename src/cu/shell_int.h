@@ -70,6 +70,7 @@ struct kh_cu {
     int ever_busy;
     const char *inst_name; /* the instruction in flight, while tracing */
     uint64_t accepted, completions, unit_flits, ctrl_discarded;
+    int warned_inst_rsvd; /* a CU_INST with rsvd != 0 was reported (once) */
 };
 
 /* The value of CU_CTRL register `index` now (control.md §5.6). */

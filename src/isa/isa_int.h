@@ -56,6 +56,19 @@ typedef struct isa_opcode {
     char *doc;
 } isa_opcode;
 
+/* `rule OP FIELD max=V doc=...` or `rule OP when FIELD need F... doc=...`:
+ * a word of opcode OP that breaks it is legal for the hardware but refused
+ * by an encoder named in doc: the validator warns, the word is kept. */
+#define ISA_RULE_NEED 4
+typedef struct isa_rule {
+    unsigned op;                    /* index into ops */
+    int when;                       /* 0: FIELD <= max; 1: FIELD != 0 needs one of need[] != 0 */
+    unsigned field;
+    uint64_t max;
+    unsigned need[ISA_RULE_NEED], nneed;
+    char *doc;
+} isa_rule;
+
 struct kh_isa_layout {
     char name[ISA_NAME];
     char table[ISA_NAME];
@@ -69,6 +82,8 @@ struct kh_isa_layout {
     unsigned nfields;
     isa_opcode *ops;
     unsigned nops;
+    isa_rule *rules;
+    unsigned nrules;
     unsigned *raw_show; /* print set of a word whose opcode has no name */
     unsigned nraw_show;
 };

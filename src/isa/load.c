@@ -64,6 +64,8 @@ static void layout_free(kh_isa_layout *l)
         free(l->ops[i].show);
         free(l->ops[i].doc);
     }
+    for (unsigned i = 0; i < l->nrules; i++) free(l->rules[i].doc);
+    free(l->rules);
     free(l->fields);
     free(l->ops);
     free(l->raw_show);
@@ -364,6 +366,50 @@ static int do_opcode(parser *ps, char **tok, int n)
     return 0;
 }
 
+/* `rule OP FIELD max=V doc="..."` or `rule OP when FIELD need F... doc="..."`
+ * (docs/isa-format.md): OP and every field must already be declared. */
+static int do_rule(parser *ps, char **tok, int n)
+{
+    kh_isa_layout *l = ps->cur;
+    const char *form = "expected: rule OPCODE FIELD max=V doc=\"...\" or rule OPCODE when FIELD need FIELD... doc=\"...\"";
+    if (n < 4) return perr(ps, "%s", form);
+    isa_rule r;
+    memset(&r, 0, sizeof r);
+    unsigned k = 0;
+    while (k < l->nops && !isa_strieq(l->ops[k].name, tok[1])) k++;
+    if (k == l->nops) return perr(ps, "rule: opcode %s is not declared (above) in layout %s", tok[1], l->name);
+    r.op = k;
+    int i = 2;
+    r.when = !strcmp(tok[2], "when");
+    if (r.when) i++;
+    if (i >= n) return perr(ps, "%s", form);
+    int f = field_find(l, tok[i]);
+    if (f < 0) return perr(ps, "rule: layout %s has no field %s", l->name, tok[i]);
+    if (l->fields[f].width > 64) return perr(ps, "rule: field %s is wider than 64 bits", tok[i]);
+    r.field = (unsigned)f;
+    i++;
+    if (!r.when) {
+        if (i >= n || strncmp(tok[i], "max=", 4) || parse_num(tok[i] + 4, &r.max, NULL))
+            return perr(ps, "%s", form);
+        i++;
+    } else {
+        if (i >= n || strcmp(tok[i], "need")) return perr(ps, "%s", form);
+        for (i++; i < n && strncmp(tok[i], "doc=", 4); i++) {
+            int g = field_find(l, tok[i]);
+            if (g < 0) return perr(ps, "rule: layout %s has no field %s", l->name, tok[i]);
+            if (r.nneed == ISA_RULE_NEED) return perr(ps, "rule: at most %d fields after need", ISA_RULE_NEED);
+            r.need[r.nneed++] = (unsigned)g;
+        }
+        if (!r.nneed) return perr(ps, "%s", form);
+    }
+    if (i != n - 1 || strncmp(tok[i], "doc=", 4) || !tok[i][4])
+        return perr(ps, "rule: ends with doc=\"...\" naming the encoder and its rule");
+    r.doc = xstrdup(tok[i] + 4);
+    l->rules = xrealloc(l->rules, (l->nrules + 1) * sizeof *l->rules);
+    l->rules[l->nrules++] = r;
+    return 0;
+}
+
 /* Mark a field's bits in a bitmap; returns the first bit already set, or -1. */
 static int mark_bits(unsigned char *map, const isa_field *fd, int set)
 {
@@ -515,6 +561,7 @@ static int do_line(parser *ps, char **tok, int n)
     }
     if (!strcmp(tok[0], "field")) return do_field(ps, tok, n);
     if (!strcmp(tok[0], "opcode")) return do_opcode(ps, tok, n);
+    if (!strcmp(tok[0], "rule")) return do_rule(ps, tok, n);
     if (n != 2) return perr(ps, "expected: %s VALUE", tok[0]);
     if (!strcmp(tok[0], "doc")) {
         free(l->doc);

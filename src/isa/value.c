@@ -5,6 +5,7 @@
 
 #include "isa/isa_int.h"
 #include "kohaku/bits.h"
+#include "kohaku/echo.h"
 #include "kohaku/hex.h"
 
 int isa_val_is_zero(const kh_isa_val *v)
@@ -87,6 +88,8 @@ int kh_isa_parse_value(const kh_isa_layout *l, unsigned f, const char *text, kh_
             v->w[0] = fd->enums[i].value;
             return 0;
         }
+    kh_echo_buf eb;
+    const char *shown = kh_echo(text, &eb);
     if (fd->width > 64) {
         const char *h = text;
         char herr[96];
@@ -94,7 +97,17 @@ int kh_isa_parse_value(const kh_isa_layout *l, unsigned f, const char *text, kh_
         if (kh_hex_parse(h, v->w, 256, 0, herr, sizeof herr) || !isa_val_fits(v, fd->width)) {
             memset(v, 0, sizeof *v);
             isa_errf(err, errlen, "%s=%s is not a hex value of at most %u bits (%s)", fd->name,
-                     text, fd->width, at);
+                     shown, fd->width, at);
+            return -1;
+        }
+        /* A wide field is a bit pattern: a short one (data=1234) is far
+         * more often a mistake than a number meant to be zero-extended. */
+        unsigned digits = 0, want = (fd->width + 3) / 4;
+        for (const char *c = h; *c; c++) digits += *c != '_';
+        if (digits != want && !isa_val_is_zero(v)) {
+            memset(v, 0, sizeof *v);
+            isa_errf(err, errlen, "%s=%s has %u hex digits: the field is %u bits, written as all %u digits "
+                     "(or 0) (%s)", fd->name, shown, digits, fd->width, want, at);
             return -1;
         }
         return 0;
@@ -103,19 +116,24 @@ int kh_isa_parse_value(const kh_isa_layout *l, unsigned f, const char *text, kh_
     if (text[0] == '-') {
         if (!(fd->flags & ISA_F_SIGNED)) {
             isa_errf(err, errlen, "%s=%s: the field is unsigned, a negative value does not fit (%s)",
-                     fd->name, text, at);
+                     fd->name, shown, at);
             return -1;
         }
         if (text[1] < '0' || text[1] > '9' || kh_parse_u64(text + 1, &x) ||
             x > (UINT64_C(1) << (fd->width - 1))) {
-            isa_errf(err, errlen, "%s=%s does not fit %u signed bits (%s)", fd->name, text,
+            isa_errf(err, errlen, "%s=%s does not fit %u signed bits (%s)", fd->name, shown,
                      fd->width, at);
             return -1;
         }
         v->w[0] = (0 - x) & m;
         return 0;
     }
-    if (kh_parse_u64(text, &x)) {
+    int prc = kh_parse_u64(text, &x);
+    if (prc == KH_PARSE_TOO_BIG) {
+        isa_errf(err, errlen, "%s=%s does not fit %u bits (%s)", fd->name, shown, fd->width, at);
+        return -1;
+    }
+    if (prc) {
         if (fd->nenums) {
             char names[400];
             size_t k = 0;
@@ -126,16 +144,16 @@ int kh_isa_parse_value(const kh_isa_layout *l, unsigned f, const char *text, kh_
                 k += (size_t)r;
                 if (k >= sizeof names) k = sizeof names - 1;
             }
-            isa_errf(err, errlen, "%s=%s is neither a number nor one of %s (%s)", fd->name, text,
+            isa_errf(err, errlen, "%s=%s is neither a number nor one of %s (%s)", fd->name, shown,
                      names, at);
         } else {
-            isa_errf(err, errlen, "%s=%s is not a number (decimal or 0x hex%s) (%s)", fd->name, text,
+            isa_errf(err, errlen, "%s=%s is not a number (decimal or 0x hex%s) (%s)", fd->name, shown,
                      fd->flags & ISA_F_SIGNED ? ", or a negative decimal" : "", at);
         }
         return -1;
     }
     if (x & ~m) {
-        isa_errf(err, errlen, "%s=%s does not fit %u bits (%s)", fd->name, text, fd->width, at);
+        isa_errf(err, errlen, "%s=%s does not fit %u bits (%s)", fd->name, shown, fd->width, at);
         return -1;
     }
     v->w[0] = x;

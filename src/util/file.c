@@ -14,6 +14,12 @@ char *kh_file_read_stream(FILE *f, const char *what, size_t *len, char *err, siz
     while (buf) {
         n += fread(buf + n, 1, cap - n - 1, f); /* one byte kept for the NUL */
         if (n + 1 < cap) break;                 /* short read: end of file or an error */
+        if (cap >= KH_FILE_MAX) { /* a device or a pipe may never end: nothing grows without bound */
+            snprintf(err, errlen, "'%s' is larger than %u MiB: not an input this reads whole", what,
+                     (unsigned)(KH_FILE_MAX >> 20));
+            free(buf);
+            return NULL;
+        }
         char *nb = cap <= SIZE_MAX / 2 ? realloc(buf, cap * 2) : NULL;
         if (!nb) free(buf);
         buf = nb;

@@ -61,8 +61,8 @@ int kh_cmd_run(int argc, char **argv)
         usage(stderr);
         return 2;
     }
-    /* A bad option value is a usage error, whatever the machine. */
-    if (kh_simopts_params(&so, &p, err, sizeof err)) return 2;
+    /* A refused option value is refused before the machine is read. */
+    if (kh_simopts_params(&so, &p, err, sizeof err)) return 1;
     /* The session first: a malformed line is refused before anything runs. */
     kh_session *s = kh_session_load(session, err, sizeof err);
     if (!s) {
@@ -103,7 +103,7 @@ int kh_cmd_run(int argc, char **argv)
     kh_progress_start(&pg, kh_machine_sim(m), "kohaku run", "session");
     int rc = kh_session_run(s, m, stdout, err, sizeof err);
     kh_progress_end(&pg);
-    if (rc) fprintf(stderr, "%s\n", err);
+    if (rc) fprintf(stderr, "kohaku run: %s\n", err);
     char e2[512], name[600];
     snprintf(name, sizeof name, "run %s %s", machine, session);
     size_t used;

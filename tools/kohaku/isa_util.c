@@ -1,4 +1,5 @@
 #include "isa_util.h"
+#include "kohaku/echo.h"
 #include "kohaku/file.h"
 
 #include <stdio.h>
@@ -36,7 +37,8 @@ const kh_isa_layout *cli_unit(const char *cmd, const kh_isa *isa, const char *un
 {
     const kh_isa_layout *l = kh_isa_find_unit(isa, unit);
     if (l) return l;
-    fprintf(stderr, "kohaku %s: unknown unit '%s'; units:", cmd, unit);
+    kh_echo_buf b;
+    fprintf(stderr, "kohaku %s: unknown unit '%s'; units:", cmd, kh_echo(unit, &b));
     for (unsigned i = 0; i < kh_isa_count(isa); i++)
         if (kh_isa_layout_unit(kh_isa_at(isa, i))) fprintf(stderr, " %s", kh_isa_layout_unit(kh_isa_at(isa, i)));
     fprintf(stderr, "\n");
@@ -52,12 +54,26 @@ int cli_unit_input_open(const char *cmd, int argc, char **argv, void (*help)(FIL
         if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
             help(stdout);
             return 0;
-        } else if (!strcmp(argv[i], "--unit") && i + 1 < argc) {
+        } else if (!strcmp(argv[i], "--unit")) {
+            if (i + 1 >= argc) {
+                fprintf(stderr, "kohaku %s: --unit needs a value (a unit name)\n", cmd);
+                help(stderr);
+                return 2;
+            }
+            if (unit) {
+                fprintf(stderr, "kohaku %s: --unit is given twice\n", cmd);
+                return 2;
+            }
             unit = argv[++i];
         } else if (!strncmp(argv[i], "--unit=", 7)) {
+            if (unit) {
+                fprintf(stderr, "kohaku %s: --unit is given twice\n", cmd);
+                return 2;
+            }
             unit = argv[i] + 7;
         } else if (argv[i][0] == '-' && argv[i][1]) {
-            fprintf(stderr, "kohaku %s: unknown option '%s'\n", cmd, argv[i]);
+            kh_echo_buf b;
+            fprintf(stderr, "kohaku %s: unknown option '%s'\n", cmd, kh_echo(argv[i], &b));
             help(stderr);
             return 2;
         } else if (!file) {
@@ -77,7 +93,7 @@ int cli_unit_input_open(const char *cmd, int argc, char **argv, void (*help)(FIL
     in->layout = cli_unit(cmd, in->isa, unit);
     in->text = in->layout ? cli_read_text(cmd, file) : NULL;
     if (!in->text) {
-        int rc = in->layout ? 1 : 2;
+        int rc = 1; /* an unknown unit is a refused value, like an unreadable file */
         cli_unit_input_free(in);
         return rc;
     }

@@ -278,6 +278,17 @@ static const char *sx_inst_name(const kh_flit *f)
     return kh_saxpy_op(f->w) == KH_SAXPY_OP_SAXPY ? "SAXPY" : "no-op";
 }
 
+/* parameters.md §2.5: the saxpy recording's whole mesh. */
+static void sx_apply_profile(kh_params *p)
+{
+    kh_params_stand_in_fifos(p);
+    p->inst_depth = 512;
+    p->recv_depth = 16;
+    p->stage_built = 0;
+    p->axi_ram_model = 1;
+    p->dram_words_log2 = 12; /* 2048 x 512-bit words = 128 KiB, wraps */
+}
+
 const kh_unit_kind kh_unit_saxpy = {
     .token = "sax",
     .name = "saxpy_cu",
@@ -293,4 +304,6 @@ const kh_unit_kind kh_unit_saxpy = {
     .describe_stuck = sx_describe_stuck,
     .stats_json = sx_stats,
     .inst_name = sx_inst_name,
+    .profile = "rec-saxpy",
+    .apply_profile = sx_apply_profile,
 };

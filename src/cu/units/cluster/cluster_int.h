@@ -114,6 +114,7 @@ typedef struct kh_cl_sweep {
     kh_cycle first;      /* issue cycle of command 0 */
     kh_cycle issue_end;  /* cycle after the last issue (stopped issuing) */
     kh_cycle idle_at;    /* last result written to the tile (cascade + acc idle) */
+    kh_cycle chain_out;  /* cycle after the last result left the cascade (manager idle) */
     /* hazard tracking (§5.4): L1 slots the sweep reads, until issue_end */
     uint8_t *reads_a, *reads_b; /* GA / GB flags */
 } kh_cl_sweep;

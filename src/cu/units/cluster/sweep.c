@@ -81,11 +81,21 @@ int kh_cl_sweep_can_start(kh_cluster *u, kh_cycle now, kh_cycle *retry)
     const kh_cl_inst *in = &u->in;
     kh_cycle t = u->accepted + KH_CL_GEMM_MIN_WAIT;
     unsigned sub = kh_cl_or1(in->gm) * kh_cl_or1(in->gn);
-    /* a small sweep could meet the previous one's last commands inside the
-     * reuse distance: it waits for the whole cascade and accumulator */
-    kh_cycle prev = sub < KH_CL_REUSE_MIN ? u->sw.idle_at : u->sw.issue_end;
+    /* Back-to-back sweeps (older RTL mx_cluster_cu S_GEMM; docs/timing.md
+     * "Cluster"): the start is registered one cycle after the busy it waits
+     * for falls. A small sweep could meet the previous one's last commands
+     * inside the reuse distance, so it waits for the node's gemm_busy: the
+     * cascade and the accumulator, whose busy_tail (mx_acu_fp) stays up
+     * REUSE_MIN cycles past its last command. A wide one waits for the
+     * manager only, whose `pending` still counts every command in the
+     * cascade. */
+    kh_cycle prev = 0;
+    if (sub < KH_CL_REUSE_MIN) {
+        if (u->acc_idle_at) prev = u->acc_idle_at + KH_CL_REUSE_MIN + 1;
+    } else if (u->n_gemm) {
+        prev = u->sw.chain_out + 1;
+    }
     if (prev > t) t = prev;
-    if (u->acc_idle_at > t && sub < KH_CL_REUSE_MIN) t = u->acc_idle_at;
     *retry = KH_NEVER;
     if (now < t) {
         *retry = t;
@@ -174,6 +184,7 @@ void kh_cl_sweep_start(kh_cluster *u, kh_cycle now)
     sw->first = now;
     sw->issue_end = last + 1;
     sw->idle_at = last + res_lat;
+    sw->chain_out = last + u->l1_lat + u->chain_lat + 1;
     if (sw->idle_at > u->acc_idle_at) u->acc_idle_at = sw->idle_at;
     kh_cu_computing(u->cu, "sweep", now, sw->issue_end);
     mark_reads(in, u->ga, in->abank, in->aoff, gm, sw->reads_a);

@@ -53,12 +53,18 @@ static vec_job *job_start(vec_core *c, const vec_insn *in, uint32_t total)
     return j;
 }
 
+/* The walk's states after EXEC: AGW, MEMW1-3, then MEM0 (vector.md §10.1). */
+#define VEC_WALK_MEM0 5
+
+/* F_LEN is found where the older RTL checks the walk's length: in S_MEM0,
+ * once the AGU has latched the descriptor (vec_core S_AGW, S_MEMW1-3), so
+ * the fault state follows MEM0, not EXEC (docs/timing.md "Vector"). */
 static int walk_len_fault(vec_core *c, const vec_insn *in, vec_exec *x, uint32_t *total)
 {
     *total = vec_desc_total(&c->st.desc[in->ad]);
     if (*total <= VEC_MAX_WALK) return 0;
     x->fault = VEC_F_LEN;
-    x->next = x->e + 1;
+    x->next = x->e + VEC_WALK_MEM0 + 1;
     return 1;
 }
 
@@ -122,7 +128,7 @@ int vec_exec_vdrain(vec_core *c, const vec_insn *in, vec_exec *x)
     if (walk_len_fault(c, in, x, &total)) return VX_FAULT;
     vec_job *j = job_start(c, in, total);
     j->peer = (int)in->peer;
-    kh_cycle mem0 = x->e + 5; /* AGW, MEMW1-3, MEM0 */
+    kh_cycle mem0 = x->e + VEC_WALK_MEM0;
     if (j->peer) { /* one CU_DATA burst; the base is a record (§8.3) */
         vec_peer_rec r;
         vec_peer_rec_decode(c->st.desc[in->ad].base, &r);
