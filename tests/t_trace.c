@@ -236,10 +236,12 @@ static void window_cuts_spans_and_keeps_only_its_cycles(void)
             CHECK_EQ(ts, 12);
             CHECK_EQ(dur, 2);
             spans++;
-        } else if (!strcmp(ph, "C")) {
-            CHECK_EQ(ts, 13);
-            CHECK_STR(kh_json_str(kh_json_get(e, "name"), NULL), "marker level");
-            counters++;
+        } else if (!strcmp(ph, "C")) { /* the marker's, and the routers' FIFOs in the window */
+            CHECK(ts >= 12 && ts < 14);
+            if (!strcmp(kh_json_str(kh_json_get(e, "name"), NULL), "marker level")) {
+                CHECK_EQ(ts, 13);
+                counters++;
+            }
         } else {
             others++;
         }

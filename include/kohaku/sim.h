@@ -45,6 +45,10 @@ typedef struct kh_comp_ops {
     void (*stats_json)(kh_comp *c, char *buf, size_t len);
     /* Free what the component owns, including the struct itself. */
     void (*destroy)(kh_comp *c);
+    /* Only while tracing: a link into or out of the component carried a
+     * flit in cycle now; a component reports its counter tracks here (a
+     * router its input FIFOs) instead of on its hot path. May be NULL. */
+    void (*traced)(kh_comp *c, kh_cycle now);
 } kh_comp_ops;
 
 /* Embed as the first member of a component's struct. */

@@ -491,7 +491,7 @@ static void shell_destroy(kh_comp *c)
     free(cu);
 }
 
-static const kh_comp_ops shell_ops = {"cu", shell_step, shell_stuck, shell_stats, shell_destroy};
+static const kh_comp_ops shell_ops = {"cu", shell_step, shell_stuck, shell_stats, shell_destroy, NULL};
 
 kh_cu *kh_cu_new(kh_sim *sim, const kh_unit_kind *kind, const kh_cu_place *place, char *err,
                  size_t errlen)

@@ -26,6 +26,7 @@ struct kh_router {
     kh_fifo in[KH_NDIRS];
     kh_flit out[KH_NDIRS];
     uint8_t route[256];         /* output for dst_xy = {x[3:0], y[3:0]}: kh_noc_route, tabulated */
+    uint16_t traced_count[KH_NDIRS]; /* input FIFO occupancy last traced (router_traced) */
 };
 
 /* Input `port` takes f in cycle now if its FIFO was not full at the start of

@@ -159,7 +159,7 @@ def timeline(path):
     check("timeline: the clusters' sweeps", "sweep" in names, str(names))
     check("timeline: memory-port busy slices", any(e.get("cat") == "mem_port" and e["name"] == "busy" for e in ev))
     cn = set(e["name"].split(" ", 1)[1] for e in ev if e.get("ph") == "C")
-    check("timeline: FIFO and credit counters", {"inst fifo", "recv fifo", "credit"} <= cn, str(cn))
+    check("timeline: FIFO and credit counters", {"inst fifo", "recv fifo", "credit", "fifo W", "fifo L"} <= cn, str(cn))
     # slices on one track never overlap (Perfetto needs them nested)
     tracks = {}
     for e in ev:
