@@ -5,10 +5,15 @@
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
+#include "kohaku/bufcat.h"
+#include "kohaku/machine.h"
 #include "kohaku/trace.h"
 #include "replay/replay_int.h"
+
+#define RUN_MAX (1u << 18) /* a run section with a machine's layout: four 16 x 16 meshes fit */
 
 const char *const kh_replay_kinds[] = {"quant", "cluster", "saxpy", "vector", NULL};
 
@@ -70,10 +75,19 @@ void kh_replay_case_end(kh_replay *r, const kh_replay_case *c, kh_sim *sim, kh_c
         char esc[160];
         kh_json_escape(esc, sizeof esc, c->name);
         fprintf(r->stats, "%s{\"case\":\"%s\",\"stats\":", r->nstats++ ? ",\n" : "", esc);
-        char run[300];
-        snprintf(run, sizeof run, "\"name\":\"replay %s case %s\",\"cycles\":%llu", r->kind->name, esc,
-                 (unsigned long long)kh_sim_now(sim));
+        /* the run section: the case, and the machine's layout if there is one */
+        size_t cap = r->machine ? RUN_MAX : 300, used = 0;
+        char *run = malloc(cap);
+        if (run) {
+            kh_bufcat(run, cap, &used, "\"name\":\"replay %s case %s\",\"cycles\":%llu", r->kind->name, esc,
+                      (unsigned long long)kh_sim_now(sim));
+            if (r->machine) {
+                kh_bufcat(run, cap, &used, ",\"meshes\":");
+                kh_machine_layout_json(r->machine, run, cap, &used);
+            }
+        }
         kh_stats_fprint_json_run(sim, run, r->stats);
+        free(run);
         fputs("}", r->stats);
     }
 }

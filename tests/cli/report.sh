@@ -41,7 +41,12 @@ expect_out "and draws the same heat map" "" cmp "$tmp/demo.svg" "$tmp/again.svg"
 sed -n '/^report:/,/^ok:/p' "$tmp/sx.txt" | sed '$d' > "$tmp/sx-report.txt"
 pycheck report "$tmp/sx.json" "$tmp/sx-report.txt"
 pycheck svg "$tmp/sx.json" "$MAP" "$tmp/sx.svg"
-"$KOHAKU" replay saxpy data/vectors/saxpy.jsonl --stats "$tmp/rp.json" --report > "$tmp/rp.txt"
+"$KOHAKU" replay saxpy data/vectors/saxpy.jsonl --stats "$tmp/rp.json" --report --heatmap "$tmp/rp.svg" > "$tmp/rp.txt"
+"$PY" -c 'import json, sys; json.dump(json.load(open(sys.argv[1]))["cases"][-1]["stats"], open(sys.argv[2], "w"))' \
+    "$tmp/rp.json" "$tmp/rp-last.json"
+pycheck svg "$tmp/rp-last.json" "$MAP" "$tmp/rp.svg"
+expect_err_has "a unit bench has no mesh to draw" "no run section with a mesh layout" \
+    "$KOHAKU" replay cluster data/vectors/cluster.jsonl --heatmap "$tmp/no.svg"
 expect_out "replay --report: one report per case" "$(grep -o '{"case":' "$tmp/rp.json" | wc -l)" grep -c '^report: replay saxpy case ' "$tmp/rp.txt"
 expect_out "replay's report is kohaku report's" "$(sed -n '/^report:/,$p' "$tmp/rp.txt")" "$KOHAKU" report "$tmp/rp.json"
 expect_rc "quant simulates nothing: --report does not apply" 2 "$KOHAKU" replay quant data/vectors/quant.jsonl --report

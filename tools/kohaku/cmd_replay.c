@@ -15,7 +15,7 @@ static void usage(FILE *out)
 {
     fprintf(out,
             "usage: kohaku replay KIND FILE [--rtl-compat] [--trace F.json] [--stats F.json] [--check]\n"
-            "                     [--report] [--trace-window A:B] [--trace-flits TYPES]\n"
+            "                     [--report] [--heatmap F.svg] [--trace-window A:B] [--trace-flits TYPES]\n"
             "  KIND: quant, cluster, saxpy, vector. FILE: a vector file in the format of\n"
             "  data/vectors/README.md. Prints one line per failing case, the cycle\n"
             "  deviation where the file records cycles, then 'N passed, N failed'.\n"
@@ -29,6 +29,8 @@ static void usage(FILE *out)
             "                the stats are {\"cases\": [{\"case\": N, \"stats\": ...}]}. quant simulates\n"
             "                nothing and refuses both\n"
             "  --report      the end-of-run report of each case, from those stats (docs/report.md)\n"
+            "  --heatmap F.svg  the last case's mesh heat map (saxpy: the cases share a machine;\n"
+            "                cluster and vector run on a unit bench, which has no mesh)\n"
             "  --trace-window A:B, --trace-flits T  what the trace keeps (cycles of each case's simulation)\n"
             "  Exit status: 0 every case passed, 1 a case failed or FILE was refused, 2 usage.\n");
 }
