@@ -41,6 +41,11 @@ STAGE1_OBJS := $(patsubst %.c,$(BUILD)/obj/%.o,$(STAGE1_SRCS))
 LIB_SRCS := $(sort $(filter-out $(STAGE1_SRCS),$(wildcard src/*.c src/*/*.c src/*/*/*.c src/*/*/*/*.c)))
 LIB_OBJS := $(patsubst %.c,$(BUILD)/obj/%.o,$(LIB_SRCS)) $(STAGE1_OBJS) $(BUILD)/obj/gen/isa_embed.o
 LIB      := $(BUILD)/libkohaku.a
+# The shared library: the same sources compiled position-independent into
+# their own tree; only kh_ symbols are exported (src/api/kohaku.map).
+SO_NAME  := libkohaku.so.1
+SO       := $(BUILD)/$(SO_NAME)
+PIC_OBJS := $(patsubst $(BUILD)/obj/%.o,$(BUILD)/pic/%.o,$(LIB_OBJS))
 
 CLI_SRCS := $(sort $(wildcard tools/kohaku/*.c))
 CLI_OBJS := $(patsubst %.c,$(BUILD)/obj/%.o,$(CLI_SRCS))
@@ -53,11 +58,11 @@ TEST_SUPPORT := $(patsubst %.c,$(BUILD)/obj/%.o,$(sort $(wildcard tests/support/
 BENCH_SRCS := $(sort $(wildcard bench/*.c))
 BENCH_BINS := $(patsubst bench/%.c,$(BUILD)/bench/%,$(BENCH_SRCS))
 
-.PHONY: all lib cli test run bench fuzz clean check-gen docs
+.PHONY: all lib cli test run bench fuzz clean docs install
 # Keep intermediate objects (tests, benches) so rebuilds stay incremental.
 .SECONDARY:
-all: $(LIB) $(CLI)
-lib: $(LIB)
+all: $(LIB) $(SO) $(CLI)
+lib: $(LIB) $(SO)
 cli: $(CLI)
 
 $(BUILD)/isagen: $(STAGE1_OBJS) $(BUILD)/obj/tools/isagen.o
@@ -92,15 +97,33 @@ $(BUILD)/obj/%.o: %.c | $(ISA_HDRS)
 	@echo "  CC    $<"
 	$(Q)$(CC) $(CFLAGS) -c -o $@ $<
 
-# Keep chained intermediates (test objects) between runs.
-.SECONDARY:
-
 # The generated headers are named here so make treats them as real targets
 # (always present) rather than intermediates it may delete.
 $(LIB): $(LIB_OBJS) | $(ISA_HDRS)
 	@mkdir -p $(@D)
 	@echo "  AR    $@"
 	$(Q)rm -f $@ && ar rcs $@ $^
+
+$(BUILD)/pic/gen/isa_embed.o: $(GEN)/isa_embed.c
+	@mkdir -p $(@D)
+	@echo "  CC    $< (pic)"
+	$(Q)$(CC) $(CFLAGS) -fPIC -c -o $@ $<
+
+$(BUILD)/pic/%.o: %.c | $(ISA_HDRS)
+	@mkdir -p $(@D)
+	@echo "  CC    $< (pic)"
+	$(Q)$(CC) $(CFLAGS) -fPIC -c -o $@ $<
+
+$(SO): $(PIC_OBJS) src/api/kohaku.map
+	@echo "  LD    $@"
+	$(Q)$(CC) $(LDFLAGS) -shared -Wl,-soname,$(SO_NAME) -Wl,--version-script=src/api/kohaku.map \
+	    -Wl,--no-undefined -o $@ $(PIC_OBJS) $(LDLIBS)
+	$(Q)ln -sf $(SO_NAME) $(BUILD)/libkohaku.so
+
+# make install PREFIX=DIR: headers, both libraries, kohaku.pc and the CLI.
+PREFIX  ?= /usr/local
+install: $(LIB) $(SO) $(CLI)
+	@sh tools/install.sh "$(PREFIX)" "$(BUILD)" "$(SO_NAME)"
 
 $(CLI): $(CLI_OBJS) $(LIB)
 	@echo "  LD    $@"
@@ -116,7 +139,7 @@ $(BUILD)/bench/%: $(BUILD)/obj/bench/%.o $(LIB)
 	@echo "  LD    $@"
 	$(Q)$(CC) $(LDFLAGS) -o $@ $< $(LIB) $(LDLIBS)
 
-test: $(TEST_BINS) $(CLI)
+test: $(TEST_BINS) $(CLI) $(SO)
 	@BUILD=$(BUILD) sh tests/run.sh $(TEST_BINS)
 
 run: $(CLI)
@@ -130,18 +153,21 @@ else
 	@BUILD=$(BUILD) sh bench/base.sh $(BASE)
 endif
 
+FUZZ_SECONDS ?= 10
 fuzz:
-	@sh fuzz/run.sh
+	@FUZZ_SECONDS=$(FUZZ_SECONDS) sh fuzz/run.sh
 
-# The field tables of docs/isa/ are generated from isa/*.isa (not kept in
-# git: like the C headers, they are only ever produced from the tables).
+# The field tables are generated from isa/*.isa into the build tree
+# ($(BUILD)/docs/isa/), never into the sources: like the C headers, they
+# are only ever produced from the tables.
 docs: $(BUILD)/isagen
-	@mkdir -p docs/isa
+	@mkdir -p $(BUILD)/docs/isa
 	@for f in $(ISA_SRCS); do n=$$(basename $$f .isa); \
-	    $(BUILD)/isagen --emit markdown $$f > docs/isa/$$n.md.tmp && mv docs/isa/$$n.md.tmp docs/isa/$$n.md; done
-	@echo "docs/isa/*.md regenerated"
+	    $(BUILD)/isagen --emit markdown $$f > $(BUILD)/docs/isa/$$n.md.tmp && \
+	    mv $(BUILD)/docs/isa/$$n.md.tmp $(BUILD)/docs/isa/$$n.md; done
+	@echo "$(BUILD)/docs/isa/*.md generated"
 
 clean:
 	rm -rf build build-san build-fuzz
 
--include $(shell find $(BUILD)/obj -name '*.d' 2>/dev/null)
+-include $(shell find $(BUILD)/obj $(BUILD)/pic -name '*.d' 2>/dev/null)

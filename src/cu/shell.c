@@ -106,7 +106,8 @@ static kh_cu_ctrl_view ctrl_view_now(const kh_cu *cu)
     return v;
 }
 
-uint64_t kh_cu_ctrl_reg(kh_cu *cu, unsigned index, kh_cycle now)
+/* The value of CU_CTRL register `index` now (control.md §5.6). */
+static uint64_t kh_cu_ctrl_reg(kh_cu *cu, unsigned index, kh_cycle now)
 {
     uint64_t v = 0;
     account_busy(cu, now);

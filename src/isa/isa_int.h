@@ -96,25 +96,23 @@ struct kh_isa {
 };
 
 /* Value helpers (value.c). */
-int isa_val_is_zero(const kh_isa_val *v);
-/* Does the field's value fit its width as given (v beyond width nonzero?) */
-int isa_val_fits(const kh_isa_val *v, unsigned width);
+int kh_isa_val_is_zero(const kh_isa_val *v);
 /* Parse a RANGE token ([hi:lo], [bit] or {[..],[..]}) into fd's parts and
  * width. 0, or -1 when malformed. */
-int isa_parse_range(const char *s, isa_field *fd);
+int kh_isa_parse_range(const char *s, isa_field *fd);
 /* Print a field's range like the table writes it. */
-void isa_range_text(const isa_field *fd, char *out, size_t outlen);
+void kh_isa_range_text(const isa_field *fd, char *out, size_t outlen);
 /* Print set of the opcode with opfield value `op` (named or raw). */
-const unsigned *isa_show_set(const kh_isa_layout *l, uint64_t op, unsigned *n,
+const unsigned *kh_isa_show_set(const kh_isa_layout *l, uint64_t op, unsigned *n,
                              const isa_opcode **opc);
 /* Case-insensitive name compare. */
-int isa_strieq(const char *a, const char *b);
+int kh_isa_strieq(const char *a, const char *b);
 /* Message into err with formatting (truncates safely). */
-void isa_errf(char *err, size_t errlen, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+void kh_isa_errf(char *err, size_t errlen, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 /* C identifier form of a name ('-' -> '_'), lower or upper case. */
-void isa_cname(const char *name, int upper, char *out, size_t outlen);
+void kh_isa_cname(const char *name, int upper, char *out, size_t outlen);
 /* The layouts of one table, in order. */
-unsigned isa_table_layouts(const kh_isa *isa, const char *table, const kh_isa_layout **out,
+unsigned kh_isa_table_layouts(const kh_isa *isa, const char *table, const kh_isa_layout **out,
                            unsigned max);
 
 #endif

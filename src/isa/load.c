@@ -133,7 +133,7 @@ static int perr(parser *ps, const char *fmt, ...)
     va_start(ap, fmt);
     vsnprintf(msg, sizeof msg, fmt, ap);
     va_end(ap);
-    isa_errf(ps->err, ps->errlen, "%s:%u: %s", ps->path, ps->lineno, msg);
+    kh_isa_errf(ps->err, ps->errlen, "%s:%u: %s", ps->path, ps->lineno, msg);
     return -1;
 }
 
@@ -193,7 +193,7 @@ static int parse_enum(parser *ps, isa_field *fd, const char *spec)
         if (parse_num(colon + 1, &v, NULL))
             return perr(ps, "enum %s of field %s: bad value '%s'", item, fd->name, colon + 1);
         for (unsigned i = 0; i < fd->nenums; i++) {
-            if (isa_strieq(fd->enums[i].name, item))
+            if (kh_isa_strieq(fd->enums[i].name, item))
                 return perr(ps, "enum name %s appears twice in field %s", item, fd->name);
             if (fd->enums[i].value == v)
                 return perr(ps, "enum value %llu appears twice in field %s (%s, %s)",
@@ -220,7 +220,7 @@ static int do_field(parser *ps, char **tok, int n)
     isa_field *fd = &l->fields[l->nfields++];
     memset(fd, 0, sizeof *fd);
     snprintf(fd->name, ISA_NAME, "%s", tok[1]);
-    if (isa_parse_range(tok[2], fd))
+    if (kh_isa_parse_range(tok[2], fd))
         return perr(ps, "field %s: bad range '%s' (expected [hi:lo], [bit] or {[hi:lo],...})",
                     fd->name, tok[2]);
     if (fd->width > KH_ISA_MAX_FIELD)
@@ -309,12 +309,12 @@ static int do_opcode(parser *ps, char **tok, int n)
     uint64_t v;
     if (n < 4 || strcmp(tok[2], "="))
         return perr(ps, "expected: opcode MNEMONIC = VALUE uses FIELD ... [ext LAYOUT]");
-    if (!valid_name(tok[1], 1) || isa_strieq(tok[1], "OP"))
+    if (!valid_name(tok[1], 1) || kh_isa_strieq(tok[1], "OP"))
         return perr(ps, "bad mnemonic '%s' (letters, digits, '_'; OP is kept for unnamed opcodes)",
                     tok[1]);
     if (parse_num(tok[3], &v, NULL)) return perr(ps, "opcode %s: bad value '%s'", tok[1], tok[3]);
     for (unsigned i = 0; i < l->nops; i++) {
-        if (isa_strieq(l->ops[i].name, tok[1]))
+        if (kh_isa_strieq(l->ops[i].name, tok[1]))
             return perr(ps, "opcode %s is declared twice in layout %s", tok[1], l->name);
         if (l->ops[i].value == v)
             return perr(ps, "opcodes %s and %s both have value %llu", l->ops[i].name, tok[1],
@@ -376,7 +376,7 @@ static int do_rule(parser *ps, char **tok, int n)
     isa_rule r;
     memset(&r, 0, sizeof r);
     unsigned k = 0;
-    while (k < l->nops && !isa_strieq(l->ops[k].name, tok[1])) k++;
+    while (k < l->nops && !kh_isa_strieq(l->ops[k].name, tok[1])) k++;
     if (k == l->nops) return perr(ps, "rule: opcode %s is not declared (above) in layout %s", tok[1], l->name);
     r.op = k;
     int i = 2;
@@ -647,7 +647,7 @@ int kh_isa_load(kh_isa *isa, const char *name, const char *path, const char *tex
     ps.err = err;
     ps.errlen = errlen;
     if (!valid_name(name, 0)) {
-        isa_errf(err, errlen, "%s: table name '%s': lower-case letters, digits, '_' and '-' only",
+        kh_isa_errf(err, errlen, "%s: table name '%s': lower-case letters, digits, '_' and '-' only",
                  path, name);
         return -1;
     }

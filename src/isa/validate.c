@@ -13,7 +13,7 @@ static void report_field(const kh_isa_layout *l, unsigned f, const kh_isa_val *v
 {
     char val[96], range[96], msg[512];
     kh_isa_format_value(l, f, v, val, sizeof val);
-    isa_range_text(&l->fields[f], range, sizeof range);
+    kh_isa_range_text(&l->fields[f], range, sizeof range);
     snprintf(msg, sizeof msg, "%s %s=%s %s (%s.isa: %s %s)", l->name, l->fields[f].name, val, rule,
              l->table, l->fields[f].name, range);
     if (report) report(ctx, sev, msg);
@@ -27,7 +27,7 @@ static int check_field(const kh_isa_layout *l, const uint64_t *w, unsigned f,
     char rule[256];
     int errors = 0;
     kh_isa_get(l, w, f, &v);
-    if (isa_val_is_zero(&v)) return 0;
+    if (kh_isa_val_is_zero(&v)) return 0;
     if (fd->flags & ISA_F_RESERVED) {
         report_field(l, f, &v, KH_ISA_ERROR, "is reserved and must be 0", report, ctx);
         return 1;
@@ -95,7 +95,7 @@ int kh_isa_validate(const kh_isa_layout *l, const uint64_t *w, kh_isa_report_fn 
     if (l->opfield >= 0) {
         const isa_opcode *op;
         uint64_t opv = kh_isa_get64(l, w, (unsigned)l->opfield);
-        show = isa_show_set(l, opv, &nshow, &op);
+        show = kh_isa_show_set(l, opv, &nshow, &op);
         if (op) check_rules(l, w, op, report, ctx);
         if (!op && report) {
             char msg[256];

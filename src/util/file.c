@@ -1,6 +1,7 @@
 /* Whole-file reading (include/kohaku/file.h). Stage-1 source: the table
  * loader uses it, so it includes no generated header. */
 #include "kohaku/file.h"
+#include "kohaku/echo.h"
 
 #include <errno.h>
 #include <stdint.h>
@@ -43,7 +44,8 @@ char *kh_file_read(const char *path, size_t *len, char *err, size_t errlen)
 {
     FILE *f = fopen(path, "rb");
     if (!f) {
-        snprintf(err, errlen, "cannot open '%s': %s", path, strerror(errno));
+        kh_echo_buf b;
+        snprintf(err, errlen, "cannot open '%s': %s", kh_echo(path, &b), strerror(errno));
         return NULL;
     }
     char *buf = kh_file_read_stream(f, path, len, err, errlen);

@@ -5,10 +5,8 @@
 
 static int hexval(int c)
 {
-    if (c >= '0' && c <= '9') return c - '0';
-    if (c >= 'a' && c <= 'f') return c - 'a' + 10;
-    if (c >= 'A' && c <= 'F') return c - 'A' + 10;
-    return -1;
+    unsigned d = (unsigned)c - '0', l = ((unsigned)c | 0x20u) - 'a'; /* | 0x20: 'A'-'F' to 'a'-'f' */
+    return d < 10 ? (int)d : l < 6 ? (int)l + 10 : -1;
 }
 
 int kh_hex_parse(const char *s, uint64_t *w, unsigned nbits, int exact, char *err, size_t errlen)

@@ -142,6 +142,9 @@ expect_err_has "... naming the host buffers" "needs 48.0 GiB of host buffers" $T
 expect_rc "gemm 65536^3 too" 1 $TO $KOHAKU gemm 65536 65536 65536
 expect_err_has "gemm --seed overflow" "--seed 99999999999999999999 does not fit 64 bits" \
     $KOHAKU gemm 8 8 8 --seed 99999999999999999999
+expect_err_has "bench gemm: a dimension past 64 bits is refused, not wrapped" "dimension 99999999999999999999 must be 1..65536" \
+    $KOHAKU bench gemm 99999999999999999999 8 8
+expect_rc "bench gemm --seconds x is a refused value" 1 $KOHAKU bench gemm --seconds x
 for sub in gemm mesh quant demo; do
     expect_out "$sub --help has the exit-status line" "yes" \
         sh -c "$KOHAKU $sub --help | grep -q 'Exit status: 0' && echo yes"

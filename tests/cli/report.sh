@@ -53,8 +53,11 @@ expect_rc "quant simulates nothing: --report does not apply" 2 "$KOHAKU" replay 
 
 # The trace window and the flit filter.
 "$KOHAKU" run "$MAP" $SES --trace "$tmp/full.json" > /dev/null
-"$KOHAKU" run "$MAP" $SES --trace "$tmp/win.json" --trace-window 100:200 > /dev/null
-pycheck window "$tmp/full.json" "$tmp/win.json" 100 200
+# a window of 100 cycles from the first flit on
+a=$("$PY" -c 'import json, sys; print(min(e["ts"] for e in json.load(open(sys.argv[1]))["traceEvents"] if e.get("cat") == "flit"))' "$tmp/full.json")
+b=$((a + 100))
+"$KOHAKU" run "$MAP" $SES --trace "$tmp/win.json" --trace-window "$a:$b" > /dev/null
+pycheck window "$tmp/full.json" "$tmp/win.json" "$a" "$b"
 "$KOHAKU" run "$MAP" $SES --trace "$tmp/fl.json" --trace-flits cu_inst,mem_rd_req > /dev/null
 pycheck flits "$tmp/fl.json" CU_INST MEM_RD_REQ
 expect_rc "--trace-window needs A < B" 2 "$KOHAKU" run "$MAP" $SES --trace "$tmp/x.json" --trace-window 5:3

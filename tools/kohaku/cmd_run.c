@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "cmds.h"
+#include "kohaku/echo.h"
 #include "kohaku/machine.h"
 #include "kohaku/session.h"
 #include "simopts.h"
@@ -103,6 +104,7 @@ int kh_cmd_run(int argc, char **argv)
     kh_progress_start(&pg, kh_machine_sim(m), "kohaku run", "session");
     int rc = kh_session_run(s, m, stdout, err, sizeof err);
     kh_progress_end(&pg);
+    kh_utf8_trim(err); /* a report cut at the buffer's end may have split a character */
     if (rc) fprintf(stderr, "kohaku run: %s\n", err);
     char e2[512], name[600];
     snprintf(name, sizeof name, "run %s %s", machine, session);

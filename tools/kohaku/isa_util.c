@@ -1,4 +1,5 @@
 #include "isa_util.h"
+#include "kohaku/bufcat.h"
 #include "kohaku/echo.h"
 #include "kohaku/file.h"
 
@@ -31,6 +32,18 @@ char *cli_read_text(const char *cmd, const char *path)
                           : kh_file_read_text(path, err, sizeof err);
     if (!buf) fprintf(stderr, "kohaku %s: %s\n", cmd, err);
     return buf;
+}
+
+void cli_unit_names(char *buf, size_t len)
+{
+    char err[200];
+    size_t used = 0;
+    if (len) buf[0] = '\0';
+    kh_isa *isa = kh_isa_open_builtin(err, sizeof err);
+    for (unsigned i = 0; isa && i < kh_isa_count(isa); i++)
+        if (kh_isa_layout_unit(kh_isa_at(isa, i)))
+            kh_bufcat(buf, len, &used, "%s%s", used ? ", " : "", kh_isa_layout_unit(kh_isa_at(isa, i)));
+    kh_isa_free(isa);
 }
 
 const kh_isa_layout *cli_unit(const char *cmd, const kh_isa *isa, const char *unit)

@@ -504,4 +504,3 @@ kh_conv *kh_conv_new(kh_node *n, unsigned nch)
     return cv;
 }
 
-kh_comp *kh_conv_comp(kh_conv *cv) { return &cv->c; }

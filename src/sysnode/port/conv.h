@@ -40,7 +40,6 @@ typedef struct kh_conv_b {
 
 /* nch: requester channels the round-robins scan (memory.md §7). */
 kh_conv *kh_conv_new(kh_node *n, unsigned nch);
-kh_comp *kh_conv_comp(kh_conv *cv);
 
 /* Attach requester channel `ch` (memory.md §7 order: ports 0..P-1, host P,
  * mover P+1, interlink landing P+2), woken through `owner`. */

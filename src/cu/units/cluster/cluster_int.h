@@ -32,6 +32,8 @@
 #define KH_CL_WR_TXN 0x02 /* §6.4: txn of every local drain flit */
 #define KH_CL_SIG_DATA_RECEIVED 0x03 /* flits.md §5 */
 #define KH_CL_RD_FLAGS_STREAM 0x40   /* §4.2: flags byte, STREAM only */
+#define KH_CL_RD_FLAGS_QUANT 0x10    /* §11 (older agent): FP16 entries quantised on the read path */
+#define KH_CL_RD_FLAGS_BLAYOUT 0x20  /* §11: with QUANT, the B packing */
 #define KH_CL_BUF_PEER 2  /* §6.2 / §7: buffer 2 = FP22 tile, ADD_PEER / SEND */
 #define KH_CL_ANCHOR 40   /* numerics §5: 2·SBIAS */
 
@@ -61,6 +63,7 @@ typedef struct kh_cl_inst {
     unsigned op;
     unsigned n;      /* 16 bits raw */
     unsigned sel, acc, gm, gn, nk, anchor;
+    unsigned preq;   /* [141], read only under read_quant (§11) */
     unsigned peers;  /* 24 bits, peer j = byte j */
     unsigned npeer, eoff, aoff, boff, emit, fuse, abank, bbank, fbank;
     kh_cl_dest d;    /* addr40 and the drain fields */
@@ -127,6 +130,7 @@ typedef struct kh_cluster {
     kh_cu_place at;
     /* build parameters (§1) */
     unsigned tiles, ga, gb, mw;
+    int read_quant;   /* FILL with preq = 0 asks for FP16 entries (param read_quant, §11) */
     unsigned l1_lat, chain_lat, acc_lat;
     kh_mx_kernels mx;    /* the block-product path, resolved once at creation */
     /* architectural state (§3) */
@@ -165,7 +169,6 @@ typedef struct kh_cluster {
 
 /* unit.c: the state without a shell (tests and benchmarks of the arithmetic
  * use it with cu == NULL: no flits, no log). */
-int kh_cluster_check_params(const kh_params *p, char *err, size_t errlen);
 kh_cluster *kh_cluster_alloc(const kh_params *p, char *err, size_t errlen);
 void kh_cluster_free(kh_cluster *u);
 
@@ -175,7 +178,6 @@ static inline unsigned kh_cl_or1(unsigned v) { return v ? v : 1; } /* zero means
 unsigned kh_cl_l1ix(unsigned bank, unsigned off, unsigned size); /* §1 l1ix */
 
 /* fill.c */
-int kh_cl_fill_is_leader(const kh_cluster *u, unsigned peers, unsigned npeer);
 void kh_cl_fill_start(kh_cluster *u, kh_cycle now);
 int kh_cl_fill_resp(kh_cluster *u, const kh_flit *f, kh_cycle now);
 void kh_cl_place_word(kh_cluster *u, unsigned word, const uint64_t data[4], int b_packing,
@@ -186,7 +188,6 @@ int kh_cl_sweep_can_start(kh_cluster *u, kh_cycle now, kh_cycle *retry);
 void kh_cl_sweep_start(kh_cluster *u, kh_cycle now);
 void kh_cl_sweep_compute(kh_cluster *u, const kh_cl_inst *in, uint64_t (*emit_out)[4]);
 void kh_cl_fill_hazard(kh_cluster *u, const kh_cl_inst *in, kh_cycle now);
-int kh_cl_sweep_busy(const kh_cluster *u, kh_cycle now);
 
 /* drain.c */
 int kh_cl_batch_reserve(kh_cluster *u, unsigned total);

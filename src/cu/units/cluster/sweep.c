@@ -26,11 +26,7 @@ static unsigned emitted_granules(const kh_cl_inst *in)
 
 /* The FP16 word of one sub-tile (numerics §7): element 4i+j at bits
  * [16(4i+j)+15 : 16(4i+j)]. */
-static void fp16_granule(const uint32_t v[16], unsigned mw, uint64_t out[4])
-{
-    memset(out, 0, 4 * sizeof out[0]);
-    for (unsigned e = 0; e < 16; e++) kh_bits_set(out, 16 * e, 16, kh_acc_to_f16(v[e], mw));
-}
+static void fp16_granule(const uint32_t v[16], unsigned mw, uint64_t out[4]) { kh_acc_to_f16_word(v, mw, out); }
 
 /* §5.1 in its sequential form: K block outermost, then g, then h. Each
  * command multiplies one A entry by one B entry exactly (numerics §4),
@@ -56,7 +52,7 @@ void kh_cl_sweep_compute(kh_cluster *u, const kh_cl_inst *in, uint64_t (*emit_ou
                     /* LOAD = add(forced zero, chain): the chain verbatim, 0 if its E is 0 */
                     uint32_t chain[16];
                     kh_mx_kernels_chain(&u->mx, a, b, anchor, mw, chain);
-                    for (unsigned l = 0; l < 16; l++) tv[l] = kh_acc_add(0, 1, chain[l], 0, mw);
+                    kh_acc_load16(chain, mw, tv);
                     u->loaded[t] = 1;
                 } else {
                     if (!u->loaded[t] && !warned) {
@@ -210,7 +206,3 @@ void kh_cl_fill_hazard(kh_cluster *u, const kh_cl_inst *in, kh_cycle now)
     }
 }
 
-int kh_cl_sweep_busy(const kh_cluster *u, kh_cycle now)
-{
-    return now < u->acc_idle_at;
-}

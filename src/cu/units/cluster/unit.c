@@ -352,7 +352,7 @@ static int check_params(const kh_params *p, char *err, size_t errlen)
     return 0;
 }
 
-int kh_cluster_check_params(const kh_params *p, char *err, size_t errlen)
+static int kh_cluster_check_params(const kh_params *p, char *err, size_t errlen)
 {
     if (kh_param_rows_check(p, rows, sizeof rows / sizeof rows[0], err, errlen)) return -1;
     return check_params(p, err, errlen);
@@ -379,6 +379,7 @@ kh_cluster *kh_cluster_alloc(const kh_params *p, char *err, size_t errlen)
     u->ga = (unsigned)p->cluster_ga;
     u->gb = (unsigned)p->cluster_gb;
     u->mw = (unsigned)p->cluster_acc_mw;
+    u->read_quant = p->read_quant != 0;
     kh_mx_kernels_get(kh_mx_path_best(), &u->mx);
     u->l1_lat = (unsigned)p->cluster_l1_lat;
     u->chain_lat = (unsigned)p->cluster_chain_lat;
