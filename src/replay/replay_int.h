@@ -47,11 +47,15 @@ struct kh_replay {
     kh_trace *below, *fan;   /* a sink attached before the trace (the checker), fed through fan */
     kh_sim *traced;          /* the simulation the trace is attached to */
     FILE *stats;             /* the one stats file, NULL: none */
+    int watched;             /* opts.on_sim was told of the simulation attached */
+    const struct kh_machine *machine; /* the cases run on this machine (saxpy): its layout goes in the stats */
     unsigned nstats;
     char io_err[300];        /* the first trace or stats write error */
     kh_replay_result *res;
 };
 
+/* Name the case by its recorded "case" number: 0, or -1 when it has none. */
+int kh_replay_name_recorded(kh_replay_case *c);
 /* Record why the case failed (the first difference is kept); returns -1. */
 int kh_replay_fail(kh_replay_case *c, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 

@@ -36,6 +36,9 @@ struct kh_sim {
     unsigned nown;
     const kh_sync_ops *sync;
     void *sync_ctx;
+    kh_cycle progress_at;                        /* next cycle to call progress at, KH_NEVER: none */
+    kh_cycle (*progress)(void *ctx, kh_cycle now); /* kh_sim_set_progress */
+    void *progress_ctx;
 };
 
 #endif

@@ -77,7 +77,7 @@ static int entries(kh_sim *sim, kh_sync_rec **out)
     return nall;
 }
 
-static void print_entries(kh_sim *sim, const kh_sync_rec *v, int n, FILE *out)
+static void print_entries(kh_sim *sim, const kh_sync_rec *v, int n, const char *run, FILE *out)
 {
     unsigned nl = kh_sim_nlinks(sim);
     int i = 0;
@@ -85,7 +85,9 @@ static void print_entries(kh_sim *sim, const kh_sync_rec *v, int n, FILE *out)
     for (int k = 0; i < n && v[i].key < nl; i++, k++) fprintf(out, "%s%s", k ? "," : "", v[i].text);
     fputs("],\n\"components\":[", out);
     for (int k = 0; i < n; i++, k++) fprintf(out, "%s%s", k ? "," : "", v[i].text);
-    fputs("]}\n", out);
+    fputs("]", out);
+    if (run) fprintf(out, ",\n\"run\":{%s}", run);
+    fputs("}\n", out);
 }
 
 static void free_entries(kh_sync_rec *v, int n)
@@ -94,16 +96,25 @@ static void free_entries(kh_sync_rec *v, int n)
     free(v);
 }
 
-void kh_stats_fprint_json(kh_sim *sim, FILE *out)
+/* With several processes every one prints the merged object (collective). */
+void kh_stats_fprint_json_run(kh_sim *sim, const char *run, FILE *out)
 {
     kh_sync_rec *v = NULL;
     int n = entries(sim, &v);
     if (n < 0) n = 0;
-    if (!kh_sim_sync(sim) || kh_sim_sync(sim)->leader) print_entries(sim, v, n, out);
+    print_entries(sim, v, n, run, out);
     free_entries(v, n);
 }
 
+void kh_stats_fprint_json(kh_sim *sim, FILE *out) { kh_stats_fprint_json_run(sim, NULL, out); }
+
 int kh_stats_write_json(kh_sim *sim, const char *path, char *err, size_t errlen)
+{
+    return kh_stats_write_json_run(sim, NULL, path, err, errlen);
+}
+
+/* With several processes the leader writes the merged file (collective). */
+int kh_stats_write_json_run(kh_sim *sim, const char *run, const char *path, char *err, size_t errlen)
 {
     kh_sync_rec *v = NULL;
     int n = entries(sim, &v);
@@ -111,7 +122,7 @@ int kh_stats_write_json(kh_sim *sim, const char *path, char *err, size_t errlen)
         snprintf(err, errlen, "stats %s: out of memory", path);
         return -1;
     }
-    if (kh_sim_sync(sim) && !kh_sim_sync(sim)->leader) { /* the leader writes the merged file */
+    if (kh_sim_sync(sim) && !kh_sim_sync(sim)->leader) {
         free_entries(v, n);
         return 0;
     }
@@ -121,7 +132,7 @@ int kh_stats_write_json(kh_sim *sim, const char *path, char *err, size_t errlen)
         snprintf(err, errlen, "stats %s: cannot create: %s", path, strerror(errno));
         return -1;
     }
-    print_entries(sim, v, n, f);
+    print_entries(sim, v, n, run, f);
     free_entries(v, n);
     int bad = ferror(f);
     if (fclose(f)) bad = 1;

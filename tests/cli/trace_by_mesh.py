@@ -1,7 +1,7 @@
 """A trace-event file split per mesh (tests/cli/mpi.sh, docs/mpi.md).
 
-Prints, for each mesh (the "m<i>." prefix of a track's name; "-" for tracks
-without one), the names of its tracks sorted, then its events in file
+Prints, for each mesh (the "m<i>." prefix of a track's name, or of a
+counter event's own name; "-" for those without one), the names of its tracks sorted, then its events in file
 order, one JSON object a line. Two files whose outputs are equal hold the
 same events for every mesh in the same order.
 """
@@ -21,7 +21,8 @@ def main(path):
     for e in events:
         if e.get("ph") == "M":
             continue
-        name = names.get((e["pid"], e.get("tid")), "")
+        # a counter has no track: its name carries its component's
+        name = names.get((e["pid"], e["tid"]), "") if "tid" in e else e.get("name", "")
         m = re.match(r"m(\d+)\.", name)
         per_mesh.setdefault(m.group(1) if m else "-", []).append(json.dumps(e, sort_keys=True))
     tracks = {}

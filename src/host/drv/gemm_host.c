@@ -18,14 +18,9 @@
 #include "kohaku/gen/flit.h"
 #include "kohaku/gen/mover.h"
 #include "kohaku/gen/regs.h"
+#include "kohaku/node.h"
 
 /* Mover registers within AUX_CFG (memory.md §11.1). */
-#define MV_CTRL 0x00  /* mode, ewidth, flags, GO */
-#define MV_HDR 0x10   /* walker header */
-#define MV_DIM 0x18   /* latch sel, dim, count, stride */
-#define MV_AXIS 0x20  /* commit the dimension */
-#define MV_BOUND 0x28 /* bound axis */
-#define MV_MODE_XFORM 5
 #define XFORM_QUANT 1 /* occupant 1, FP16 -> MXFP7 (memory.md §12) */
 #define CU_TYPE_CLUSTER 0x4D47 /* "MG", the matmul cluster's CU_CAPS type (cluster.md §1) */
 
@@ -226,20 +221,20 @@ static int walker(host *h, unsigned mesh, unsigned sel, uint64_t base, unsigned 
         kh_mover_hdr_set_xform_id(&v, XFORM_QUANT);
         kh_mover_hdr_set_xform_mode(&v, mode);
     }
-    if (wr(h, mesh, KH_ORCH_AUX_CFG + MV_HDR, v)) return -1;
+    if (wr(h, mesh, KH_ORCH_AUX_CFG + KH_MOVER_REG_HDR, v)) return -1;
     for (unsigned d = 0; d < ndim; d++) {
         uint64_t dv = 0, av = 0;
         kh_mover_dim_set_sel(&dv, sel);
         kh_mover_dim_set_dim(&dv, d);
         kh_mover_dim_set_count(&dv, count[d]);
         kh_mover_dim_set_stride(&dv, (uint64_t)stride[d]);
-        if (wr(h, mesh, KH_ORCH_AUX_CFG + MV_DIM, dv) || wr(h, mesh, KH_ORCH_AUX_CFG + MV_AXIS, av)) return -1;
+        if (wr(h, mesh, KH_ORCH_AUX_CFG + KH_MOVER_REG_DIM, dv) || wr(h, mesh, KH_ORCH_AUX_CFG + KH_MOVER_REG_AXIS, av)) return -1;
     }
     for (unsigned ax = 0; ax < 2; ax++) { /* no bound axes: every element valid */
         uint64_t bv = 0;
         kh_mover_bound_set_sel(&bv, sel);
         kh_mover_bound_set_ax(&bv, ax);
-        if (wr(h, mesh, KH_ORCH_AUX_CFG + MV_BOUND, bv)) return -1;
+        if (wr(h, mesh, KH_ORCH_AUX_CFG + KH_MOVER_REG_BOUND, bv)) return -1;
     }
     return 0;
 }
@@ -318,11 +313,11 @@ static int quantise_start(host *h, unsigned mesh, const kh_gemm_plan *p, int rec
     if (walker(h, mesh, 0, in_mesh(mesh, src), sdim, scount, sstride, mode) ||
         walker(h, mesh, 1, in_mesh(mesh, img), ddim, dcount, dstride, 0))
         return -1;
-    kh_mover_ctrl_set_mode(&go, MV_MODE_XFORM);
+    kh_mover_ctrl_set_mode(&go, KH_MOVER_CTRL_MODE_XFORM);
     kh_mover_ctrl_set_ewidth(&go, 1);
     kh_mover_ctrl_set_go(&go, 1);
     *before = kh_orch_aux_stat_moves(&st);
-    return wr(h, mesh, KH_ORCH_AUX_CFG + MV_CTRL, go);
+    return wr(h, mesh, KH_ORCH_AUX_CFG + KH_MOVER_REG_CTRL, go);
 }
 
 /* One operand on every mesh that needs it, the movers working at once. */
