@@ -31,11 +31,11 @@ same_trace() {
         cmp -s "$1" "$2"
     fi
 }
-# same_run "description" K MACHINE SESSION: stdout, stats and trace identical
+# same_run "description" K MACHINE SESSION: stdout (with --report), stats and trace identical
 same_run() {
     desc=$1; n=$2; mach=$3; sess=$4
-    $KOHAKU run "$mach" "$sess" --stats "$tmp/one.json" --trace "$tmp/one.trace" > "$tmp/one.txt" 2>/dev/null
-    mpi "$n" run "$mach" "$sess" --stats "$tmp/k.json" --trace "$tmp/k.trace" > "$tmp/k.txt" 2>"$tmp/k.err"
+    $KOHAKU run "$mach" "$sess" --stats "$tmp/one.json" --trace "$tmp/one.trace" --report > "$tmp/one.txt" 2>/dev/null
+    mpi "$n" run "$mach" "$sess" --stats "$tmp/k.json" --trace "$tmp/k.trace" --report > "$tmp/k.txt" 2>"$tmp/k.err"
     rc=$?
     if [ "$rc" -eq 0 ] && cmp -s "$tmp/one.txt" "$tmp/k.txt" && cmp -s "$tmp/one.json" "$tmp/k.json" \
         && [ -s "$tmp/one.json" ] && same_trace "$tmp/one.trace" "$tmp/k.trace"; then
