@@ -1,5 +1,5 @@
 /* Philox4x32-10 and the mover's GENERATE word (memory.md §11.7). */
-#include "sysnode/philox.h"
+#include "sysnode/mover/philox.h"
 #include "support/test.h"
 
 /* Random123 known-answer vectors (kat_vectors, philox4x32 10). */

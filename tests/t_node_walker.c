@@ -2,7 +2,7 @@
  * nested-loop computation written here. */
 #include <stdlib.h>
 
-#include "sysnode/walker.h"
+#include "sysnode/mover/walker.h"
 #include "support/test.h"
 
 typedef struct ref_el {

@@ -122,7 +122,7 @@ int kh_node_host_write(kh_node *n, uint64_t inside_addr, const uint8_t *in, size
 /* ---- the transform slot (memory.md §12) ---------------------------------- */
 
 /* A transform-slot occupant: a plug-in selected by XFORM_ID. The built-in
- * table (src/sysnode/xform.c) holds id 0 (bypass) and id 1 (the
+ * table (src/sysnode/mover/xform.c) holds id 0 (bypass) and id 1 (the
  * FP16 -> MXFP7 quantiser); kh_node_xform_register() adds another to one
  * node without touching the mover. */
 typedef struct kh_xform_occupant {

@@ -7,9 +7,9 @@
 
 #include "kohaku/bufcat.h"
 #include "sysnode/fields.h"
-#include "sysnode/ilink_int.h"
-#include "sysnode/mover_int.h"
-#include "sysnode/port_int.h"
+#include "sysnode/ilink/ilink_int.h"
+#include "sysnode/mover/mover_int.h"
+#include "sysnode/port/port_int.h"
 
 void kh_node_say(char *buf, size_t len, size_t *used, const char *fmt, ...)
 {
@@ -56,6 +56,14 @@ static int check_cfg(const kh_node_cfg *cfg, const kh_params *p, char *err, size
     return 0;
 }
 
+/* The mover's way to other meshes, bound to this node's interlink. */
+static int mover_is_remote(void *il, uint64_t addr, kh_cycle now) { return kh_ilink_mover_remote(il, addr, now); }
+
+static void mover_remote_word(void *il, uint64_t addr, const uint64_t d[4], int last, kh_cycle now)
+{
+    kh_ilink_mover_word(il, addr, d, last, now);
+}
+
 kh_node *kh_node_new(kh_sim *sim, const kh_node_cfg *cfg, char *err, size_t errlen)
 {
     const kh_params *p = kh_sim_params(sim);
@@ -94,7 +102,10 @@ kh_node *kh_node_new(kh_sim *sim, const kh_node_cfg *cfg, char *err, size_t errl
     }
     for (unsigned i = 0; i < cfg->nports; i++)
         if (!(n->port[i] = kh_port_new(n, i, err, errlen))) return NULL;
-    if (cfg->interlink && !(n->ilink = kh_ilink_new(n, err, errlen))) return NULL;
+    if (cfg->interlink) {
+        if (!(n->ilink = kh_ilink_new(n, err, errlen))) return NULL;
+        kh_mover_set_remote(n->mover, &(kh_mover_remote){n->ilink, mover_is_remote, mover_remote_word});
+    }
     return n;
 }
 

@@ -3,7 +3,7 @@
 #define KH_SYSNODE_NODE_INT_H
 
 #include "kohaku/node.h"
-#include "sysnode/conv.h"
+#include "sysnode/port/conv.h"
 #include "util/pages.h"
 
 typedef struct kh_port kh_port;
@@ -94,6 +94,20 @@ unsigned kh_node_port_for_row(const kh_node *n, unsigned y);
 kh_mover *kh_mover_new(kh_node *n);
 int kh_mover_write(kh_mover *m, unsigned reg, uint64_t value, kh_cycle now);
 void kh_mover_status(kh_mover *m, kh_cycle now, unsigned *busy, unsigned *fault, uint32_t *done);
+/* How the mover reaches another mesh (memory.md §14). The node sets it when
+ * it is built with the interlink, so the mover names no interlink function
+ * (the interlink calls the mover, not the other way round); unset, every
+ * write lands in this mesh. */
+typedef struct kh_mover_remote {
+    void *ctx;
+    /* whether a write to addr goes to another mesh */
+    int (*is_remote)(void *ctx, uint64_t addr, kh_cycle now);
+    /* one word of a remote burst; `last`: the burst's final word */
+    void (*word)(void *ctx, uint64_t addr, const uint64_t d[4], int last, kh_cycle now);
+} kh_mover_remote;
+void kh_mover_set_remote(kh_mover *m, const kh_mover_remote *r);
+/* The interlink sent a remote burst's last word: its posted answer is due at `at`. */
+void kh_mover_remote_b(kh_mover *m, kh_cycle at);
 
 /* ---- interlink (ilink*.c, control.md §7) ---- */
 kh_ilink *kh_ilink_new(kh_node *n, char *err, size_t errlen);
@@ -104,6 +118,8 @@ void kh_ilink_hub_take(kh_ilink *il, unsigned port, const kh_flit *f, kh_cycle n
 /* Whether port `port`'s hub register holds a remote flit that has not won;
  * from the port's step: compete again at the end of this cycle. */
 int kh_ilink_hub_holds(const kh_ilink *il, unsigned port);
+/* The flit port `port`'s hub register holds (for hang reports). */
+const kh_flit *kh_ilink_hub_flit(const kh_ilink *il, unsigned port);
 void kh_ilink_hub_compete(kh_ilink *il, kh_cycle now);
 /* The next flit to inject into this mesh, or NULL; take it when a port's
  * output register loads it (priority below the agent, control.md §7.3). */

@@ -4,7 +4,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "drv/gemm_int.h"
+#include "host/drv/gemm_int.h"
 
 static unsigned ceil_div(unsigned a, unsigned b) { return (a + b - 1) / b; }
 

@@ -198,7 +198,4 @@ uint32_t kh_ilink_stalled(const kh_ilink *il, unsigned link, kh_cycle now);
 int kh_ilink_in_step(kh_ilink *il, kh_cycle now);
 int kh_ilink_in_stuck(kh_ilink *il, char *buf, size_t len, size_t *used, kh_cycle now);
 
-/* the mover's side (mover.c) */
-void kh_mover_remote_b(kh_mover *m, kh_cycle at);
-
 #endif

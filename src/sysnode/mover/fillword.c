@@ -1,4 +1,4 @@
-#include "sysnode/fillword.h"
+#include "sysnode/mover/fillword.h"
 
 void kh_mover_fill_word(uint32_t imm, unsigned ewidth, uint64_t out[4])
 {

@@ -1,4 +1,4 @@
-#include "sysnode/walker.h"
+#include "sysnode/mover/walker.h"
 
 #include <string.h>
 

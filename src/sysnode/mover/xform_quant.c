@@ -2,7 +2,7 @@
  * (memory.md §13, numerics.md §3). The arithmetic is the num module's
  * kh_quant_entry; this file only plugs it into the slot. */
 #include "kohaku/num.h"
-#include "sysnode/xform.h"
+#include "sysnode/mover/xform.h"
 
 static unsigned quant_latency(const kh_params *p)
 {

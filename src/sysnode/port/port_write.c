@@ -4,7 +4,7 @@
 #include <stdlib.h>
 
 #include "sysnode/fields.h"
-#include "sysnode/port_int.h"
+#include "sysnode/port/port_int.h"
 
 int kh_port_write_init(kh_port *p)
 {

@@ -1,4 +1,4 @@
-#include "sysnode/philox.h"
+#include "sysnode/mover/philox.h"
 
 /* Round constants (memory.md §11.7). */
 #define PHILOX_M0 UINT32_C(0xD2511F53) /* multiplier of c0 */

@@ -7,7 +7,7 @@
 #include <string.h>
 
 #include "sysnode/fields.h"
-#include "sysnode/ilink_int.h"
+#include "sysnode/ilink/ilink_int.h"
 
 kh_ilink *kh_node_ilink(const kh_node *n) { return n->ilink; }
 

@@ -1,5 +1,5 @@
 /* The converged path component: arbitration, staging claim, DRAM timing. */
-#include "sysnode/conv.h"
+#include "sysnode/port/conv.h"
 
 #include <stdio.h>
 #include <stdlib.h>

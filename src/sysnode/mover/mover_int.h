@@ -9,9 +9,9 @@
 #ifndef KH_SYSNODE_MOVER_INT_H
 #define KH_SYSNODE_MOVER_INT_H
 
-#include "sysnode/gather.h"
+#include "sysnode/mover/gather.h"
 #include "sysnode/node_int.h"
-#include "sysnode/walker.h"
+#include "sysnode/mover/walker.h"
 
 /* Mover modes (memory.md §11.1, register 0x00 [2:0]). */
 enum kh_mover_mode {
@@ -123,6 +123,7 @@ struct kh_mover {
     unsigned wr_out;             /* writes issued, response not yet in */
     kh_ring rwords;              /* mv_rword: remote words of bursts not yet issued */
     kh_ring rposted;             /* kh_cycle: posted answers of remote bursts (memory.md §14) */
+    kh_mover_remote remote;      /* the way to other meshes; unset without the interlink */
     /* transform slot (§12) */
     const kh_xform_occupant *occ;
     unsigned in_beats;

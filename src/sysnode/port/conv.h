@@ -16,7 +16,7 @@
 #include <stdint.h>
 
 #include "kohaku/sim.h"
-#include "sysnode/ring.h"
+#include "sysnode/port/ring.h"
 
 typedef struct kh_node kh_node;
 typedef struct kh_conv kh_conv;

@@ -7,10 +7,9 @@
 #include <string.h>
 
 #include "sysnode/fields.h"
-#include "sysnode/fillword.h"
-#include "sysnode/ilink_int.h"
-#include "sysnode/mover_int.h"
-#include "sysnode/philox.h"
+#include "sysnode/mover/fillword.h"
+#include "sysnode/mover/mover_int.h"
+#include "sysnode/mover/philox.h"
 
 #define PAGE_4K(a) ((a) >> 12) /* bursts never cross a 4 KB boundary (§11.8) */
 
@@ -115,6 +114,8 @@ static void collect(kh_mover *m, kh_cycle now)
     }
 }
 
+void kh_mover_set_remote(kh_mover *m, const kh_mover_remote *r) { m->remote = *r; }
+
 void kh_mover_remote_b(kh_mover *m, kh_cycle at)
 {
     kh_ring_push(&m->rposted, &at);
@@ -167,7 +168,7 @@ static void issue_writes(kh_mover *m, kh_cycle now)
          * answered once its last word is on the link (memory.md §14). */
         for (unsigned i = 0; i < m->wcl.beats; i++) {
             const mv_rword *w = kh_ring_at(&m->rwords, 0);
-            kh_ilink_mover_word(m->n->ilink, w->addr, w->d, i + 1 == m->wcl.beats, now);
+            m->remote.word(m->remote.ctx, w->addr, w->d, i + 1 == m->wcl.beats, now);
             kh_ring_pop(&m->rwords);
         }
     } else {
@@ -182,7 +183,7 @@ static void issue_writes(kh_mover *m, kh_cycle now)
 
 int kh_mover_store(kh_mover *m, uint64_t addr, const uint64_t w[4], kh_cycle now)
 {
-    if (m->n->ilink && kh_ilink_mover_remote(m->n->ilink, addr, now)) {
+    if (m->remote.is_remote && m->remote.is_remote(m->remote.ctx, addr, now)) {
         mv_rword r = {.addr = addr & ~(uint64_t)31};
         memcpy(r.d, w, sizeof r.d);
         kh_ring_push(&m->rwords, &r);

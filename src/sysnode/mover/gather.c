@@ -1,4 +1,4 @@
-#include "sysnode/gather.h"
+#include "sysnode/mover/gather.h"
 
 #define ADDR_MASK ((UINT64_C(1) << 40) - 1) /* 40-bit fabric address (memory.md §1) */
 

@@ -4,7 +4,7 @@
 
 #include "sysnode/fields.h"
 #include "sysnode/node_int.h"
-#include "sysnode/xform.h"
+#include "sysnode/mover/xform.h"
 
 /* The one table of built-in occupants, by id. A new built-in adds its file
  * (xform_NAME.c) and one row here; the mover never changes. */

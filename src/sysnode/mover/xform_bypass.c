@@ -2,7 +2,7 @@
  * word i = input beat i. Also answers ids that name no occupant. */
 #include <string.h>
 
-#include "sysnode/xform.h"
+#include "sysnode/mover/xform.h"
 
 static void bypass(const uint64_t *in, unsigned mode, uint64_t *out)
 {

@@ -4,7 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "drv/gemm_int.h"
+#include "host/drv/gemm_int.h"
 #include "kohaku/num.h"
 
 /* The MX entries of one operand, tile-major (§9.1), quantised on the host. */

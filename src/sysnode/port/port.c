@@ -4,9 +4,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "kohaku/ilink.h"
 #include "sysnode/fields.h"
-#include "sysnode/ilink_int.h"
-#include "sysnode/port_int.h"
+#include "sysnode/port/port_int.h"
 
 kh_link *kh_port_in(kh_port *p)
 {
@@ -336,7 +336,7 @@ static int port_stuck(kh_comp *c, char *buf, size_t len)
     }
     any |= kh_port_write_stuck(p, buf, len, &used, now);
     if (kh_ilink_hub_holds(p->n->ilink, p->index)) {
-        const kh_flit *h = &p->n->ilink->hub[p->index];
+        const kh_flit *h = kh_ilink_hub_flit(p->n->ilink, p->index);
         kh_node_say(buf, len, &used,
                     "hub register holds a remote flit from (%u,%u) for mesh %u and refuses the link until the "
                     "interlink's skid takes it (memory.md §2 rule 1)",

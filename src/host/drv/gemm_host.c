@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "drv/gemm_int.h"
+#include "host/drv/gemm_int.h"
 #include "kohaku/gen/cluster.h"
 #include "kohaku/gen/flit.h"
 #include "kohaku/gen/mover.h"

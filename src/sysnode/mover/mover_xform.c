@@ -1,7 +1,7 @@
 /* XFORM (memory.md §11.6, §12): the source walk defines the iteration,
  * IN_BEATS source words make an entry, the destination walker steps once
  * per entry, and the occupant's OUT_WORDS words go out as one burst. */
-#include "sysnode/mover_int.h"
+#include "sysnode/mover/mover_int.h"
 
 static void stop(kh_mover *m, unsigned fault, uint64_t entry)
 {

@@ -1,4 +1,4 @@
-#include "sysnode/ring.h"
+#include "sysnode/port/ring.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -5,7 +5,7 @@
 #include <string.h>
 
 #include "sysnode/fields.h"
-#include "sysnode/mover_int.h"
+#include "sysnode/mover/mover_int.h"
 
 /* Register offsets (memory.md §11.1). */
 #define MREG_CTRL 0x00   /* mode, ewidth, flags, GO */

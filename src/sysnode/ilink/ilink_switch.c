@@ -13,7 +13,7 @@
 #include <string.h>
 
 #include "sysnode/fields.h"
-#include "sysnode/ilink_int.h"
+#include "sysnode/ilink/ilink_int.h"
 
 il_lane *kh_ilink_lane_new(kh_ilink *tx, unsigned tx_link, kh_ilink *rx)
 {

@@ -7,8 +7,7 @@
 #include <string.h>
 
 #include "sysnode/fields.h"
-#include "sysnode/ilink_int.h"
-#include "sysnode/port_int.h"
+#include "sysnode/ilink/ilink_int.h"
 
 /* ---- hub intake (memory.md §2 rule 1) ---- */
 
@@ -21,6 +20,8 @@ void kh_ilink_hub_take(kh_ilink *il, unsigned port, const kh_flit *f, kh_cycle n
 }
 
 int kh_ilink_hub_holds(const kh_ilink *il, unsigned port) { return il && (il->hub_held >> port & 1); }
+
+const kh_flit *kh_ilink_hub_flit(const kh_ilink *il, unsigned port) { return &il->hub[port]; }
 
 void kh_ilink_hub_compete(kh_ilink *il, kh_cycle now)
 {

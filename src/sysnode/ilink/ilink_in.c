@@ -9,7 +9,7 @@
 #include <string.h>
 
 #include "sysnode/fields.h"
-#include "sysnode/ilink_int.h"
+#include "sysnode/ilink/ilink_int.h"
 
 /* Where a MEM_WR lands (memory.md §14): an aperture address keeps all 40
  * bits (the staging store claims it by mesh field and index); a DRAM

@@ -5,7 +5,7 @@
 #include <string.h>
 
 #include "sysnode/fields.h"
-#include "sysnode/port_int.h"
+#include "sysnode/port/port_int.h"
 
 /* ---- plain read (§3.1) ---- */
 
