@@ -10,6 +10,7 @@
 #include "kohaku/machine.h"
 #include "kohaku/mesh.h"
 #include "kohaku/node.h"
+#include "kohaku/rv32.h"
 
 #define MAX_COORD 16 /* POS_WIDTH 4 (flits.md §1) */
 
@@ -21,6 +22,7 @@ typedef struct mach_mesh {
     kh_node *node;
     kh_orch *orch;
     kh_cu *unit[MAX_COORD][MAX_COORD];
+    kh_rv32 *cpu; /* the node's control processor at (0,0), NULL when cpu_mode has none */
 } mach_mesh;
 
 struct kh_machine {
@@ -183,6 +185,24 @@ static void prefix_names(kh_machine *m, unsigned id, unsigned first_comp, unsign
     }
 }
 
+/* The control processor is structural in the seed-era node (cpu.md §1):
+ * built unless cpu_mode says the node has none. */
+static int build_cpu(kh_machine *m, unsigned id, char *err, size_t errlen)
+{
+    mach_mesh *mm = &m->mesh[id];
+    const kh_params *p = kh_sim_params(m->sim);
+    if (p->cpu_mode != KH_CPU_MODE_CPU && p->cpu_mode != KH_CPU_MODE_EXACT) return 0;
+    int reachable = 0;
+    for (unsigned i = 0; i < kh_map_nports(mm->map); i++)
+        reachable |= kh_map_port(mm->map, i)->x == 0 && kh_map_port(mm->map, i)->y == 1;
+    if (!reachable)
+        kh_sim_log(m->sim, KH_LOG_WARN,
+                   "mesh %u: no memory port at (0,1): routing delivers (0,0) to whatever sits west of router "
+                   "(1,1), so the control processor is unreachable (control.md Open point 11, cpu.md §1)", id);
+    mm->cpu = kh_rv32_attach(mm->node, err, errlen);
+    return mm->cpu ? 0 : -1;
+}
+
 static int build_mesh(kh_machine *m, unsigned id, const char *map_text, int interlink, char *err, size_t errlen)
 {
     mach_mesh *mm = &m->mesh[id];
@@ -191,7 +211,9 @@ static int build_mesh(kh_machine *m, unsigned id, const char *map_text, int inte
     if (!mm->map) return -1;
     mm->mesh = kh_mesh_new(m->sim, mm->map, err, errlen);
     if (!mm->mesh) return -1;
-    if (build_node(m, id, interlink, err, errlen) || build_units(m, id, err, errlen)) return -1;
+    if (build_node(m, id, interlink, err, errlen) || build_units(m, id, err, errlen) ||
+        build_cpu(m, id, err, errlen))
+        return -1;
     if (m->nmeshes > 1) prefix_names(m, id, c0, l0);
     return 0;
 }
@@ -299,6 +321,7 @@ kh_orch *kh_machine_orch_at(const kh_machine *m, unsigned i) { return i < m->nme
 
 kh_cu *kh_machine_unit_at(const kh_machine *m, unsigned i, unsigned x, unsigned y)
 {
+    if (i < m->nmeshes && x == 0 && y == 0 && m->mesh[i].cpu) return kh_rv32_shell(m->mesh[i].cpu);
     return i < m->nmeshes && x < MAX_COORD && y < MAX_COORD ? m->mesh[i].unit[x][y] : NULL;
 }
 
@@ -401,3 +424,8 @@ int kh_machine_set_check(kh_machine *m, kh_check_report_fn report, void *ctx)
 }
 
 kh_check *kh_machine_check(const kh_machine *m) { return m->check; }
+
+kh_rv32 *kh_machine_cpu_at(const kh_machine *m, unsigned mesh)
+{
+    return mesh < m->nmeshes ? m->mesh[mesh].cpu : NULL;
+}

@@ -11,7 +11,7 @@ static void help(FILE *out)
 {
     fprintf(out,
             "usage: kohaku asm --unit UNIT [FILE]\n\n"
-            "Assemble a program for UNIT (cluster, vector, vector-inner, matmul, saxpy) from FILE\n"
+            "Assemble a program for UNIT (cluster, vector, vector-inner, matmul, saxpy, rv32) from FILE\n"
             "or standard input. A line is `MNEMONIC field=value ...`; '#' starts a comment.\n"
             "Values are decimal or 0x hex, negative decimals for signed fields, or enum names.\n"
             "An omitted field takes the table's default (cluster: nk 1, anchor 40; else 0).\n"

@@ -12,7 +12,7 @@ static void help(FILE *out)
 {
     fprintf(out,
             "usage: kohaku dis --unit UNIT [FILE]\n\n"
-            "Disassemble words for UNIT (cluster, vector, vector-inner, matmul, saxpy) from FILE or\n"
+            "Disassemble words for UNIT (cluster, vector, vector-inner, matmul, saxpy, rv32) from FILE or\n"
             "standard input: one word per line in hex (64 digits; 8 for vector-inner), '_' allowed,\n"
             "'#' starts a comment. Prints the mnemonic and every field that differs from its\n"
             "default, in table order; `OP op=N ...` for an opcode without a name. The output\n"
