@@ -81,7 +81,7 @@ kh_cycle kh_rv_l1_miss_step(kh_rv32 *r, kh_cycle now)
         if (now < r->fill_at) return KH_NEVER;
         write_back(r, i, now);
         r->fill_phase = 1;
-        r->fill_at = now + 1; /* the write channel is free again before the fill request */
+        r->fill_at = now + 2; /* the write is accepted (AW and W together) before the fill request */
         return KH_NEVER;
     }
     if (r->fill_phase == 1) {

@@ -162,8 +162,9 @@ static unsigned queued(const kh_rv32 *r, unsigned kind)
     return k;
 }
 
-static void enqueue(kh_rv32 *r, const kh_flit *f, unsigned kind)
+static void enqueue(kh_rv32 *r, const kh_flit *f, unsigned kind, kh_cycle at)
 {
+    r->outq_at[r->outn] = at;
     r->outq[r->outn] = *f;
     r->outq_kind[r->outn++] = (uint8_t)kind;
 }
@@ -193,7 +194,7 @@ static int dispatch_store(kh_rv32 *r, uint32_t a, uint32_t data, kh_cycle e)
         return 0;
     }
     (void)e;
-    enqueue(r, &f, 2);
+    enqueue(r, &f, 2, e + 1);
     kh_rv_wake(r, e + 1);
     return 1;
 }
@@ -233,8 +234,8 @@ int kh_rv_store(kh_rv32 *r, rv_op op, uint32_t a, uint32_t data, kh_cycle e)
             r->wait_flit[1] = f[1];
             return 0;
         }
-        enqueue(r, &f[0], 1);
-        enqueue(r, &f[1], 1);
+        enqueue(r, &f[0], 1, e + 1);
+        enqueue(r, &f[1], 1, e + 1);
         kh_rv_wake(r, e + 1);
         return 1;
     }
@@ -268,12 +269,12 @@ kh_cycle kh_rv_wait_step(kh_rv32 *r, kh_cycle now)
     switch (r->wait) {
     case RW_PUSH:
         if (queued(r, 1)) return KH_NEVER;
-        enqueue(r, &r->wait_flit[0], 1);
-        enqueue(r, &r->wait_flit[1], 1);
+        enqueue(r, &r->wait_flit[0], 1, now);
+        enqueue(r, &r->wait_flit[1], 1, now);
         return now;
     case RW_DISP:
         if (queued(r, 2)) return KH_NEVER;
-        enqueue(r, &r->wait_flit[0], 2);
+        enqueue(r, &r->wait_flit[0], 2, now);
         return now;
     case RW_FILL: {
         kh_cycle c = kh_rv_l1_miss_step(r, now);

@@ -144,6 +144,7 @@ struct kh_rv32 {
     /* flit requester (§4.4, §4.5) */
     kh_flit outq[RV_OUTQ];
     uint8_t outq_kind[RV_OUTQ]; /* 1 push, 2 dispatch */
+    kh_cycle outq_at[RV_OUTQ];  /* the store's MEM cycle: not sent before */
     unsigned outn;
     uint32_t disp_arg, disp_pc;
 

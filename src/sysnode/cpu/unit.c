@@ -165,9 +165,10 @@ static void unit_step(void *u, kh_cycle now)
         }
     }
     kh_rv_core_step(r, now);
-    if (r->outn && kh_cu_send(r->cu, &r->outq[0], now)) {
+    if (r->outn && r->outq_at[0] <= now && kh_cu_send(r->cu, &r->outq[0], now)) {
         memmove(r->outq, r->outq + 1, (r->outn - 1) * sizeof r->outq[0]);
         memmove(r->outq_kind, r->outq_kind + 1, r->outn - 1);
+        memmove(r->outq_at, r->outq_at + 1, (r->outn - 1) * sizeof r->outq_at[0]);
         r->outn--;
     }
     if (r->in_flight && r->retire_at == KH_NEVER && drained(r, now)) {
