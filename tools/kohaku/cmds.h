@@ -16,6 +16,7 @@
     X(gemm, "run a checked GEMM on the default machine")                      \
     X(bench, "measure simulator speed (noc, gemm, ...)")                      \
     X(params, "list the machine parameters and their defaults")              \
+    X(cpu, "run an RV32 program on the node control processor at (0,0)")     \
     X(demo, "the default demo (what `make run` runs)")
 
 #define KH_DECLARE_CMD(name, help) int kh_cmd_##name(int argc, char **argv);
