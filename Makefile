@@ -1,6 +1,7 @@
 # kohaku build. `make` builds libkohaku and the CLI, `make test` runs every
 # test, `make run` runs the default demo, `make bench` the benchmarks,
-# `make fuzz` the fuzz targets briefly. SAN=1 builds under ASan+UBSan into
+# `make fuzz` the fuzz targets briefly, `make bench BASE=COMMIT` this build's
+# speed against COMMIT's. SAN=1 builds under ASan+UBSan into
 # build-san/ so both trees can coexist.
 CC      ?= cc
 SAN     ?= 0
@@ -15,7 +16,9 @@ OPT     := -O2 -g
 endif
 CSTD     := -std=c11 -D_POSIX_C_SOURCE=200809L
 WARN     := -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes -Wmissing-prototypes
-CFLAGS   := $(CSTD) $(OPT) $(WARN) $(SANFLAGS) -Iinclude -I$(BUILD)/gen -Isrc -MMD -MP $(EXTRA_CFLAGS)
+# -ffp-contract=off: a multiply and an add stay two roundings on every target
+# (the float GEMM reference and the number formats are specified that way).
+CFLAGS   := $(CSTD) $(OPT) -ffp-contract=off $(WARN) $(SANFLAGS) -Iinclude -I$(BUILD)/gen -Isrc -MMD -MP $(EXTRA_CFLAGS)
 LDFLAGS  := $(SANFLAGS) $(EXTRA_LDFLAGS)
 LDLIBS   := -lm
 V        ?= 0
@@ -136,8 +139,13 @@ test: $(TEST_BINS) $(CLI) $(if $(RV_HAVE),$(RV_PROGS))
 run: $(CLI)
 	$(CLI) demo
 
+# BASE=COMMIT: this build's speed against COMMIT's (bench/base.sh) instead.
 bench: $(CLI) $(BENCH_BINS)
+ifeq ($(BASE),)
 	@BUILD=$(BUILD) sh bench/run.sh
+else
+	@BUILD=$(BUILD) sh bench/base.sh $(BASE)
+endif
 
 fuzz:
 	@sh fuzz/run.sh

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <time.h>
 
+#include "kohaku/machine.h"
 #include "kohaku/mesh.h"
 
 #define IDLE_CYCLES 1000000000ull
@@ -43,7 +44,9 @@ static double seconds(void)
 int main(void)
 {
     char err[256];
-    kh_map *map = kh_map_parse(map_4x4, err, sizeof err);
+    kh_map_units units;
+    kh_machine_map_units(&units);
+    kh_map *map = kh_map_parse(map_4x4, &units, err, sizeof err);
     kh_sim *sim = kh_sim_new(NULL);
     kh_mesh *mesh = map && sim ? kh_mesh_new(sim, map, err, sizeof err) : NULL;
     sleeper *s = calloc(1, sizeof *s);

@@ -2,12 +2,10 @@
 # `make bench`: simulator speed. Each line says what it measures and its unit.
 BUILD=${BUILD:-build}
 K="$BUILD/kohaku"
-SHARED=${KH_SHARED:-../shared}
-[ -d "$SHARED" ] || SHARED=../../shared
 status=0
 # the mesh (issue 3): uniform traffic at 0.1 flits/cycle/endpoint and saturating
-"$K" bench noc --map "$SHARED/maps/mesh_4x4.txt" || status=1
-"$K" bench noc --map "$SHARED/maps/mesh_2x2_6+2.txt" || status=1
+"$K" bench noc --map "data/maps/mesh_4x4.txt" || status=1
+"$K" bench noc --map "data/maps/mesh_2x2_6+2.txt" || status=1
 # 10^9 idle cycles must cost < 10 ms
 "$BUILD/bench/idle" || status=1
 # the matmul arithmetic (issue 6): MX MACs per second, portable and fast paths

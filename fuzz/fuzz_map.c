@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "kohaku/machine.h"
 #include "kohaku/mesh.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
@@ -16,7 +17,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     memcpy(text, data, size);
     text[size] = 0; /* the parser takes text; a NUL ends it early */
     char err[512];
-    kh_map *m = kh_map_parse(text, err, sizeof err);
+    kh_map_units units;
+    kh_machine_map_units(&units);
+    kh_map *m = kh_map_parse(text, &units, err, sizeof err);
     if (m) {
         unsigned nx = kh_map_nx(m), ny = kh_map_ny(m), np = kh_map_nports(m);
         if (nx < 1 || ny < 1 || nx > KH_MAP_MAX_N || ny > KH_MAP_MAX_N) abort();
@@ -26,7 +29,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
             const kh_map_ep *e = kh_map_endpoint(m, i);
             if (kh_map_at(m, e->x, e->y) != e) abort();
             if (e->kind == KH_EP_MEM && (!e->edge || e->port < 0 || e->port >= (int)np)) abort();
-            if (e->kind == KH_EP_UNIT && (!e->unit || e->bound_port < 0 || e->bound_port >= (int)np))
+            if (e->kind == KH_EP_UNIT && (!kh_unit_by_token(e->token) || e->bound_port < 0 || e->bound_port >= (int)np))
                 abort();
         }
         kh_map_free(m);

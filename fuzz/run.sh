@@ -2,7 +2,7 @@
 # `make fuzz`: build every fuzz/fuzz_NAME.c as a libFuzzer target (clang,
 # ASan + UBSan) against a library built into build-fuzz/, then run each one
 # for FUZZ_SECONDS (default 20). A target names its seed folders under
-# ../shared in a first-line comment `/* fuzz-seeds: DIR ... */`; findings
+# data/ in a first-line comment `/* fuzz-seeds: DIR ... */`; findings
 # and the grown corpus stay in build-fuzz/.
 CC=${FUZZ_CC:-clang}
 SECS=${FUZZ_SECONDS:-20}
@@ -11,8 +11,6 @@ if ! command -v "$CC" >/dev/null 2>&1; then
     echo "fuzz: $CC not found (libFuzzer needs clang)"
     exit 2
 fi
-SHARED=${KH_SHARED:-../shared}
-[ -d "$SHARED" ] || SHARED=../../shared
 SAN="-fsanitize=address,undefined -fno-sanitize-recover=all"
 make -s BUILD=$B CC="$CC" EXTRA_CFLAGS="-fsanitize=fuzzer-no-link $SAN" \
     EXTRA_LDFLAGS="$SAN" "$B/libkohaku.a" || exit 1
@@ -25,7 +23,7 @@ for src in fuzz/fuzz_*.c; do
     mkdir -p "$B/corpus/$name" "$B/findings/$name"
     seeds=""
     for d in $(sed -n '1s|^/\* fuzz-seeds: \(.*\) \*/$|\1|p' "$src"); do
-        [ -d "$SHARED/$d" ] && seeds="$seeds $SHARED/$d"
+        [ -d "data/$d" ] && seeds="$seeds data/$d"
     done
     # Seeds kept with the target (fuzz/seeds/NAME/) and its dictionary.
     [ -d "fuzz/seeds/$name" ] && seeds="$seeds fuzz/seeds/$name"

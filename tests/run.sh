@@ -3,12 +3,8 @@
 # tests/cli/, then prints the total as "N passed, N failed".
 # Each program prints "# NAME: P passed, F failed" as its last summary line.
 BUILD=${BUILD:-build}
-# ../shared from /work/main, ../../shared from a worktree under /work/wt/
-if [ -z "$KH_SHARED" ]; then
-    KH_SHARED=../shared
-    [ -d "$KH_SHARED" ] || [ ! -d ../../shared ] || KH_SHARED=../../shared
-fi
-export KH_SHARED
+# The data (maps, recorded vectors) is the project's own: data/README.md.
+export KH_DATA=data
 export KOHAKU="$BUILD/kohaku"
 passed=0
 failed=0

@@ -338,7 +338,7 @@ static void a_units_send_path_is_told_from_the_framework_path(void)
 static kh_machine *load_machine(const char *map_file, char *err, size_t errlen)
 {
     char path[512];
-    snprintf(path, sizeof path, "%s/maps/%s", kh_test_shared_dir(), map_file);
+    snprintf(path, sizeof path, "%s/maps/%s", kh_test_data_dir(), map_file);
     return kh_machine_load(path, NULL, err, errlen);
 }
 

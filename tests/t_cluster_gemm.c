@@ -23,7 +23,7 @@ static kh_machine *machine(void)
     kh_machine *m = kh_machine_new(NULL, NULL, err, sizeof err);
     if (m) return m;
     char path[512];
-    snprintf(path, sizeof path, "%s/maps/mesh_2x2_6+0.txt", kh_test_shared_dir());
+    snprintf(path, sizeof path, "%s/maps/mesh_2x2_6+0.txt", kh_test_data_dir());
     m = kh_machine_load(path, NULL, err, sizeof err);
     if (!m) kh_test_fail(__FILE__, __LINE__, "machine: %s", err);
     return m;
@@ -368,8 +368,37 @@ static void plan_refuses_bad_shapes(void)
     CHECK(strstr(err, "255") != NULL);
 }
 
+/* The driver's topology query: the default map's picture (data/maps/
+ * mesh_2x2_6+2.txt) read row-major, each unit with its CU_TYPE and port. */
+static void topology_query_lists_the_units_row_major(void)
+{
+    kh_params p;
+    char err[300];
+    kh_params_default(&p);
+    kh_machine *m = kh_machine_new(NULL, &p, err, sizeof err);
+    CHECK(m != NULL);
+    if (!m) return;
+    kh_machine_unit_info u[16];
+    CHECK_EQ(kh_machine_units(m, 0, u, 16), 8);
+    static const struct { unsigned x, y, type, my; } want[8] = {
+        {1, 0, 0x4D47, 1}, {2, 0, 0x5643, 1}, {1, 1, 0x4D47, 1}, {2, 1, 0x4D47, 1},
+        {1, 2, 0x4D47, 2}, {2, 2, 0x4D47, 2}, {1, 3, 0x4D47, 2}, {2, 3, 0x5643, 2},
+    };
+    for (unsigned i = 0; i < 8; i++) {
+        CHECK_EQ(u[i].x, want[i].x);
+        CHECK_EQ(u[i].y, want[i].y);
+        CHECK_EQ(u[i].cu_type, want[i].type); /* "MG" cluster, "VC" vector core */
+        CHECK_EQ(u[i].mem_x, 0);
+        CHECK_EQ(u[i].mem_y, want[i].my);
+    }
+    CHECK_EQ(kh_machine_units(m, 1, u, 16), 0); /* one mesh */
+    CHECK_EQ(kh_machine_units(m, 0, u, 2), 8);  /* the count, two filled */
+    kh_machine_free(m);
+}
+
 int main(void)
 {
+    KH_RUN(topology_query_lists_the_units_row_major);
     KH_RUN(plan_refuses_bad_shapes);
     KH_RUN(quantise_recipe_1_equals_recipe_2);
     KH_RUN(gemm_on_every_cluster_matches_references);

@@ -190,7 +190,7 @@ static void cluster_recorded_words_round_trip(void)
 {
     const kh_isa_layout *l = kh_isa_find_unit(isa, "cluster");
     char path[512], msg[200];
-    snprintf(path, sizeof path, "%s/vectors/cluster.jsonl", kh_test_shared_dir());
+    snprintf(path, sizeof path, "%s/vectors/cluster.jsonl", kh_test_data_dir());
     kh_jsonl r;
     kh_json_error e;
     kh_json *doc;
@@ -251,7 +251,7 @@ static void vector_recorded_programs(void)
 {
     const kh_isa_layout *vi = kh_isa_find_unit(isa, "vector-inner");
     char path[512], msg[200];
-    snprintf(path, sizeof path, "%s/vectors/vector.jsonl", kh_test_shared_dir());
+    snprintf(path, sizeof path, "%s/vectors/vector.jsonl", kh_test_data_dir());
     kh_jsonl r;
     kh_json_error e;
     kh_json *doc;

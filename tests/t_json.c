@@ -299,7 +299,7 @@ static void jsonl_skips_blank_lines_and_numbers_lines(void)
 static void jsonl_reads_the_recorded_quant_file(void)
 {
     char path[512], msg[256];
-    snprintf(path, sizeof path, "%s/vectors/quant.jsonl", kh_test_shared_dir());
+    snprintf(path, sizeof path, "%s/vectors/quant.jsonl", kh_test_data_dir());
     kh_jsonl r;
     if (kh_jsonl_open(&r, path, msg, sizeof msg)) {
         kh_test_fail(__FILE__, __LINE__, "%s", msg);

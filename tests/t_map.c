@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "kohaku/machine.h"
 #include "kohaku/mesh.h"
 #include "support/test.h"
 
@@ -12,7 +13,9 @@ static char err[512];
 static kh_map *parse(const char *text)
 {
     err[0] = 0;
-    return kh_map_parse(text, err, sizeof err);
+    kh_map_units units;
+    kh_machine_map_units(&units);
+    return kh_map_parse(text, &units, err, sizeof err);
 }
 
 /* The parse fails and the message names every piece given (NULL: skip). */
@@ -51,8 +54,10 @@ static void every_reference_map_parses(void)
     };
     for (size_t i = 0; i < sizeof maps / sizeof maps[0]; i++) {
         char path[512];
-        snprintf(path, sizeof path, "%s/maps/%s", kh_test_shared_dir(), maps[i].file);
-        kh_map *m = kh_map_load(path, err, sizeof err);
+        snprintf(path, sizeof path, "%s/maps/%s", kh_test_data_dir(), maps[i].file);
+        kh_map_units units;
+        kh_machine_map_units(&units);
+        kh_map *m = kh_map_load(path, &units, err, sizeof err);
         if (!m) {
             kh_test_fail(__FILE__, __LINE__, "%s", err);
             continue;
@@ -127,7 +132,7 @@ static void tokens_from_the_unit_registry(void)
         CHECK(m != NULL);
         if (!m) continue;
         const kh_map_ep *e = kh_map_at(m, 1, 0);
-        CHECK(e && e->kind == KH_EP_UNIT && e->unit == k[i]);
+        CHECK(e && e->kind == KH_EP_UNIT && kh_unit_by_token(e->token) == k[i]);
         kh_map_free(m);
     }
 }
@@ -328,13 +333,30 @@ static void at_least_one_mag(void)
 
 static void load_names_the_file(void)
 {
-    kh_map *m = kh_map_load("/nonexistent/map.txt", err, sizeof err);
+    kh_map_units units;
+    kh_machine_map_units(&units);
+    kh_map *m = kh_map_load("/nonexistent/map.txt", &units, err, sizeof err);
     CHECK(m == NULL);
     CHECK(strstr(err, "/nonexistent/map.txt") != NULL);
 }
 
+/* The map knows no unit: a unit token is one its caller names. */
+static void unit_tokens_come_from_the_caller(void)
+{
+    kh_map_units mine = {.n = 1, .token = {"foo"}};
+    kh_map *m = kh_map_parse("xxx foo xxx\nmag nul nul\nxxx nul xxx\n", &mine, err, sizeof err);
+    CHECK(m != NULL);
+    const kh_map_ep *e = m ? kh_map_at(m, 1, 0) : NULL;
+    CHECK(e && e->kind == KH_EP_UNIT && !strcmp(e->token, "foo"));
+    kh_map_free(m);
+    CHECK(kh_map_parse("xxx mat xxx\nmag nul nul\nxxx nul xxx\n", &mine, err, sizeof err) == NULL);
+    CHECK(strstr(err, "known tokens are xxx ... nul mag foo") != NULL);
+    CHECK(kh_map_parse("xxx mat xxx\nmag nul nul\nxxx nul xxx\n", NULL, err, sizeof err) == NULL);
+}
+
 int main(void)
 {
+    KH_RUN(unit_tokens_come_from_the_caller);
     KH_RUN(every_reference_map_parses);
     KH_RUN(rows_are_y_columns_are_x);
     KH_RUN(comments_blank_lines_and_dashes);

@@ -112,7 +112,7 @@ static void quant_subnormal_and_zero_lanes(void)
 static void quant_recorded_vectors_through_the_mover(void)
 {
     char path[512];
-    snprintf(path, sizeof path, "%s/vectors/quant.jsonl", kh_test_shared_dir());
+    snprintf(path, sizeof path, "%s/vectors/quant.jsonl", kh_test_data_dir());
     FILE *fp = fopen(path, "r");
     CHECK(fp != NULL);
     if (!fp) return;

@@ -275,7 +275,7 @@ static void quant_mode_bit0_only(void)
 static void quant_recorded_rtl_vectors(void)
 {
     char path[512], msg[256];
-    snprintf(path, sizeof path, "%s/vectors/quant.jsonl", kh_test_shared_dir());
+    snprintf(path, sizeof path, "%s/vectors/quant.jsonl", kh_test_data_dir());
     kh_jsonl r;
     if (kh_jsonl_open(&r, path, msg, sizeof msg)) {
         kh_test_fail(__FILE__, __LINE__, "%s", msg);

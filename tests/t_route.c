@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "kohaku/gen/flit.h"
+#include "kohaku/machine.h"
 #include "kohaku/mesh.h"
 #include "support/test.h"
 
@@ -161,8 +162,10 @@ static unsigned xy_path(unsigned x0, unsigned y0, unsigned x1, unsigned y1, unsi
 static kh_map *load(const char *name)
 {
     char path[512], err[512];
-    snprintf(path, sizeof path, "%s/maps/%s", kh_test_shared_dir(), name);
-    kh_map *m = kh_map_load(path, err, sizeof err);
+    snprintf(path, sizeof path, "%s/maps/%s", kh_test_data_dir(), name);
+    kh_map_units units;
+    kh_machine_map_units(&units);
+    kh_map *m = kh_map_load(path, &units, err, sizeof err);
     if (!m) kh_test_fail(__FILE__, __LINE__, "%s", err);
     return m;
 }

@@ -472,8 +472,58 @@ static void ctrl_reply_does_not_depend_on_step_order(void)
         }
 }
 
+/* One source for every parameter rule: a value kh_params_set takes, every
+ * unit kind builds with, and one it refuses was refused by kh_params_set
+ * already (cluster_acc_mw 20 used to be taken and the machine refused). */
+static int builds(const kh_unit_kind *kind, const kh_params *p, char *err, size_t errlen)
+{
+    kh_sim *sim = kh_sim_new(p);
+    kh_cu_place place = {2, 1, 1, 1, 0};
+    kh_cu *cu = kh_cu_new(sim, kind, &place, err, errlen);
+    kh_sim_destroy(sim);
+    return cu != NULL;
+}
+
+static void unit_rows_are_the_rules_the_units_enforce(void)
+{
+    char err[300], num[24];
+    unsigned nk;
+    const kh_unit_kind *const *kinds = kh_unit_kinds(&nk);
+    for (unsigned k = 0; k < nk; k++)
+        for (unsigned i = 0; i < kinds[k]->nparams; i++) {
+            const kh_param_info *row = &kinds[k]->params[i];
+            uint64_t ends[2] = {row->min, row->max};
+            for (int e = 0; e < 2; e++) {
+                kh_params p;
+                kh_params_default(&p);
+                snprintf(num, sizeof num, "%llu", (unsigned long long)ends[e]);
+                CHECK_EQ(kh_params_set(&p, row->name, num, err, sizeof err), 0);
+                if (!builds(kinds[k], &p, err, sizeof err))
+                    kh_test_fail(__FILE__, __LINE__, "%s = %s taken by the table, refused by %s: %s", row->name, num,
+                                 kinds[k]->name, err);
+            }
+            kh_params p;
+            kh_params_default(&p);
+            snprintf(num, sizeof num, "%llu", (unsigned long long)row->max + 1);
+            CHECK_EQ(kh_params_set(&p, row->name, num, err, sizeof err), -1);
+        }
+    kh_params p;
+    kh_params_default(&p);
+    CHECK_EQ(kh_params_set(&p, "cluster_acc_mw", "20", err, sizeof err), -1);
+    CHECK(strstr(err, "11..16") != NULL);
+    /* a unit refuses what is out of its rows, whoever filled the parameters */
+    p.cluster_acc_mw = 20;
+    CHECK(!builds(kh_unit_by_name("mx_cluster_cu"), &p, err, sizeof err));
+    CHECK(strstr(err, "cluster_acc_mw = 20") != NULL);
+    kh_params_default(&p);
+    p.cluster_ga = 384;
+    CHECK(!builds(kh_unit_by_name("mx_cluster_cu"), &p, err, sizeof err));
+    CHECK(strstr(err, "power of two") != NULL);
+}
+
 int main(void)
 {
+    KH_RUN(unit_rows_are_the_rules_the_units_enforce);
     KH_RUN(completion_codes_and_args);
     KH_RUN(one_instruction_in_flight_in_order);
     KH_RUN(ctrl_write_reads_and_caps);

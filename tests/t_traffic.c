@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "kohaku/machine.h"
 #include "kohaku/mesh.h"
 #include "kohaku/traffic.h"
 #include "support/test.h"
@@ -27,7 +28,9 @@ typedef struct run_out {
 static int run_map(const char *path, const run_cfg *rc, run_out *out)
 {
     char err[512];
-    kh_map *map = kh_map_load(path, err, sizeof err);
+    kh_map_units units;
+    kh_machine_map_units(&units);
+    kh_map *map = kh_map_load(path, &units, err, sizeof err);
     if (!map) {
         kh_test_fail(__FILE__, __LINE__, "%s", err);
         return -1;
@@ -92,7 +95,7 @@ done:
 static unsigned list_maps(char names[][64], unsigned max)
 {
     char dir[512];
-    snprintf(dir, sizeof dir, "%s/maps", kh_test_shared_dir());
+    snprintf(dir, sizeof dir, "%s/maps", kh_test_data_dir());
     DIR *d = opendir(dir);
     unsigned n = 0;
     if (!d) {
@@ -116,7 +119,7 @@ static void on_every_map(const run_cfg *rc)
     for (unsigned i = 0; i < n; i++) {
         char path[4800];
         run_out out;
-        snprintf(path, sizeof path, "%s/maps/%s", kh_test_shared_dir(), names[i]);
+        snprintf(path, sizeof path, "%s/maps/%s", kh_test_data_dir(), names[i]);
         run_map(path, rc, &out);
     }
 }
@@ -145,7 +148,7 @@ static void slow_sinks_backpressure_every_map(void)
 static void hotspot_and_transpose_with_recording_profile(void)
 {
     char path[512];
-    snprintf(path, sizeof path, "%s/maps/mesh_4x4.txt", kh_test_shared_dir());
+    snprintf(path, sizeof path, "%s/maps/mesh_4x4.txt", kh_test_data_dir());
     run_out out;
     run_cfg rc = {.depth = 8, .profile = "rec",
                   .t = {.pattern = KH_TRAFFIC_HOTSPOT, .rate = 0.4, .seed = 5, .stop = 3000}};
@@ -158,11 +161,10 @@ static void hotspot_and_transpose_with_recording_profile(void)
 static void same_seed_same_result(void)
 {
     char path[512];
-    snprintf(path, sizeof path, "%s/maps/mesh_2x2_6+2.txt", kh_test_shared_dir());
+    snprintf(path, sizeof path, "%s/maps/mesh_2x2_6+2.txt", kh_test_data_dir());
     run_cfg rc = {.depth = 4, .t = {.pattern = KH_TRAFFIC_UNIFORM, .rate = 0.6, .seed = 9, .stop = 2000}};
     run_out a, b;
-    run_map(path, &rc, &a);
-    run_map(path, &rc, &b);
+    if (run_map(path, &rc, &a) || run_map(path, &rc, &b)) return;
     CHECK_EQ(a.end, b.end);
     CHECK_EQ(a.hops, b.hops);
     CHECK_EQ(a.s.latency_sum, b.s.latency_sum);
@@ -174,11 +176,17 @@ static void same_seed_same_result(void)
 static void two_simulations_do_not_interact(void)
 {
     char path[512], err[256];
-    snprintf(path, sizeof path, "%s/maps/mesh_2x4.txt", kh_test_shared_dir());
+    snprintf(path, sizeof path, "%s/maps/mesh_2x4.txt", kh_test_data_dir());
     run_cfg rc = {.depth = 4, .t = {.pattern = KH_TRAFFIC_UNIFORM, .rate = 0.5, .seed = 21, .stop = 1000}};
     run_out alone;
-    run_map(path, &rc, &alone);
-    kh_map *map = kh_map_load(path, err, sizeof err);
+    if (run_map(path, &rc, &alone)) return;
+    kh_map_units units;
+    kh_machine_map_units(&units);
+    kh_map *map = kh_map_load(path, &units, err, sizeof err);
+    if (!map) {
+        kh_test_fail(__FILE__, __LINE__, "%s", err);
+        return;
+    }
     kh_params p;
     kh_params_default(&p);
     p.router_fifo_depth = rc.depth;
@@ -223,7 +231,9 @@ static void bernoulli_arrivals_follow_the_draws(void)
 {
     static const double rates[] = {0.1, 0.5, 0.99999999995};
     char err[512];
-    kh_map *map = kh_map_parse("xxx nul xxx\nmag nul nul\nxxx nul xxx\n", err, sizeof err);
+    kh_map_units units;
+    kh_machine_map_units(&units);
+    kh_map *map = kh_map_parse("xxx nul xxx\nmag nul nul\nxxx nul xxx\n", &units, err, sizeof err);
     if (!map) {
         kh_test_fail(__FILE__, __LINE__, "%s", err);
         return;

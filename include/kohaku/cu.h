@@ -51,6 +51,14 @@ typedef struct kh_unit_kind {
     uint64_t (*dbg)(void *unit);                                  /* CU_DBG; may be NULL */
     int (*describe_stuck)(void *unit, char *buf, size_t len);     /* may be NULL */
     void (*stats_json)(void *unit, char *buf, size_t len);        /* may be NULL */
+    /* Build parameters (params.h): the kind's own rows (params_KIND.def),
+     * its rules beyond their ranges, and the recording environment it was
+     * recorded in (parameters.md §2). Each may be NULL / 0. */
+    const kh_param_info *params;
+    unsigned nparams;
+    int (*check_params)(const kh_params *p, char *err, size_t errlen);
+    const char *profile;                /* e.g. "rec-cluster" */
+    void (*apply_profile)(kh_params *p);
 } kh_unit_kind;
 
 /* Registry (src/cu/registry.c): one row per unit kind. */

@@ -97,7 +97,8 @@ void kh_gemm_pack_fp16_tiled(const kh_gemm_plan *p, const uint16_t *x, unsigned 
 /* The exact result the machine must produce: the quantiser (numerics §3),
  * then each tile's sweeps in program order (numerics §4-§7). c [m][n]. */
 int kh_gemm_reference_mx(const kh_gemm_plan *p, const uint16_t *a, const uint16_t *bt, uint16_t *c);
-/* c[i][j] = sum_k a[i][k]·bt[j][k] in double, from the FP16 inputs. */
+/* c[i][j] = sum_k a[i][k]·bt[j][k] in double, from the FP16 inputs, summed
+ * in k order with every product and sum rounded (no fused multiply-add). */
 void kh_gemm_reference_float(unsigned m, unsigned n, unsigned k, const uint16_t *a, const uint16_t *bt,
                              double *c);
 double kh_gemm_f16_to_double(uint16_t h);

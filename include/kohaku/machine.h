@@ -17,6 +17,7 @@
 #include "kohaku/card.h"
 #include "kohaku/check.h"
 #include "kohaku/cu.h"
+#include "kohaku/mesh.h"
 #include "kohaku/orch.h"
 #include "kohaku/params.h"
 #include "kohaku/sim.h"
@@ -90,6 +91,20 @@ kh_rv32 *kh_machine_cpu_at(const kh_machine *m, unsigned mesh);
 /* The first error any part of the machine reported while running (a kick
  * an orchestrator refused, ...), or NULL. */
 const char *kh_machine_error(const kh_machine *m);
+
+/* The topology and build of a machine as a host driver knows it from the
+ * card's datasheet, without a simulated access: the units of one mesh in
+ * row-major order (y outer, x inner), each with its CU_TYPE (CU_CAPS[63:48])
+ * and the memory port it is bound to. Returns how many units the mesh has;
+ * fills at most max. */
+typedef struct kh_machine_unit_info {
+    uint8_t x, y;
+    uint8_t mem_x, mem_y; /* the bound memory port (mesh.md §2) */
+    uint16_t cu_type;
+} kh_machine_unit_info;
+unsigned kh_machine_units(const kh_machine *m, unsigned mesh, kh_machine_unit_info *out, unsigned max);
+/* The parameters the machine was built with. */
+const kh_params *kh_machine_params(const kh_machine *m);
 /* Describe why the machine is not progressing: every component's
  * outstanding work (kh_sim_describe_stuck) and each orchestrator's hints.
  * Returns the number of lines written. */
@@ -116,5 +131,8 @@ kh_check *kh_machine_check(const kh_machine *m);
  * matmul clusters on the router locals, two more on the edges, two vector
  * cores, two memory ports). */
 const char *kh_machine_default_map(void);
+/* The map tokens of the unit registry's kinds, for kh_map_parse: a map
+ * names units by token; the machine turns each into its registry row. */
+void kh_machine_map_units(kh_map_units *out);
 
 #endif

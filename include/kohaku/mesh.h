@@ -16,7 +16,6 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "kohaku/cu.h"
 #include "kohaku/sim.h"
 
 #define KH_MAP_MAX_N 14    /* NX, NY <= 14 so edge x = NX+1 fits POS_WIDTH 4 (mesh.md §1) */
@@ -27,7 +26,7 @@
 typedef enum kh_ep_kind {
     KH_EP_NONE = 0, /* xxx, ..., nul: nothing attached, port tied off */
     KH_EP_MEM,      /* mag: a memory port of the system node */
-    KH_EP_UNIT,     /* a compute unit from the unit registry */
+    KH_EP_UNIT,     /* a compute unit: one of the caller's unit tokens */
 } kh_ep_kind;
 
 /* One endpoint position of a map (every non-corner position outside or on
@@ -37,7 +36,6 @@ typedef struct kh_map_ep {
     uint8_t edge;               /* 1: edge ring; 0: a router's local port */
     char token[4];              /* the map token, NUL-terminated */
     kh_ep_kind kind;
-    const kh_unit_kind *unit;   /* KH_EP_UNIT: the registry row; else NULL */
     int port;                   /* KH_EP_MEM: memory-port index (row-major order of mag); else -1 */
     int bound_port;             /* KH_EP_UNIT: nearest port by clamped Manhattan distance; else -1 */
     unsigned line;              /* line of the map text the token came from (1-based) */
@@ -45,12 +43,20 @@ typedef struct kh_map_ep {
 
 typedef struct kh_map kh_map;
 
-/* Parse a map picture exactly as mesh.md §2. NULL on a violated rule, with a
- * message in err naming the line, the row (y), the column (x), the token and
- * the rule. */
-kh_map *kh_map_parse(const char *text, char *err, size_t errlen);
+/* The unit tokens a map may name, from the caller: the map knows no unit
+ * (kh_machine_map_units gives the unit registry's). */
+#define KH_MAP_MAX_UNITS 32
+typedef struct kh_map_units {
+    unsigned n;
+    char token[KH_MAP_MAX_UNITS][4];
+} kh_map_units;
+
+/* Parse a map picture exactly as mesh.md §2, `units` the tokens that name
+ * a compute unit. NULL on a violated rule, with a message in err naming the
+ * line, the row (y), the column (x), the token and the rule. */
+kh_map *kh_map_parse(const char *text, const kh_map_units *units, char *err, size_t errlen);
 /* Read and parse a map file; errors are prefixed with the file name. */
-kh_map *kh_map_load(const char *path, char *err, size_t errlen);
+kh_map *kh_map_load(const char *path, const kh_map_units *units, char *err, size_t errlen);
 void kh_map_free(kh_map *m);
 
 unsigned kh_map_nx(const kh_map *m); /* routers per row */

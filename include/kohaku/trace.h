@@ -21,8 +21,18 @@
 #include "kohaku/sim.h"
 
 /* Open a trace-event JSON file for sim. The sink is not attached: call
- * kh_sim_set_trace(sim, t). NULL with a message if the file cannot be made. */
+ * kh_sim_set_trace(sim, t). NULL with a message if the file cannot be made.
+ * sim may be NULL: the file then waits for its first section. */
 kh_trace *kh_trace_json_open(kh_sim *sim, const char *path, char *err, size_t errlen);
+/* Several simulations in one file (a replay's cases, each on its own
+ * bench): from now on the sink describes sim, whose links and components
+ * are two new processes "LABEL: links" and "LABEL: components". The sink
+ * is detached from the simulation it described; attach it to sim. sim
+ * NULL: the section's simulation is going away, no new section yet. */
+void kh_trace_json_section(kh_trace *t, kh_sim *sim, const char *label);
+/* A named time range of the current section (a replay case: its cycles),
+ * a slice on the section's "ranges" track; args as for spans. */
+void kh_trace_json_range(kh_trace *t, const char *name, kh_cycle begin, kh_cycle end, const char *args);
 /* Finish and close the file, detach the sink from its simulation if it is
  * attached, and free it. 0 ok; -1 with a message on a write error. */
 int kh_trace_json_close(kh_trace *t, char *err, size_t errlen);

@@ -429,6 +429,10 @@ kh_cu *kh_cu_new(kh_sim *sim, const kh_unit_kind *kind, const kh_cu_place *place
                  size_t errlen)
 {
     const kh_params *p = kh_sim_params(sim);
+    /* the kind's own rows and rules, whoever filled the parameters */
+    if (kh_param_rows_check(p, kind->params, kind->nparams, err, errlen) ||
+        (kind->check_params && kind->check_params(p, err, errlen)))
+        return NULL;
     kh_cu *cu = calloc(1, sizeof *cu);
     if (!cu) {
         snprintf(err, errlen, "out of memory");

@@ -52,6 +52,15 @@ static const char default_map[] =
 
 const char *kh_machine_default_map(void) { return default_map; }
 
+void kh_machine_map_units(kh_map_units *out)
+{
+    unsigned n;
+    const kh_unit_kind *const *k = kh_unit_kinds(&n);
+    out->n = 0;
+    for (unsigned i = 0; i < n && out->n < KH_MAP_MAX_UNITS; i++)
+        if (k[i]->token) snprintf(out->token[out->n++], sizeof out->token[0], "%s", k[i]->token);
+}
+
 static int set_check(kh_machine *m, kh_check_report_fn report, void *ctx, int env);
 
 /* ---- the orchestrator's environment: its mesh's node ---- */
@@ -147,7 +156,7 @@ static int build_units(kh_machine *m, unsigned id, char *err, size_t errlen)
         const kh_map_ep *port = kh_map_port(mm->map, ep->bound_port >= 0 ? (unsigned)ep->bound_port : 0);
         kh_cu_place place = {.x = ep->x, .y = ep->y, .mem_x = port->x, .mem_y = port->y, .mesh_id = (uint8_t)id};
         char e2[256];
-        kh_cu *cu = kh_cu_new(m->sim, ep->unit, &place, e2, sizeof e2);
+        kh_cu *cu = kh_cu_new(m->sim, kh_unit_by_token(ep->token), &place, e2, sizeof e2);
         if (!cu) {
             snprintf(err, errlen, "map line %u, token '%s' at (%u,%u): %s", ep->line, ep->token, ep->x, ep->y, e2);
             return -1;
@@ -207,7 +216,9 @@ static int build_mesh(kh_machine *m, unsigned id, const char *map_text, int inte
 {
     mach_mesh *mm = &m->mesh[id];
     unsigned c0 = kh_sim_ncomps(m->sim), l0 = kh_sim_nlinks(m->sim);
-    mm->map = kh_map_parse(map_text ? map_text : default_map, err, errlen);
+    kh_map_units units;
+    kh_machine_map_units(&units);
+    mm->map = kh_map_parse(map_text ? map_text : default_map, &units, err, errlen);
     if (!mm->map) return -1;
     mm->mesh = kh_mesh_new(m->sim, mm->map, err, errlen);
     if (!mm->mesh) return -1;
@@ -324,6 +335,24 @@ kh_cu *kh_machine_unit_at(const kh_machine *m, unsigned i, unsigned x, unsigned 
     if (i < m->nmeshes && x == 0 && y == 0 && m->mesh[i].cpu) return kh_rv32_shell(m->mesh[i].cpu);
     return i < m->nmeshes && x < MAX_COORD && y < MAX_COORD ? m->mesh[i].unit[x][y] : NULL;
 }
+
+unsigned kh_machine_units(const kh_machine *m, unsigned mesh, kh_machine_unit_info *out, unsigned max)
+{
+    unsigned n = 0;
+    for (unsigned y = 0; y < MAX_COORD; y++)
+        for (unsigned x = 0; x < MAX_COORD; x++) {
+            const kh_cu *cu = kh_machine_unit_at(m, mesh, x, y);
+            if (!cu) continue;
+            if (n < max) {
+                const kh_cu_place *pl = kh_cu_where(cu);
+                out[n] = (kh_machine_unit_info){(uint8_t)x, (uint8_t)y, pl->mem_x, pl->mem_y, kh_cu_kind(cu)->cu_type};
+            }
+            n++;
+        }
+    return n;
+}
+
+const kh_params *kh_machine_params(const kh_machine *m) { return kh_sim_params(m->sim); }
 
 const char *kh_machine_error(const kh_machine *m)
 {

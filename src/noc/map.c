@@ -66,20 +66,24 @@ static int is_empty_token(const char *t) { return !strcmp(t, "xxx") || !strcmp(t
 
 static int is_tied_token(const char *t) { return is_empty_token(t) || !strcmp(t, "nul"); }
 
-static void known_tokens(char *out, size_t len)
+static int is_unit_token(const kh_map_units *u, const char *t)
 {
-    unsigned n;
-    const kh_unit_kind *const *k = kh_unit_kinds(&n);
+    for (unsigned i = 0; u && i < u->n; i++)
+        if (!strcmp(u->token[i], t)) return 1;
+    return 0;
+}
+
+static void known_tokens(const kh_map_units *u, char *out, size_t len)
+{
     size_t o = 0;
     if (len) out[0] = '\0';
     kh_bufcat(out, len, &o, "xxx ... nul mag");
-    for (unsigned i = 0; i < n; i++)
-        if (k[i]->token) kh_bufcat(out, len, &o, " %s", k[i]->token);
+    for (unsigned i = 0; u && i < u->n; i++) kh_bufcat(out, len, &o, " %s", u->token[i]);
 }
 
 /* Check one token as it is read (mesh.md §2 token rules). */
-static int check_token(const char *s, size_t n, unsigned line, unsigned x, unsigned y, char *err,
-                       size_t errlen)
+static int check_token(const char *s, size_t n, const kh_map_units *units, unsigned line, unsigned x, unsigned y,
+                       char *err, size_t errlen)
 {
     char shown[64];
     show(s, n, shown, sizeof shown);
@@ -106,9 +110,9 @@ static int check_token(const char *s, size_t n, unsigned line, unsigned x, unsig
                  line, y, x, t);
         return -1;
     }
-    if (is_tied_token(t) || !strcmp(t, "mag") || kh_unit_by_token(t)) return 0;
+    if (is_tied_token(t) || !strcmp(t, "mag") || is_unit_token(units, t)) return 0;
     char known[160];
-    known_tokens(known, sizeof known);
+    known_tokens(units, known, sizeof known);
     snprintf(err, errlen,
              "line %u, row y=%u, column x=%u: unknown token '%s'; known tokens are %s "
              "(mesh.md §2, unit registry)",
@@ -119,7 +123,7 @@ static int check_token(const char *s, size_t n, unsigned line, unsigned x, unsig
 static int is_blank(char c) { return c == ' ' || c == '\t' || c == '\r' || c == '\v' || c == '\f'; }
 
 /* Read the text into rows of tokens. */
-static int read_picture(const char *text, picture *p, char *err, size_t errlen)
+static int read_picture(const char *text, const kh_map_units *units, picture *p, char *err, size_t errlen)
 {
     unsigned lineno = 0;
     const char *s = text;
@@ -156,7 +160,7 @@ static int read_picture(const char *text, picture *p, char *err, size_t errlen)
                 if (c == end) break;
                 const char *t = c;
                 while (c < end && *c != ' ' && *c != '-') c++;
-                if (check_token(t, (size_t)(c - t), lineno, x, y, err, errlen)) return -1;
+                if (check_token(t, (size_t)(c - t), units, lineno, x, y, err, errlen)) return -1;
                 if (x >= GRID) {
                     snprintf(err, errlen,
                              "line %u, row y=%u, column x=%u: token '%.3s' makes NX = %u routers "
@@ -266,7 +270,6 @@ static int classify(const picture *p, kh_map *m, char *err, size_t errlen)
                 m->port[m->nports++] = (int16_t)m->nep;
             } else if (!is_tied_token(t)) {
                 e->kind = KH_EP_UNIT;
-                e->unit = kh_unit_by_token(t);
             }
             m->at[y][x] = (int16_t)m->nep++;
         }
@@ -295,7 +298,7 @@ static int classify(const picture *p, kh_map *m, char *err, size_t errlen)
     return 0;
 }
 
-kh_map *kh_map_parse(const char *text, char *err, size_t errlen)
+kh_map *kh_map_parse(const char *text, const kh_map_units *units, char *err, size_t errlen)
 {
     picture *p = malloc(sizeof *p);
     kh_map *m = calloc(1, sizeof *m);
@@ -303,7 +306,7 @@ kh_map *kh_map_parse(const char *text, char *err, size_t errlen)
         snprintf(err, errlen, "map: out of memory");
         goto fail;
     }
-    if (read_picture(text, p, err, errlen) || check_shape(p, err, errlen) ||
+    if (read_picture(text, units, p, err, errlen) || check_shape(p, err, errlen) ||
         classify(p, m, err, errlen))
         goto fail;
     free(p);
@@ -314,12 +317,12 @@ fail:
     return NULL;
 }
 
-kh_map *kh_map_load(const char *path, char *err, size_t errlen)
+kh_map *kh_map_load(const char *path, const kh_map_units *units, char *err, size_t errlen)
 {
     char *buf = kh_file_read_text(path, err, errlen); /* a map is text (mesh.md §2) */
     if (!buf) return NULL;
     char msg[512];
-    kh_map *m = kh_map_parse(buf, msg, sizeof msg);
+    kh_map *m = kh_map_parse(buf, units, msg, sizeof msg);
     free(buf);
     if (!m) snprintf(err, errlen, "%s: %s", path, msg);
     return m;

@@ -1,6 +1,8 @@
 /* The Chrome / Perfetto trace-event JSON sink (trace.h). Events are
  * streamed to the file as they come; each track is named (metadata event)
- * the first time it is used, so the output depends only on the simulation. */
+ * the first time it is used, so the output depends only on the simulation.
+ * Every simulation the file holds is a section: two processes, its links and
+ * its components (one section unless kh_trace_json_section is called). */
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
@@ -8,16 +10,17 @@
 #include "kohaku/gen/flit.h"
 #include "kohaku/trace.h"
 
-enum { PID_LINKS = 1, PID_COMPS = 2 };
 
 typedef struct json_trace {
     kh_trace t; /* first member: t.ctx points back here */
     kh_sim *sim;
     FILE *f;
     char *path;
-    int next_track;        /* for links made after the file was opened */
+    int pid_links;         /* the current section's processes (1 and 2 first) */
+    int next_track;        /* for links made after the section started */
     unsigned char *named;  /* component tracks already named, by id */
     unsigned nnamed;
+    int ranges_named;      /* the section's range track has its name */
 } json_trace;
 
 void kh_json_escape(char *out, size_t outlen, const char *s)
@@ -75,7 +78,7 @@ static void on_link(void *ctx, const kh_link *l, const kh_flit *f, kh_cycle now)
         /* a link made after the file was opened: number it now (the field
          * exists for the sink; the kernel hands it over const) */
         ((kh_link *)l)->trace_track = j->next_track++;
-        name_track(j, PID_LINKS, (unsigned)l->trace_track + 1, l->name);
+        name_track(j, j->pid_links, (unsigned)l->trace_track + 1, l->name);
     }
     const uint64_t *w = f->w;
     event_sep(j);
@@ -83,7 +86,7 @@ static void on_link(void *ctx, const kh_link *l, const kh_flit *f, kh_cycle now)
             "{\"name\":\"%s\",\"cat\":\"flit\",\"ph\":\"X\",\"ts\":%llu,\"dur\":1,\"pid\":%d,"
             "\"tid\":%d,\"args\":{\"dst\":\"(%u,%u)\",\"src\":\"(%u,%u)\",\"type\":%u,\"txn\":%u,"
             "\"last\":%u,\"rsvd\":%u,\"payload\":\"%016llx%016llx%016llx%016llx\"%s}}",
-            type_name((unsigned)kh_hdr_type(w)), (unsigned long long)now, PID_LINKS,
+            type_name((unsigned)kh_hdr_type(w)), (unsigned long long)now, j->pid_links,
             l->trace_track + 1, (unsigned)kh_hdr_dst_x(w), (unsigned)kh_hdr_dst_y(w),
             (unsigned)kh_hdr_src_x(w), (unsigned)kh_hdr_src_y(w), (unsigned)kh_hdr_type(w),
             (unsigned)kh_hdr_txn(w), (unsigned)kh_hdr_last(w), (unsigned)kh_hdr_rsvd(w),
@@ -103,7 +106,7 @@ static void comp_track(json_trace *j, const kh_comp *c)
     }
     if (j->named[c->id]) return;
     j->named[c->id] = 1;
-    name_track(j, PID_COMPS, c->id + 1, c->name);
+    name_track(j, j->pid_links + 1, c->id + 1, c->name);
 }
 
 static void on_span(void *ctx, const kh_comp *c, const char *name, kh_cycle begin, kh_cycle end,
@@ -118,7 +121,7 @@ static void on_span(void *ctx, const kh_comp *c, const char *name, kh_cycle begi
             "{\"name\":\"%s\",\"cat\":\"%s\",\"ph\":\"X\",\"ts\":%llu,\"dur\":%llu,\"pid\":%d,"
             "\"tid\":%u,\"args\":{%s}}",
             esc, c->ops->kind, (unsigned long long)begin,
-            (unsigned long long)(end > begin ? end - begin : 0), PID_COMPS, c->id + 1,
+            (unsigned long long)(end > begin ? end - begin : 0), j->pid_links + 1, c->id + 1,
             args ? args : "");
 }
 
@@ -132,7 +135,34 @@ static void on_instant(void *ctx, const kh_comp *c, const char *name, kh_cycle a
     fprintf(j->f,
             "{\"name\":\"%s\",\"cat\":\"%s\",\"ph\":\"i\",\"s\":\"t\",\"ts\":%llu,\"pid\":%d,"
             "\"tid\":%u,\"args\":{%s}}",
-            esc, c->ops->kind, (unsigned long long)at, PID_COMPS, c->id + 1, args ? args : "");
+            esc, c->ops->kind, (unsigned long long)at, j->pid_links + 1, c->id + 1, args ? args : "");
+}
+
+/* A new pair of processes for sim: "links" and "components", or
+ * "LABEL: links" and "LABEL: components" (the first section has pids 1, 2). */
+static void begin_section(json_trace *j, kh_sim *sim, const char *label)
+{
+    char name[160], esc[200];
+    int first = j->pid_links < 0;
+    j->pid_links = first ? 1 : j->pid_links + 2;
+    j->sim = sim;
+    j->ranges_named = 0;
+    if (j->named) memset(j->named, 0, j->nnamed);
+    for (int k = 0; k < 2; k++) {
+        snprintf(name, sizeof name, "%s%s%s", label ? label : "", label ? ": " : "", k ? "components" : "links");
+        kh_json_escape(esc, sizeof esc, name);
+        if (!first || k) event_sep(j);
+        fprintf(j->f, "{\"ph\":\"M\",\"pid\":%d,\"name\":\"process_name\",\"args\":{\"name\":\"%s\"}}",
+                j->pid_links + k, esc);
+    }
+    /* tracks of the links that exist now, in creation order */
+    unsigned n = kh_sim_nlinks(sim);
+    for (unsigned i = 0; i < n; i++) {
+        kh_link *l = kh_sim_link(sim, i);
+        l->trace_track = (int)i;
+        name_track(j, j->pid_links, i + 1, l->name);
+    }
+    j->next_track = (int)n;
 }
 
 kh_trace *kh_trace_json_open(kh_sim *sim, const char *path, char *err, size_t errlen)
@@ -150,34 +180,49 @@ kh_trace *kh_trace_json_open(kh_sim *sim, const char *path, char *err, size_t er
         return NULL;
     }
     setvbuf(j->f, NULL, _IOFBF, 1 << 16);
-    j->sim = sim;
     j->t.ctx = j;
     j->t.link = on_link;
     j->t.span = on_span;
     j->t.instant = on_instant;
     fputs("{\"displayTimeUnit\":\"ns\",\"otherData\":{\"time_unit\":\"1 us = 1 clock cycle\"},\n"
-          "\"traceEvents\":[\n"
-          "{\"ph\":\"M\",\"pid\":1,\"name\":\"process_name\",\"args\":{\"name\":\"links\"}}",
+          "\"traceEvents\":[\n",
           j->f);
-    event_sep(j);
-    fputs("{\"ph\":\"M\",\"pid\":2,\"name\":\"process_name\",\"args\":{\"name\":\"components\"}}",
-          j->f);
-    /* tracks of the links that exist now, in creation order */
-    unsigned n = kh_sim_nlinks(sim);
-    for (unsigned i = 0; i < n; i++) {
-        kh_link *l = kh_sim_link(sim, i);
-        l->trace_track = (int)i;
-        name_track(j, PID_LINKS, i + 1, l->name);
-    }
-    j->next_track = (int)n;
+    j->pid_links = -1;
+    if (sim) begin_section(j, sim, NULL);
     return &j->t;
+}
+
+void kh_trace_json_section(kh_trace *t, kh_sim *sim, const char *label)
+{
+    json_trace *j = t->ctx;
+    if (j->sim && kh_sim_trace(j->sim) == t) kh_sim_set_trace(j->sim, NULL);
+    j->sim = NULL;
+    if (sim) begin_section(j, sim, label);
+}
+
+void kh_trace_json_range(kh_trace *t, const char *name, kh_cycle begin, kh_cycle end, const char *args)
+{
+    json_trace *j = t->ctx;
+    char esc[128];
+    if (j->pid_links < 0) return; /* no section yet */
+    if (!j->ranges_named) {
+        j->ranges_named = 1;
+        name_track(j, j->pid_links + 1, 0, "ranges");
+    }
+    kh_json_escape(esc, sizeof esc, name);
+    event_sep(j);
+    fprintf(j->f,
+            "{\"name\":\"%s\",\"cat\":\"range\",\"ph\":\"X\",\"ts\":%llu,\"dur\":%llu,\"pid\":%d,"
+            "\"tid\":0,\"args\":{%s}}",
+            esc, (unsigned long long)begin, (unsigned long long)(end > begin ? end - begin : 0),
+            j->pid_links + 1, args ? args : "");
 }
 
 int kh_trace_json_close(kh_trace *t, char *err, size_t errlen)
 {
     if (!t) return 0;
     json_trace *j = t->ctx;
-    if (kh_sim_trace(j->sim) == t) kh_sim_set_trace(j->sim, NULL);
+    if (j->sim && kh_sim_trace(j->sim) == t) kh_sim_set_trace(j->sim, NULL);
     fputs("\n]}\n", j->f);
     int bad = ferror(j->f);
     if (fclose(j->f)) bad = 1;

@@ -43,16 +43,10 @@ static int check_cfg(const kh_node_cfg *cfg, const kh_params *p, char *err, size
                 return -1;
             }
     }
-    if (p->dram_words_log2 < 7 || p->dram_words_log2 > 31) {
-        snprintf(err, errlen, "dram_words_log2 %llu: DRAM_WORDS is a power of two from 2^7 to 2^31 "
-                 "(memory.md §7)", (unsigned long long)p->dram_words_log2);
+    /* the table's ranges (params.def), whoever filled the parameters */
+    if (kh_param_check_named(p, "dram_words_log2", err, errlen) ||
+        kh_param_check_named(p, "stage_bytes_log2", err, errlen))
         return -1;
-    }
-    if (p->stage_bytes_log2 < 7 || p->stage_bytes_log2 > 32) {
-        snprintf(err, errlen, "stage_bytes_log2 %llu: the staging store is 2^7 to 2^32 bytes "
-                 "(memory.md §8)", (unsigned long long)p->stage_bytes_log2);
-        return -1;
-    }
     return 0;
 }
 

@@ -73,7 +73,7 @@ expect_out "dis VLD negative offset" "VLD dt=fp16 ad=3 off=-8" \
 expect_out "asm VLD negative offset" "a1603ff8" sh -c "echo 'VLD dt=fp16 ad=3 off=-8' | \"$KOHAKU\" asm --unit vector-inner"
 
 # every recorded word of the vectors round-trips through dis and asm
-SH=${KH_SHARED:-../shared}
+SH=$KH_DATA
 if [ -f "$SH/vectors/cluster.jsonl" ]; then
     sed -n 's/.*"insts": \[\([^]]*\)\].*/\1/p' "$SH/vectors/cluster.jsonl" | tr ',' '\n' | tr -d ' "' | grep . > "$T/rec.hex"
     "$KOHAKU" dis --unit cluster "$T/rec.hex" > "$T/rec.s"

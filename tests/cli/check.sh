@@ -3,7 +3,7 @@
 # clean on the shipped examples, and works together with --trace.
 . tests/cli/lib.inc
 unset KOHAKU_CHECK # this script is about --check itself
-MAP="$KH_SHARED/maps/saxpy_map.txt"
+MAP="$KH_DATA/maps/saxpy_map.txt"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
@@ -25,10 +25,10 @@ expect_rc "the trace has the link transfers" 0 grep -q '"name":"CU_INST"' "$tmp/
 
 expect_rc "a GEMM runs clean" 0 $KOHAKU gemm 64 64 64 --check
 expect_err_has "with its count" "0 violations" $KOHAKU gemm 64 64 64 --check
-expect_rc "the saxpy replay runs clean" 0 $KOHAKU replay saxpy "$KH_SHARED/vectors/saxpy.jsonl" --check
-expect_rc "the cluster replay runs clean" 0 $KOHAKU replay cluster "$KH_SHARED/vectors/cluster.jsonl" --check
+expect_rc "the saxpy replay runs clean" 0 $KOHAKU replay saxpy "$KH_DATA/vectors/saxpy.jsonl" --check
+expect_rc "the cluster replay runs clean" 0 $KOHAKU replay cluster "$KH_DATA/vectors/cluster.jsonl" --check
 expect_err_has "bench noc checks the headers" "0 violations" \
-    $KOHAKU bench noc --map "$KH_SHARED/maps/mesh_2x2.txt" --rate 0.2 --cycles 2000 --check
+    $KOHAKU bench noc --map "$KH_DATA/maps/mesh_2x2.txt" --rate 0.2 --cycles 2000 --check
 
 for sub in run gemm demo replay; do
     expect_rc "$sub --help names --check" 0 sh -c "$KOHAKU $sub --help | grep -q -- --check"

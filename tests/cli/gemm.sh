@@ -2,7 +2,7 @@
 # matmul cluster; exit 0 only when the result is bit-identical to the exact
 # MX result; usage and refused input as the contract says.
 . tests/cli/lib.inc
-MAP=$KH_SHARED/maps/mesh_2x2_6+0.txt
+MAP=$KH_DATA/maps/mesh_2x2_6+0.txt
 expect_rc "a small GEMM on the default machine is checked and right" 0 $KOHAKU gemm 48 40 96
 expect_out "it reports the exact comparison" "1" sh -c "$KOHAKU gemm 48 40 96 | grep -c 'bit-identical'"
 expect_out "it reports MAC/cycle against the peak of six clusters" "1" sh -c "$KOHAKU gemm 48 40 96 | grep -c 'MAC/cycle of 3072 peak'"

@@ -8,10 +8,10 @@
 #                       a line matches any text; a line "..." any lines.
 #   ```LANG file=NAME   a file the reader saves as NAME before going on
 # Other blocks (the build commands, which run inside `make test` already)
-# are prose. The scratch directory has the reader's layout: the clone
-# (build/, examples/, include/ linked in) with the contract, shared/, next
-# to it, so the guide's paths (`build/kohaku`, `../shared/maps/...`) are
-# used as written.
+# are prose. The scratch directory has the reader's layout: a clone
+# (build/, data/, examples/, include/ linked in) with nothing beside it, so
+# the guide's paths (`build/kohaku`, `data/maps/...`) are used as written
+# and a block that reaches outside the project fails.
 . tests/cli/lib.inc
 GUIDE=docs/guide.md
 tmp=$(mktemp -d)
@@ -19,8 +19,8 @@ trap 'rm -rf "$tmp"' EXIT
 repo=$(pwd)
 build_dir=$(cd "$(dirname "$KOHAKU")" && pwd)
 mkdir -p "$tmp/kohaku" "$tmp/blocks" "$tmp/bin"
-ln -s "$(cd "$KH_SHARED" && pwd)" "$tmp/shared"
 ln -s "$build_dir" "$tmp/kohaku/build"
+ln -s "$repo/data" "$tmp/kohaku/data"
 ln -s "$repo/examples" "$tmp/kohaku/examples"
 ln -s "$repo/include" "$tmp/kohaku/include"
 # A C example links build/libkohaku.a; the sanitizer build's needs the

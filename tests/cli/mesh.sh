@@ -1,7 +1,7 @@
 #!/bin/sh
 # kohaku mesh MAP and kohaku bench noc (../shared/cli.md).
 . tests/cli/lib.inc
-MAPS=${KH_SHARED:-../shared}/maps
+MAPS=$KH_DATA/maps
 tmp=$(mktemp -d)
 
 expect_rc "mesh prints a reference map" 0 "$KOHAKU" mesh "$MAPS/mesh_2x2_6+2.txt"

@@ -3,7 +3,7 @@
 # AUX_STAT polled, memory checked through the memory window (memory.md §11,
 # control.md §2.8, §9); a hang diagnosed (memory.md §1.1, §7).
 . tests/cli/lib.inc
-MAP=${KH_SHARED:-../shared}/maps/saxpy_map.txt
+MAP=$KH_DATA/maps/saxpy_map.txt
 T=$(mktemp -d)
 trap 'rm -rf "$T"' EXIT
 

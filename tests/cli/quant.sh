@@ -42,8 +42,8 @@ expect_rc "two HEX is a usage error" 2 $KOHAKU quant 1 2
 expect_rc "help" 0 $KOHAKU quant --help
 
 # replay: the recorded RTL vectors
-expect_out "replay the recorded vectors" "200 passed, 0 failed" $KOHAKU replay quant "$KH_SHARED/vectors/quant.jsonl"
-expect_rc "recorded vectors exit 0" 0 $KOHAKU replay quant "$KH_SHARED/vectors/quant.jsonl"
+expect_out "replay the recorded vectors" "200 passed, 0 failed" $KOHAKU replay quant "$KH_DATA/vectors/quant.jsonl"
+expect_rc "recorded vectors exit 0" 0 $KOHAKU replay quant "$KH_DATA/vectors/quant.jsonl"
 
 # replay: any file in the format; failures are lines, not crashes
 tmp=$(mktemp)

@@ -2,7 +2,7 @@
 # the recorded cluster programs replay exactly; a changed value fails its
 # case with the first difference; bad input and usage are refused.
 . tests/cli/lib.inc
-V=$KH_SHARED/vectors/cluster.jsonl
+V=$KH_DATA/vectors/cluster.jsonl
 expect_rc "every recorded cluster case passes" 0 $KOHAKU replay cluster "$V"
 expect_out "closing line counts the cases" "12 passed, 0 failed" sh -c "$KOHAKU replay cluster '$V' | tail -n 1"
 expect_out "cycle deviation line" "cycles: mean deviation" sh -c "$KOHAKU replay cluster '$V' | grep '^cycles:' | cut -c1-22"
@@ -26,6 +26,10 @@ printf '{"case": 2, %s, "mem_in": [], "node_out": ["32218020%s", "32218028%s"], 
 expect_out "node_out data differs" "1" sh -c "$KOHAKU replay cluster '$tmp' | grep -c '^case 2 .*node_out to (3,2): buf 0 granule 0 data'"
 printf '{"case": 3, %s, "mem_in": [], "node_out": ["32218020%s", "32218028%s", "32218020%s", "32218028%s"], %s}\n' "$I" $Z $Z $Z $Z "$C" > "$tmp"
 expect_out "node_out has more flits than sent" "1" sh -c "$KOHAKU replay cluster '$tmp' | grep -c 'fewer CU_DATA data flits'"
+head -n 1 "$V" | sed 's/"cu_xy": \[2, 1\]/"cu_xy": [1, 1]/' > "$tmp"
+expect_out "the unit at the memory's place is refused" "1" sh -c "$KOHAKU replay cluster '$tmp' | grep -c 'params.cu_xy (1,1) is also params.mem_xy'"
+head -n 1 "$V" | sed 's/"rd_lat": 10/"rd_lat": 4294967306/' > "$tmp"
+expect_out "a memory latency past our bound is refused" "1" sh -c "$KOHAKU replay cluster '$tmp' | grep -c 'params.rd_lat: 4294967306'"
 expect_rc "a missing file is refused" 1 $KOHAKU replay cluster /nonexistent/cluster.jsonl
 expect_err_has "the missing file is named" "/nonexistent/cluster.jsonl" $KOHAKU replay cluster /nonexistent/cluster.jsonl
 expect_rc "no file is a usage error" 2 $KOHAKU replay cluster

@@ -1,7 +1,7 @@
 # kohaku run MACHINE SESSION (../shared/cli.md, docs/session.md) and
 # kohaku replay saxpy (../shared/vectors/README.md).
 . tests/cli/lib.inc
-MAP="$KH_SHARED/maps/saxpy_map.txt"
+MAP="$KH_DATA/maps/saxpy_map.txt"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
@@ -34,9 +34,9 @@ expect_rc "a refused map exits 1" 1 $KOHAKU run /nonexistent.txt examples/saxpy.
 expect_rc "--stats writes a file" 0 $KOHAKU run "$MAP" examples/saxpy.session --stats "$tmp/s.json" --trace "$tmp/t.json"
 expect_out "the stats name the orchestrator" "yes" sh -c "grep -q '\"orch(0,1)\"' '$tmp/s.json' && echo yes"
 
-expect_rc "replay saxpy passes the recorded vectors" 0 $KOHAKU replay saxpy "$KH_SHARED/vectors/saxpy.jsonl"
-expect_out "replay saxpy closing line" "4 passed, 0 failed" sh -c "$KOHAKU replay saxpy '$KH_SHARED/vectors/saxpy.jsonl' | tail -n 1"
-head -n 1 "$KH_SHARED/vectors/saxpy.jsonl" | sed 's/"sig_done": 1/"sig_done": 7/' > "$tmp/bad.jsonl"
+expect_rc "replay saxpy passes the recorded vectors" 0 $KOHAKU replay saxpy "$KH_DATA/vectors/saxpy.jsonl"
+expect_out "replay saxpy closing line" "4 passed, 0 failed" sh -c "$KOHAKU replay saxpy '$KH_DATA/vectors/saxpy.jsonl' | tail -n 1"
+head -n 1 "$KH_DATA/vectors/saxpy.jsonl" | sed 's/"sig_done": 1/"sig_done": 7/' > "$tmp/bad.jsonl"
 expect_rc "a differing case fails the replay" 1 $KOHAKU replay saxpy "$tmp/bad.jsonl"
 expect_out "and names what differs" "case 0: SIG_DONE: expected 7, got 1" sh -c "$KOHAKU replay saxpy '$tmp/bad.jsonl' | head -n 1"
 finish

@@ -3,9 +3,9 @@
 # have always differed, kept as they were.
 . tests/cli/lib.inc
 unset KOHAKU_CHECK
-MAP="$KH_SHARED/maps/saxpy_map.txt"
+MAP="$KH_DATA/maps/saxpy_map.txt"
 SES=examples/saxpy.session
-NOC="$KOHAKU bench noc --map $KH_SHARED/maps/mesh_2x2.txt --rate 0.2 --cycles 200"
+NOC="$KOHAKU bench noc --map $KH_DATA/maps/mesh_2x2.txt --rate 0.2 --cycles 200"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
@@ -13,24 +13,24 @@ trap 'rm -rf "$tmp"' EXIT
 expect_err_has "run: missing value named as an unknown option" "kohaku run: unknown option '--trace'" \
     $KOHAKU run "$MAP" $SES --trace
 expect_err_has "replay: the same" "kohaku replay: unknown option '--stats'" \
-    $KOHAKU replay saxpy "$KH_SHARED/vectors/saxpy.jsonl" --stats
+    $KOHAKU replay saxpy "$KH_DATA/vectors/saxpy.jsonl" --stats
 expect_err_has "bench noc: its own words" "kohaku bench noc: unknown option or missing value: --map" $KOHAKU bench noc --map
 expect_err_has "gemm: the usage alone" "usage: kohaku gemm" $KOHAKU gemm 8 8 8 --map
 expect_err_has "demo: the usage alone" "usage: kohaku demo" $KOHAKU demo --trace
 expect_err_has "bench gemm: the usage alone" "usage: kohaku bench gemm" $KOHAKU bench gemm --arith-only --stats
-for sub in "run $MAP $SES" "replay saxpy $KH_SHARED/vectors/saxpy.jsonl" demo "gemm 8 8 8" \
+for sub in "run $MAP $SES" "replay saxpy $KH_DATA/vectors/saxpy.jsonl" demo "gemm 8 8 8" \
     "bench gemm --arith-only --seconds 0.01" "bench noc --rate 0.2 --cycles 200"; do
     expect_rc "$sub: a missing value exits 2" 2 $KOHAKU $sub --check --trace
 done
 
 # --param and --profile: run and bench noc only.
-for sub in demo "gemm 8 8 8" "replay saxpy $KH_SHARED/vectors/saxpy.jsonl"; do
+for sub in demo "gemm 8 8 8" "replay saxpy $KH_DATA/vectors/saxpy.jsonl"; do
     expect_rc "$sub refuses --param" 2 $KOHAKU $sub --param fifo_latency=2
     expect_rc "$sub refuses --profile" 2 $KOHAKU $sub --profile rec
 done
 expect_rc "bench gemm refuses --param" 2 $KOHAKU bench gemm --param fifo_latency=2
 expect_rc "run takes no --map (MACHINE is positional)" 2 $KOHAKU run "$MAP" $SES --map "$MAP"
-expect_rc "replay takes no --map" 2 $KOHAKU replay saxpy "$KH_SHARED/vectors/saxpy.jsonl" --map "$MAP"
+expect_rc "replay takes no --map" 2 $KOHAKU replay saxpy "$KH_DATA/vectors/saxpy.jsonl" --map "$MAP"
 
 # A refused value is a usage error, named with its subcommand.
 expect_rc "run: bad --param exits 2" 2 $KOHAKU run "$MAP" $SES --param bad

@@ -21,6 +21,6 @@ EOT
 "$KOHAKU" asm --unit vector "$tmp/outer.kasm" > "$tmp/want" 2>/dev/null
 grep -o 'payload=[0-9a-f]*' examples/vector_scale.session | cut -d= -f2 > "$tmp/got"
 expect_rc "the session's payloads are the assembled program" 0 cmp -s "$tmp/want" "$tmp/got"
-expect_rc "the session runs and checks y" 0 "$KOHAKU" run "$KH_SHARED/maps/mesh_1x1_min.txt" examples/vector_scale.session
+expect_rc "the session runs and checks y" 0 "$KOHAKU" run "$KH_DATA/maps/mesh_1x1_min.txt" examples/vector_scale.session
 rm -rf "$tmp"
 finish

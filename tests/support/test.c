@@ -40,8 +40,8 @@ int kh_test_end(const char *binary_name)
     return kh_test_state_g.failed ? 1 : 0;
 }
 
-const char *kh_test_shared_dir(void)
+const char *kh_test_data_dir(void)
 {
-    const char *d = getenv("KH_SHARED");
-    return d && *d ? d : "../shared";
+    const char *d = getenv("KH_DATA");
+    return d && *d ? d : "data";
 }

@@ -21,8 +21,9 @@ void kh_test_fail(const char *file, int line, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
 void kh_test_run(const char *name, void (*fn)(void));
 int kh_test_end(const char *binary_name);
-/* Directory holding ../shared (set by tests/run.sh; defaults to ../shared). */
-const char *kh_test_shared_dir(void);
+/* The project's data folder (maps/, vectors/; data/README.md): $KH_DATA,
+ * else data/, relative to the project root the tests run from. */
+const char *kh_test_data_dir(void);
 
 #define KH_RUN(fn) kh_test_run(#fn, fn)
 

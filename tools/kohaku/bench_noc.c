@@ -9,6 +9,7 @@
 
 #include "bench.h"
 #include "kohaku/check.h"
+#include "kohaku/machine.h"
 #include "kohaku/mesh.h"
 #include "kohaku/trace.h"
 #include "kohaku/traffic.h"
@@ -241,7 +242,9 @@ int kh_bench_noc(int argc, char **argv)
     }
     char err[512];
     const char *path = o.sim.map;
-    kh_map *map = path ? kh_map_load(path, err, sizeof err) : kh_map_parse(default_map, err, sizeof err);
+    kh_map_units units;
+    kh_machine_map_units(&units);
+    kh_map *map = path ? kh_map_load(path, &units, err, sizeof err) : kh_map_parse(default_map, &units, err, sizeof err);
     if (!map) {
         fprintf(stderr, "kohaku bench noc: %s\n", err);
         return 1;

@@ -52,7 +52,7 @@ static void print_map(const kh_map *m)
             snprintf(detail, sizeof detail, "memory port %d of the system node", e->port);
         } else if (e->kind == KH_EP_UNIT) {
             const kh_map_ep *p = kh_map_port(m, (unsigned)e->bound_port);
-            snprintf(detail, sizeof detail, "%s, bound to memory port %d (%u,%u)", e->unit->name,
+            snprintf(detail, sizeof detail, "%s, bound to memory port %d (%u,%u)", kh_unit_by_token(e->token)->name,
                      e->bound_port, p->x, p->y);
         }
         printf("%-9s %-5s %-12s %-5s %-16s %s\n", coord, e->token, kh_ep_kind_name(e->kind), port,
@@ -92,7 +92,9 @@ int kh_cmd_mesh(int argc, char **argv)
     for (unsigned i = 0; i < n && !rc; i++) {
         const char *text = kh_machine_spec_map(spec, i);
         char e2[512];
-        kh_map *m = kh_map_parse(text ? text : kh_machine_default_map(), e2, sizeof e2);
+        kh_map_units units;
+        kh_machine_map_units(&units);
+        kh_map *m = kh_map_parse(text ? text : kh_machine_default_map(), &units, e2, sizeof e2);
         if (!m) {
             fprintf(stderr, "kohaku mesh: %s: %s\n", kh_machine_spec_map_name(spec, i), e2);
             rc = 1;

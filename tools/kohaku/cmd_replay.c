@@ -1,34 +1,29 @@
-/* kohaku replay KIND FILE [--rtl-compat]: one file per kind (replay_KIND.c). */
+/* kohaku replay KIND FILE [--rtl-compat]: the library's case driver
+ * (include/kohaku/replay.h) with the command line's options. */
 #include <stdio.h>
 #include <string.h>
 
 #include "cmds.h"
-#include "replay.h"
+#include "kohaku/replay.h"
 #include "simopts.h"
 #include "simout.h"
-
-static const struct {
-    const char *kind;
-    int (*fn)(const char *file, const kh_replay_opts *o);
-} kinds[] = {
-    {"quant", kh_replay_quant},
-    {"cluster", kh_replay_cluster},
-    {"saxpy", kh_replay_saxpy},
-    {"vector", kh_replay_vector},
-};
 
 static void usage(FILE *out)
 {
     fprintf(out,
             "usage: kohaku replay KIND FILE [--rtl-compat] [--trace F.json] [--stats F.json] [--check]\n"
             "  KIND: quant, cluster, saxpy, vector. FILE: a vector file in the format of\n"
-            "  ../shared/vectors/README.md. Prints one line per failing case, the cycle\n"
+            "  data/vectors/README.md. Prints one line per failing case, the cycle\n"
             "  deviation where the file records cycles, then 'N passed, N failed'.\n"
             "  --rtl-compat  switch on every modelled recorded-RTL behaviour\n"
             "  --check       check every flit the unit and its bench (cluster, vector) or the machine\n"
             "                (saxpy) send against flits.md §9 (docs/check.md); findings on stderr and\n"
             "                a violation exits 1 (quant simulates no flits)\n"
             "  -v, --verbose what each case did (cycles, requests) even when it passes\n"
+            "  --trace F.json, --stats F.json  one file each for every case of FILE: in the trace each\n"
+            "                case is a range (cluster and vector: its own processes, \"case N: links\");\n"
+            "                the stats are {\"cases\": [{\"case\": N, \"stats\": ...}]}. quant simulates\n"
+            "                nothing and refuses both\n"
             "  Exit status: 0 every case passed, 1 a case failed or FILE was refused, 2 usage.\n");
 }
 
@@ -68,13 +63,23 @@ int kh_cmd_replay(int argc, char **argv)
     }
     o.trace_file = so.trace;
     o.stats_file = so.stats;
-    o.check = so.check ? &ck : NULL;
-    for (size_t i = 0; i < sizeof kinds / sizeof kinds[0]; i++)
-        if (!strcmp(kind, kinds[i].kind)) {
-            int rc = kinds[i].fn(file, &o);
-            if (o.check && kh_checkout_end(&ck) && !rc) rc = 1;
-            return rc;
-        }
-    fprintf(stderr, "kohaku replay: unknown kind '%s' (quant, cluster, saxpy, vector)\n", kind);
-    return 2;
+    if (so.check) {
+        o.check_fn = kh_checkout_report;
+        o.check_ctx = &ck;
+    }
+    kh_replay_result res;
+    char err[1024];
+    int r = kh_replay_file(kind, file, &o, &res, err, sizeof err);
+    if (r == -2) {
+        fprintf(stderr, "kohaku replay: %s\n", err);
+        return 2;
+    }
+    if (r) fprintf(stderr, "kohaku replay %s: %s\n", kind, err);
+    int rc = r || res.failed ? 1 : 0;
+    if (so.check) {
+        ck.sent += res.check_sent;
+        ck.delivered += res.check_delivered;
+        if (kh_checkout_end(&ck)) rc = 1;
+    }
+    return rc;
 }

@@ -13,7 +13,7 @@ static void usage(FILE *out)
 {
     fprintf(out,
             "usage: kohaku run MACHINE SESSION [--profile P] [--param name=value]... [--trace F.json] [--stats F.json] [--check]\n"
-            "  MACHINE: a map picture file (../shared/maps/*.txt), a machine file of 1-4 meshes joined by their\n"
+            "  MACHINE: a map picture file (data/maps/*.txt), a machine file of 1-4 meshes joined by their\n"
             "           interlinks (first word 'machine', docs/machine.md), or 'default' for the built-in machine.\n"
             "  SESSION: a host session (docs/session.md): write/read/poll/upload/compare/dump/run/idle/stage lines.\n"
             "  --profile P      parameter profile: machine (default), rec, rec-saxpy, rec-cluster, rec-vector\n"

@@ -273,6 +273,17 @@ static void *sx_create(kh_cu *shell, const kh_params *p, char *err, size_t errle
 
 static void sx_destroy(void *unit) { free(unit); }
 
+/* parameters.md §2.5: the saxpy recording's whole mesh. */
+static void sx_apply_profile(kh_params *p)
+{
+    kh_params_stand_in_fifos(p);
+    p->inst_depth = 512;
+    p->recv_depth = 16;
+    p->stage_built = 0;
+    p->axi_ram_model = 1;
+    p->dram_words_log2 = 12; /* 2048 x 512-bit words = 128 KiB, wraps */
+}
+
 const kh_unit_kind kh_unit_saxpy = {
     .token = "sax",
     .name = "saxpy_cu",
@@ -287,4 +298,6 @@ const kh_unit_kind kh_unit_saxpy = {
     .dbg = sx_dbg,
     .describe_stuck = sx_describe_stuck,
     .stats_json = sx_stats,
+    .profile = "rec-saxpy",
+    .apply_profile = sx_apply_profile,
 };

@@ -20,6 +20,7 @@
 #define MV_BOUND 0x28 /* bound axis */
 #define MV_MODE_XFORM 5
 #define XFORM_QUANT 1 /* occupant 1, FP16 -> MXFP7 (memory.md §12) */
+#define CU_TYPE_CLUSTER 0x4D47 /* "MG", the matmul cluster's CU_CAPS type (cluster.md §1) */
 
 #define POLL_STEP 16           /* cycles between the host's status reads */
 #define RUN_LIMIT 400000000ull /* cycles before a run is declared hung */
@@ -58,22 +59,21 @@ static void diagnose(host *h, const char *what)
 static unsigned order_clusters(kh_machine *mc, uint8_t *xs, uint8_t *ys, uint8_t *ports, unsigned max)
 {
     uint8_t px[16], py[16], cx[KH_GEMM_MAX_CLUSTERS], cy[KH_GEMM_MAX_CLUSTERS], cp[KH_GEMM_MAX_CLUSTERS];
-    unsigned np = 0, n = 0;
-    for (unsigned y = 0; y < 16; y++)
-        for (unsigned x = 0; x < 16; x++) {
-            kh_cu *cu = kh_machine_unit(mc, x, y);
-            if (!cu || strcmp(kh_cu_kind(cu)->name, "mx_cluster_cu") || n == KH_GEMM_MAX_CLUSTERS) continue;
-            const kh_cu_place *pl = kh_cu_where(cu);
-            unsigned k = 0;
-            while (k < np && (px[k] != pl->mem_x || py[k] != pl->mem_y)) k++;
-            if (k == np && np < 16) {
-                px[np] = pl->mem_x;
-                py[np++] = pl->mem_y;
-            }
-            cx[n] = (uint8_t)x;
-            cy[n] = (uint8_t)y;
-            cp[n++] = (uint8_t)k;
+    kh_machine_unit_info units[256];
+    unsigned np = 0, n = 0, nu = kh_machine_units(mc, 0, units, 256);
+    for (unsigned i = 0; i < nu && i < 256; i++) {
+        const kh_machine_unit_info *u = &units[i];
+        if (u->cu_type != CU_TYPE_CLUSTER || n == KH_GEMM_MAX_CLUSTERS) continue;
+        unsigned k = 0;
+        while (k < np && (px[k] != u->mem_x || py[k] != u->mem_y)) k++;
+        if (k == np && np < 16) {
+            px[np] = u->mem_x;
+            py[np++] = u->mem_y;
         }
+        cx[n] = u->x;
+        cy[n] = u->y;
+        cp[n++] = (uint8_t)k;
+    }
     unsigned out = 0;
     for (unsigned rank = 0; out < n && out < max; rank++)
         for (unsigned k = 0; k < np && out < max; k++) {
@@ -91,7 +91,7 @@ static unsigned order_clusters(kh_machine *mc, uint8_t *xs, uint8_t *ys, uint8_t
 
 void kh_gemm_target_of(kh_machine *mc, kh_gemm_target *t)
 {
-    const kh_params *par = kh_sim_params(kh_machine_sim(mc));
+    const kh_params *par = kh_machine_params(mc);
     uint8_t xs[KH_GEMM_MAX_CLUSTERS], ys[KH_GEMM_MAX_CLUSTERS];
     memset(t, 0, sizeof *t);
     t->tiles = (unsigned)par->cluster_tiles;
@@ -451,7 +451,7 @@ int kh_gemm_execute(kh_machine *mc, const kh_gemm_plan *p, kh_gemm_stats *st, ch
         snprintf(err, errlen, "the machine has no matmul cluster ('mat')");
         return -1;
     }
-    const kh_params *par = kh_sim_params(h.sim);
+    const kh_params *par = kh_machine_params(mc);
     unsigned slots = (unsigned)(par->stage_flits / ncl); /* each cluster its own slot range */
     unsigned depth = (unsigned)par->inst_depth;
     if (slots > depth) slots = depth;

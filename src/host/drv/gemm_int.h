@@ -12,4 +12,9 @@
 /* Element index of C[row][col] in the result image, in FP16 halves (§9.4). */
 size_t kh_gemm_c_index(const kh_gemm_plan *p, unsigned row, unsigned col);
 
+/* kh_gemm_reference_float on the portable path whatever the CPU has (the
+ * vector paths must give the same bytes). */
+void kh_gemm_reference_float_portable(unsigned m, unsigned n, unsigned k, const uint16_t *a, const uint16_t *bt,
+                                      double *c);
+
 #endif

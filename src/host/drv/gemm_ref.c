@@ -1,6 +1,6 @@
 /* Host references for a GEMM on the clusters: the exact MX result (the
  * quantiser of numerics §3, then each tile's sweeps in program order,
- * numerics §4-§7, cluster.md §5.1) and a float result in double. */
+ * numerics §4-§7, cluster.md §5.1); the float result is in gemm_ref_float.c. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -74,28 +74,4 @@ int kh_gemm_reference_mx(const kh_gemm_plan *p, const uint16_t *a, const uint16_
     free(eb);
     free(tile);
     return 0;
-}
-
-void kh_gemm_reference_float(unsigned m, unsigned n, unsigned k, const uint16_t *a, const uint16_t *bt, double *c)
-{
-    double *bd = malloc((size_t)n * k * sizeof *bd);
-    double *ad = malloc((size_t)k * sizeof *ad);
-    if (!bd || !ad) {
-        free(bd);
-        free(ad);
-        memset(c, 0, (size_t)m * n * sizeof *c);
-        return;
-    }
-    for (size_t i = 0; i < (size_t)n * k; i++) bd[i] = kh_gemm_f16_to_double(bt[i]);
-    for (unsigned i = 0; i < m; i++) {
-        for (unsigned q = 0; q < k; q++) ad[q] = kh_gemm_f16_to_double(a[(size_t)i * k + q]);
-        for (unsigned j = 0; j < n; j++) {
-            double s = 0;
-            const double *b = bd + (size_t)j * k;
-            for (unsigned q = 0; q < k; q++) s += ad[q] * b[q];
-            c[(size_t)i * n + j] = s;
-        }
-    }
-    free(bd);
-    free(ad);
 }

@@ -333,35 +333,40 @@ static void unit_destroy(void *p)
     kh_cluster_free(p);
 }
 
-static int pow2(uint64_t v) { return v && !(v & (v - 1)); }
+static const kh_param_info rows[] = {
+#define KH_PARAM KH_PARAM_INFO
+#include "kohaku/params_cluster.def"
+#undef KH_PARAM
+};
 
-/* Build parameters (§1): TILES, GA, GB powers of two (indices are truncated
- * to log2 of them); an L1 index has 9 bits ({bank, off8}) so GA, GB <= 512;
- * tile offsets are 16-bit; ACC_MW within what numerics §6 describes. */
+/* Build parameters (§1): the rows' ranges (an L1 index has 9 bits,
+ * {bank, off8}, so GA, GB <= 512; tile offsets are 16-bit; ACC_MW within
+ * what numerics §6 and the FP16 drain handle), and TILES, GA, GB powers of
+ * two (indices are truncated to log2 of them). */
+static int check_params(const kh_params *p, char *err, size_t errlen)
+{
+    const char *why = "the cluster indexes it with log2 bits (cluster.md §1)";
+    for (unsigned i = 0; i < 3; i++) /* cluster_tiles, cluster_ga, cluster_gb */
+        if (kh_param_pow2(p, &rows[i], why, err, errlen)) return -1;
+    return 0;
+}
+
 int kh_cluster_check_params(const kh_params *p, char *err, size_t errlen)
 {
-    if (!pow2(p->cluster_tiles) || p->cluster_tiles > 65536) {
-        snprintf(err, errlen, "cluster_tiles=%llu: TILES must be a power of two up to 65536 (cluster.md §1)",
-                 (unsigned long long)p->cluster_tiles);
-        return -1;
-    }
-    if (!pow2(p->cluster_ga) || p->cluster_ga > 512 || !pow2(p->cluster_gb) || p->cluster_gb > 512) {
-        snprintf(err, errlen,
-                 "cluster_ga=%llu cluster_gb=%llu: L1 sizes must be powers of two up to 512 "
-                 "(an L1 index is {bank, off8}, cluster.md §1)",
-                 (unsigned long long)p->cluster_ga, (unsigned long long)p->cluster_gb);
-        return -1;
-    }
-    if (p->cluster_acc_mw < 4 || p->cluster_acc_mw > 16) {
-        snprintf(err, errlen, "cluster_acc_mw=%llu: the accumulator mantissa must be 4..16 (numerics.md §6)",
-                 (unsigned long long)p->cluster_acc_mw);
-        return -1;
-    }
-    if (p->cluster_chain_lat > 1000 || p->cluster_acc_lat > 1000 || p->cluster_l1_lat > 1000) {
-        snprintf(err, errlen, "cluster latencies must be below 1000 cycles");
-        return -1;
-    }
-    return 0;
+    if (kh_param_rows_check(p, rows, sizeof rows / sizeof rows[0], err, errlen)) return -1;
+    return check_params(p, err, errlen);
+}
+
+/* parameters.md §2.3: the cluster recording's unit bench. */
+static void apply_profile(kh_params *p)
+{
+    kh_params_stand_in_fifos(p);
+    p->inst_depth = 32;
+    p->recv_depth = 64;
+    p->cluster_tiles = 256;
+    p->cluster_ga = 512;
+    p->cluster_gb = 512;
+    p->cluster_acc_mw = 14;
 }
 
 kh_cluster *kh_cluster_alloc(const kh_params *p, char *err, size_t errlen)
@@ -416,4 +421,9 @@ const kh_unit_kind kh_unit_cluster = {
     .dbg = unit_dbg,
     .describe_stuck = unit_stuck,
     .stats_json = unit_stats,
+    .params = rows,
+    .nparams = sizeof rows / sizeof rows[0],
+    .check_params = check_params,
+    .profile = "rec-cluster",
+    .apply_profile = apply_profile,
 };

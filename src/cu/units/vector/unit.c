@@ -51,12 +51,7 @@ void vec_opts_from_params(vec_opts *o, const kh_params *p)
 
 static void *create(kh_cu *shell, const kh_params *p, char *err, size_t errlen)
 {
-    if (p->vec_l1_depth != VEC_L1) {
-        snprintf(err, errlen, "vec_cu: vec_l1_depth=%llu is not supported (the modelled core "
-                              "has L1_DEPTH 512, vector.md §2)",
-                 (unsigned long long)p->vec_l1_depth);
-        return NULL;
-    }
+    _Static_assert(VEC_L1 == 512, "params_vector.def fixes vec_l1_depth at 512");
     vec_unit *u = calloc(1, sizeof *u);
     if (!u) {
         snprintf(err, errlen, "vec_cu: out of memory");
@@ -153,6 +148,21 @@ static void stats_json(void *unit, char *buf, size_t len)
 vec_core *kh_vec_unit_core(void *unit) { return &((vec_unit *)unit)->core; }
 kh_cycle kh_vec_unit_first_inst(void *unit) { return ((vec_unit *)unit)->first_inst; }
 
+static const kh_param_info rows[] = {
+#define KH_PARAM KH_PARAM_INFO
+#include "kohaku/params_vector.def"
+#undef KH_PARAM
+};
+
+/* parameters.md §2.4: the vector recording's unit bench. */
+static void apply_profile(kh_params *p)
+{
+    kh_params_stand_in_fifos(p);
+    p->inst_depth = 32;
+    p->recv_depth = 64;
+    p->vec_l1_depth = 512;
+}
+
 const kh_unit_kind kh_unit_vector = {
     .token = "vec",
     .name = "vec_cu",
@@ -167,4 +177,8 @@ const kh_unit_kind kh_unit_vector = {
     .dbg = NULL,
     .describe_stuck = describe_stuck,
     .stats_json = stats_json,
+    .params = rows,
+    .nparams = sizeof rows / sizeof rows[0],
+    .profile = "rec-vector",
+    .apply_profile = apply_profile,
 };

@@ -1,4 +1,4 @@
-/* kohaku replay vector FILE [--rtl-compat]: replays vector.jsonl cases
+/* replay vector: vector.jsonl cases
  * (../shared/vectors/README.md) on vec_cu at unit level, in the recording's
  * environment (parameters.md §2.4): the unit at `cu_xy`, instructions from
  * `sender_xy`, a fixed-latency memory at `mem_xy` answering after `rd_lat`,
@@ -8,7 +8,6 @@
  * the data of `node_out` per destination in order, the completions' code,
  * txn and last in order, and their arg except for a RUN retiring without a
  * fault (its busy-cycle count is a timing figure, like `cycles`). */
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -21,16 +20,8 @@
 
 #include "cu/units/units.h"
 #include "cu/units/vector/vec_unit.h"
-#include "replay.h"
-#include "simout.h"
+#include "replay/replay_int.h"
 
-#define WHY 400
-
-typedef struct vec_result {
-    int ok;
-    double rec_cycles, our_cycles; /* < 0: not recorded */
-    char why[WHY];
-} vec_result;
 
 static int parse_flit(const kh_json_val *v, kh_flit *f, char *err, size_t len)
 {
@@ -62,6 +53,21 @@ static int is_inst_kind(const char *k)
     return !strcmp(k, "imem") || !strcmp(k, "desc") || !strcmp(k, "run") || !strcmp(k, "inst");
 }
 
+/* Every entry of flits_in names a kind of the format before anything runs. */
+static int check_flits_in(kh_replay_case *r, const kh_json_val *flits_in)
+{
+    char err[200];
+    for (size_t i = 0; i < kh_json_len(flits_in); i++) {
+        const char *kind;
+        if (kh_json_get_str(kh_json_at(flits_in, i), "kind", &kind, err, sizeof err))
+            return kh_replay_fail(r, "refused: flits_in[%zu]: %s", i, err);
+        if (!is_inst_kind(kind) && strcmp(kind, "cudata"))
+            return kh_replay_fail(r, "refused: flits_in[%zu].kind: '%.40s' is not imem, desc, run, inst or cudata", i,
+                                  kind);
+    }
+    return 0;
+}
+
 /* Completions the unit sent: every CU_SIGNAL, in order. */
 typedef struct sig {
     unsigned code, txn, last, dx, dy;
@@ -83,16 +89,7 @@ static size_t collect_signals(kh_ubench *b, sig *out, size_t max)
     return n;
 }
 
-static int fail(vec_result *r, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-static int fail(vec_result *r, const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    r->ok = 0;
-    vsnprintf(r->why, WHY, fmt, ap);
-    va_end(ap);
-    return 0;
-}
+#define fail kh_replay_fail
 
 /* Feed the input stream in its order: the bench sends one flit per cycle,
  * so flit i of `flits_in` goes out at cycle i unless the shell holds it
@@ -125,46 +122,47 @@ static kh_cycle replay_origin(kh_ubench *b, const kh_params *p)
 }
 
 /* Verbose: the memory requests ours vs recorded, as cycles. */
-static void print_requests(kh_ubench *b, const kh_params *p, const kh_json_val *c, const char *name)
+static void print_requests(FILE *out, kh_ubench *b, const kh_params *p, const kh_json_val *c, const char *name)
 {
     const char *keys[2] = {"rd_reqs", "wr_reqs"};
     for (int k = 0; k < 2; k++) {
         const kh_json_val *a = kh_json_get(c, keys[k]);
-        printf("case %s: %s recorded:", name, keys[k]);
+        fprintf(out, "case %s: %s recorded:", name, keys[k]);
         for (size_t i = 0; i < kh_json_len(a); i++) {
             uint64_t cy = 0;
             kh_json_u64(kh_json_get(kh_json_at(a, i), "cycle"), &cy);
-            printf(" %llu", (unsigned long long)cy);
+            fprintf(out, " %llu", (unsigned long long)cy);
         }
-        printf("\ncase %s: %s ours:    ", name, keys[k]);
+        fprintf(out, "\ncase %s: %s ours:    ", name, keys[k]);
         kh_cycle origin = replay_origin(b, p);
         for (size_t i = 0; i < kh_ubench_nreq(b); i++) {
             const kh_ubench_rec *r = kh_ubench_req(b, i);
             if ((kh_hdr_type(r->f.w) == KH_T_MEM_RD_REQ) == (k == 0))
-                printf(" %llu", (unsigned long long)(r->cycle - origin));
+                fprintf(out, " %llu", (unsigned long long)(r->cycle - origin));
         }
-        printf("\n");
+        fprintf(out, "\n");
     }
 }
 
-/* --trace / --stats name one file per case: F.json -> F.caseN.json. */
-static const char *per_case(const char *path, const char *name, char *buf, size_t len)
+/* The case's simulation is over: the trace range, the counters, the checker's counts; the bench goes. */
+static void end_case(kh_replay *rp, const kh_replay_case *r, kh_ubench *b)
 {
-    if (!path) return NULL;
-    const char *dot = strrchr(path, '.'), *slash = strrchr(path, '/');
-    if (!dot || (slash && dot < slash)) dot = path + strlen(path);
-    snprintf(buf, len, "%.*s.case%s%s", (int)(dot - path), path, name, dot);
-    return buf;
+    kh_replay_case_end(rp, r, kh_ubench_sim(b), 0);
+    kh_replay_detach(rp);
+    kh_replay_add_check(rp, kh_ubench_check(b));
+    kh_ubench_free(b);
 }
 
-static int replay_case(const kh_json_val *c, const char *name, const kh_replay_opts *o, vec_result *r)
+static void replay_case(kh_replay *rp, kh_replay_case *r)
 {
+    const kh_replay_opts *o = rp->o;
+    const kh_json_val *c = r->root;
+    const char *name = r->name;
     char err[256];
     const kh_json_val *params, *flits_in, *mem_in, *mem_out, *node_out, *comps, *kinds;
     unsigned cu[2], mem[2], snd[2];
     uint64_t rd_lat, cycles;
-    r->ok = 1;
-    r->rec_cycles = r->our_cycles = -1;
+    double rec_cycles = -1;
     if (kh_json_get_object(c, "params", &params, err, sizeof err) ||
         get_xy(params, "cu_xy", cu, err, sizeof err) || get_xy(params, "mem_xy", mem, err, sizeof err) ||
         get_xy(params, "sender_xy", snd, err, sizeof err) ||
@@ -174,9 +172,12 @@ static int replay_case(const kh_json_val *c, const char *name, const kh_replay_o
         kh_json_get_array(c, "mem_out", &mem_out, err, sizeof err) ||
         kh_json_get_array(c, "node_out", &node_out, err, sizeof err) ||
         kh_json_get_array(c, "completions", &comps, err, sizeof err) ||
-        kh_json_get_array(c, "inst_kinds", &kinds, err, sizeof err))
-        return fail(r, "refused: %s", err);
-    if (!kh_json_get_u64(c, "cycles", &cycles, err, sizeof err)) r->rec_cycles = (double)cycles;
+        kh_json_get_array(c, "inst_kinds", &kinds, err, sizeof err)) {
+        fail(r, "refused: %s", err);
+        return;
+    }
+    if (!kh_json_get_u64(c, "cycles", &cycles, err, sizeof err)) rec_cycles = (double)cycles;
+    if (kh_replay_rd_lat(r, rd_lat) || kh_replay_places(r, cu, mem, snd) || check_flits_in(r, flits_in)) return;
 
     kh_ubench_cfg cfg;
     memset(&cfg, 0, sizeof cfg);
@@ -189,21 +190,32 @@ static int replay_case(const kh_json_val *c, const char *name, const kh_replay_o
     cfg.src_y = (uint8_t)snd[1];
     cfg.rd_lat = (unsigned)rd_lat;
     kh_params_default(&cfg.params);
-    if (kh_params_profile(&cfg.params, "rec-vector", err, sizeof err))
-        return fail(r, "refused: %s", err);
-    cfg.params.rtl_compat = (uint64_t)o->rtl_compat;
-    kh_ubench *b = kh_ubench_new(&cfg, err, sizeof err);
-    if (!b) return fail(r, "bench: %s", err);
-    if (o->check && kh_ubench_set_check(b, kh_checkout_report, o->check)) {
-        kh_ubench_free(b);
-        return fail(r, "out of memory for the flit checker");
+    if (kh_params_profile(&cfg.params, "rec-vector", err, sizeof err)) {
+        fail(r, "refused: %s", err);
+        return;
     }
-    char tpath[512], spath[512];
-    kh_simout *out = kh_simout_open(kh_ubench_sim(b), per_case(o->trace_file, name, tpath, sizeof tpath),
-                                    err, sizeof err);
-    if (!out) {
+    cfg.params.rtl_compat = (uint64_t)o->rtl_compat;
+    /* the build the file records (vectors/README.md), applied with kohaku's ranges */
+    if (kh_replay_fixed_param(r, params, "FLIT_WIDTH", KH_FLIT_BITS) || kh_replay_fixed_param(r, params, "POS_WIDTH", 4) ||
+        kh_replay_build_param(r, params, "INST_DEPTH", "inst_depth", &cfg.params) ||
+        kh_replay_build_param(r, params, "RECV_DEPTH", "recv_depth", &cfg.params) ||
+        kh_replay_build_param(r, params, "L1_DEPTH", "vec_l1_depth", &cfg.params))
+        return;
+    kh_ubench *b = kh_ubench_new(&cfg, err, sizeof err);
+    if (!b) {
+        fail(r, "bench: %s", err);
+        return;
+    }
+    if (o->check_fn && kh_ubench_set_check(b, o->check_fn, o->check_ctx)) {
         kh_ubench_free(b);
-        return fail(r, "--trace: %s", err);
+        fail(r, "out of memory for the flit checker");
+        return;
+    }
+    char label[80];
+    snprintf(label, sizeof label, "case %s", name);
+    if (kh_replay_attach(rp, r, kh_ubench_sim(b), label)) {
+        kh_ubench_free(b);
+        return;
     }
 
     for (size_t i = 0; i < kh_json_len(mem_in); i++) {
@@ -214,23 +226,20 @@ static int replay_case(const kh_json_val *c, const char *name, const kh_replay_o
         if (kh_json_get_u64(m, "addr", &addr, err, sizeof err) ||
             kh_json_get_str(m, "bytes", &hex, err, sizeof err) ||
             kh_hex_bytes_parse(hex, bytes, 32, err, sizeof err)) {
-            kh_ubench_free(b);
-            return fail(r, "refused: mem_in: %s", err);
+            fail(r, "refused: mem_in: %s", err);
+            end_case(rp, r, b);
+            return;
         }
         kh_ubench_mem_write(b, addr, bytes, 32);
     }
-    int ran = feed_and_run(b, flits_in, err, sizeof err);
-    if (o->check) kh_checkout_add(o->check, kh_ubench_check(b));
-    char oerr[256];
-    if (kh_simout_close(out, per_case(o->stats_file, name, spath, sizeof spath), oerr, sizeof oerr))
-        fprintf(stderr, "kohaku replay vector: %s\n", oerr);
-    if (ran) {
-        kh_ubench_free(b);
-        return fail(r, "simulation: %s", err);
+    if (feed_and_run(b, flits_in, err, sizeof err)) {
+        fail(r, "simulation: %s", err);
+        end_case(rp, r, b);
+        return;
     }
 
     /* memory image */
-    for (size_t i = 0; r->ok && i < kh_json_len(mem_out); i++) {
+    for (size_t i = 0; !r->failed && i < kh_json_len(mem_out); i++) {
         const kh_json_val *m = kh_json_at(mem_out, i);
         uint64_t addr;
         const char *hex;
@@ -252,7 +261,7 @@ static int replay_case(const kh_json_val *c, const char *name, const kh_replay_o
 
     /* node_out: CU_DATA flits per destination, in order */
     size_t nnode = 0;
-    for (size_t i = 0; r->ok && i < kh_ubench_nout(b); i++) {
+    for (size_t i = 0; !r->failed && i < kh_ubench_nout(b); i++) {
         const kh_flit *f = &kh_ubench_out(b, i)->f;
         if (kh_hdr_type(f->w) != KH_T_CU_DATA) continue;
         kh_flit want;
@@ -269,14 +278,14 @@ static int replay_case(const kh_json_val *c, const char *name, const kh_replay_o
             memcmp(f->w, want.w, 4 * sizeof f->w[0]))
             fail(r, "node_out flit %zu differs (destination or data)", k);
     }
-    if (r->ok && nnode < kh_json_len(node_out))
+    if (!r->failed && nnode < kh_json_len(node_out))
         fail(r, "node_out: %zu flit(s) recorded, %zu sent", kh_json_len(node_out), nnode);
 
     /* completions */
     sig got[1024];
     size_t ngot = collect_signals(b, got, 1024), inst_no = 0;
     kh_cycle last_cycle = 0;
-    for (size_t i = 0; r->ok && i < kh_json_len(comps); i++) {
+    for (size_t i = 0; !r->failed && i < kh_json_len(comps); i++) {
         const kh_json_val *w = kh_json_at(comps, i);
         uint64_t code, arg, txn, last;
         if (kh_json_get_u64(w, "code", &code, err, sizeof err) ||
@@ -301,84 +310,46 @@ static int replay_case(const kh_json_val *c, const char *name, const kh_replay_o
             fail(r, "completion %zu: txn 0x%x last %u, want txn 0x%llx last %llu", i, s->txn, s->last,
                  (unsigned long long)txn, (unsigned long long)last);
         } else if (timing_arg && o->verbose) {
-            printf("case %s: RUN %zu busy cycles %u, recorded %llu\n", name, i, s->arg,
+            fprintf(rp->out, "case %s: RUN %zu busy cycles %u, recorded %llu\n", name, i, s->arg,
                    (unsigned long long)arg);
         } else if (!timing_arg && s->arg != arg) {
             fail(r, "completion %zu: arg 0x%x, want 0x%llx", i, s->arg, (unsigned long long)arg);
         }
     }
-    if (r->ok && ngot > kh_json_len(comps))
+    if (!r->failed && ngot > kh_json_len(comps))
         fail(r, "%zu completion(s) recorded, %zu sent", kh_json_len(comps), ngot);
     kh_cycle origin = replay_origin(b, &cfg.params);
-    if (r->ok && origin != KH_NEVER) r->our_cycles = (double)(last_cycle - origin);
+    if (!r->failed && origin != KH_NEVER && rec_cycles > 0) {
+        r->timed = 1;
+        r->ours = (double)(last_cycle - origin);
+        r->recorded = rec_cycles;
+    }
     if (o->verbose) {
-        printf("case %s: completion cycles ours:", name);
-        for (size_t i = 0; i < ngot; i++) printf(" %llu", (unsigned long long)(got[i].cycle - origin));
-        printf("\ncase %s: completion cycles recorded:", name);
+        fprintf(rp->out, "case %s: completion cycles ours:", name);
+        for (size_t i = 0; i < ngot; i++) fprintf(rp->out, " %llu", (unsigned long long)(got[i].cycle - origin));
+        fprintf(rp->out, "\ncase %s: completion cycles recorded:", name);
         for (size_t i = 0; i < kh_json_len(comps); i++) {
             uint64_t cy = 0;
             kh_json_u64(kh_json_get(kh_json_at(comps, i), "cycle"), &cy);
-            printf(" %llu", (unsigned long long)cy);
+            fprintf(rp->out, " %llu", (unsigned long long)cy);
         }
-        printf("\n");
+        fprintf(rp->out, "\n");
     }
-    if (o->verbose) print_requests(b, &cfg.params, c, name);
-    kh_ubench_free(b);
-    return r->ok;
+    if (o->verbose) print_requests(rp->out, b, &cfg.params, c, name);
+    if (r->timed && o->verbose)
+        fprintf(rp->out, "case %s: cycles %.0f, recorded %.0f (%+.1f %%)\n", name, r->ours, r->recorded,
+                100.0 * (r->ours - r->recorded) / r->recorded);
+    end_case(rp, r, b);
 }
 
-int kh_replay_vector(const char *file, const kh_replay_opts *o)
+/* The case's "case" number, or its line. */
+static void vector_name(kh_replay_case *c)
 {
-    kh_jsonl in;
-    char err[WHY];
-    if (kh_jsonl_open(&in, file, err, sizeof err)) {
-        fprintf(stderr, "kohaku replay vector: %s\n", err);
-        return 1;
-    }
-    unsigned passed = 0, failed = 0, ndev = 0;
-    double sum_dev = 0, max_dev = -1;
-    char max_case[32] = "";
-    kh_json *doc;
-    kh_json_error je;
-    while (kh_jsonl_next(&in, &doc, &je) > 0) {
-        if (!doc) {
-            printf("line %u column %u: %s\n", in.line, je.col, je.msg);
-            failed++;
-            continue;
-        }
-        const kh_json_val *c = kh_json_root(doc);
-        char name[32];
-        uint64_t num;
-        if (!kh_json_get_u64(c, "case", &num, err, sizeof err))
-            snprintf(name, sizeof name, "%llu", (unsigned long long)num);
-        else
-            snprintf(name, sizeof name, "line %u", in.line);
-        vec_result r;
-        if (replay_case(c, name, o, &r)) {
-            passed++;
-            if (r.rec_cycles > 0 && r.our_cycles >= 0) {
-                double dev = 100.0 * (r.our_cycles - r.rec_cycles) / r.rec_cycles;
-                double adev = dev < 0 ? -dev : dev;
-                sum_dev += adev;
-                ndev++;
-                if (adev > max_dev) {
-                    max_dev = adev;
-                    snprintf(max_case, sizeof max_case, "%s", name);
-                }
-                if (o->verbose)
-                    printf("case %s: cycles %.0f, recorded %.0f (%+.1f %%)\n", name, r.our_cycles,
-                           r.rec_cycles, dev);
-            }
-        } else {
-            failed++;
-            printf("case %s: %s\n", name, r.why);
-        }
-        kh_json_free(doc);
-    }
-    kh_jsonl_close(&in);
-    if (ndev)
-        printf("cycles: mean deviation %.1f %%, largest %.1f %% (case %s)\n", sum_dev / ndev, max_dev,
-               max_case);
-    printf("%u passed, %u failed\n", passed, failed);
-    return failed ? 1 : 0;
+    uint64_t num;
+    if (kh_json_u64(kh_json_get(c->root, "case"), &num) == 0)
+        snprintf(c->name, sizeof c->name, "%llu", (unsigned long long)num);
+    else
+        snprintf(c->name, sizeof c->name, "line %u", c->line);
 }
+
+const kh_replay_kind kh_replay_vector = {.name = "vector", .simulates = 1, .name_case = vector_name, .run = replay_case};

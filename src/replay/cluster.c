@@ -1,12 +1,10 @@
-/* kohaku replay cluster FILE: every case of a file in the cluster.jsonl
+/* replay cluster: every case of a file in the cluster.jsonl
  * format (../shared/vectors/README.md) on the unit bench with the recording
  * parameters (parameters.md §2.3), compared as the replay contract says:
  * the memory image at every mem_out address, the node_out data per
  * destination in order, completions (code, arg, txn, last) in order, and
  * the read requests (addr, len, count, flags bit 6). Cycle figures are
  * reported as deviations and never fail a case. */
-#include <math.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -16,20 +14,11 @@
 #include "kohaku/hex.h"
 #include "kohaku/json.h"
 #include "kohaku/unitbench.h"
-#include "replay.h"
-#include "simout.h"
+#include "replay/replay_int.h"
 
 #define CASE_LIMIT 50000000ull /* cycles; a case that runs longer is reported stuck */
 
-typedef struct rc_case {
-    const kh_json_val *root;
-    long id;
-    char why[600]; /* first difference, or why the case was refused */
-    int failed;
-    int have_cycles;
-    uint64_t want_cycles, got_cycles;
-    const char *verbose_log;
-} rc_case;
+typedef kh_replay_case rc_case;
 
 /* Collects the simulation's log so a replay prints only its own lines. */
 typedef struct log_buf {
@@ -47,17 +36,7 @@ static void log_to_buf(void *ctx, kh_log_level lvl, const char *msg)
     if (l->used >= sizeof l->text) l->used = sizeof l->text - 1;
 }
 
-static int fail(rc_case *c, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-static int fail(rc_case *c, const char *fmt, ...)
-{
-    va_list ap;
-    if (c->failed) return -1; /* keep the first difference */
-    c->failed = 1;
-    va_start(ap, fmt);
-    vsnprintf(c->why, sizeof c->why, fmt, ap);
-    va_end(ap);
-    return -1;
-}
+#define fail kh_replay_fail
 
 /* An optional unsigned member; absent -> dflt. -1 if present but wrong. */
 static int opt_u64(rc_case *c, const kh_json_val *obj, const char *key, uint64_t dflt, uint64_t *out)
@@ -137,10 +116,8 @@ static kh_ubench *build_bench(rc_case *c, const kh_replay_opts *o, log_buf *log)
         opt_xy(c, params, "mem_xy", 1, 1, &cfg.mem_x, &cfg.mem_y) ||
         opt_xy(c, params, "sender_xy", 3, 3, &cfg.src_x, &cfg.src_y))
         return NULL;
-    if (v > 1000000) {
-        fail(c, "params.rd_lat=%llu is not a plausible memory latency", (unsigned long long)v);
-        return NULL;
-    }
+    unsigned cu[2] = {cfg.cu_x, cfg.cu_y}, mem[2] = {cfg.mem_x, cfg.mem_y}, snd[2] = {cfg.src_x, cfg.src_y};
+    if (kh_replay_rd_lat(c, v) || kh_replay_places(c, cu, mem, snd)) return NULL;
     cfg.rd_lat = (unsigned)v;
     kh_ubench *b = kh_ubench_new(&cfg, err, sizeof err);
     if (!b) {
@@ -399,45 +376,43 @@ static kh_cycle last_completion(kh_ubench *b)
     return t;
 }
 
-static void print_events(kh_ubench *b, kh_cycle origin)
+static void print_events(FILE *out, kh_ubench *b, kh_cycle origin)
 {
     for (size_t i = 0; i < kh_ubench_nreq(b); i++) {
         const kh_ubench_rec *r = kh_ubench_req(b, i);
-        printf("    %s 0x%010llx at %llu\n", kh_hdr_type(r->f.w) == KH_T_MEM_RD_REQ ? "rd_req" : "wr_req",
+        fprintf(out, "    %s 0x%010llx at %llu\n", kh_hdr_type(r->f.w) == KH_T_MEM_RD_REQ ? "rd_req" : "wr_req",
                (unsigned long long)kh_mem_rd_req_addr(r->f.w), (unsigned long long)(r->cycle - origin));
     }
     for (size_t i = 0; i < kh_ubench_nout(b); i++) {
         const kh_ubench_rec *r = kh_ubench_out(b, i);
         if (kh_hdr_type(r->f.w) == KH_T_CU_SIGNAL)
-            printf("    signal code %u arg %u at %llu\n", (unsigned)kh_cu_signal_code(r->f.w),
+            fprintf(out, "    signal code %u arg %u at %llu\n", (unsigned)kh_cu_signal_code(r->f.w),
                    (unsigned)kh_cu_signal_arg(r->f.w), (unsigned long long)(r->cycle - origin));
     }
 }
 
-/* --trace / --stats describe the last case of the file (each case runs in a
- * fresh bench, as the recordings reset the unit between cases). */
-static void run_case(rc_case *c, const kh_replay_opts *o)
+/* Each case runs in a fresh bench, as the recordings reset the unit
+ * between cases. */
+static void run_case(kh_replay *rp, rc_case *c)
 {
+    const kh_replay_opts *o = rp->o;
     log_buf log = {{0}, 0};
-    int64_t id;
-    char err0[300];
-    if (kh_json_get_i64(c->root, "case", &id, c->why, sizeof c->why) == 0) c->id = (long)id;
-    c->why[0] = 0;
+    if (kh_json_type_of(c->root) != KH_JSON_OBJECT) {
+        fail(c, "line %u is not an object", c->line);
+        return;
+    }
     kh_ubench *b = build_bench(c, o, &log);
     if (!b) return;
-    if (o->check && kh_ubench_set_check(b, kh_checkout_report, o->check)) {
+    if (o->check_fn && kh_ubench_set_check(b, o->check_fn, o->check_ctx)) {
         fail(c, "out of memory for the flit checker");
         kh_ubench_free(b);
         return;
     }
-    kh_simout *so = NULL;
-    if (o->trace_file || o->stats_file) {
-        so = kh_simout_open(kh_ubench_sim(b), o->trace_file, err0, sizeof err0);
-        if (!so) {
-            fail(c, "%s", err0);
-            kh_ubench_free(b);
-            return;
-        }
+    char label[80];
+    snprintf(label, sizeof label, "case %s", c->name);
+    if (kh_replay_attach(rp, c, kh_ubench_sim(b), label)) {
+        kh_ubench_free(b);
+        return;
     }
     long ninst;
     if (load_memory(c, b) || (ninst = queue_input(c, b)) < 0) goto out;
@@ -452,72 +427,36 @@ static void run_case(rc_case *c, const kh_replay_opts *o)
     if (check_memory(c, b) || check_node_out(c, b) || check_completions(c, b, origin) || check_rd_reqs(c, b)) {
         /* the first difference is in c->why */
     }
-    uint64_t want;
+    uint64_t want = 0, got = 0;
     if (kh_json_u64(kh_json_get(c->root, "cycles"), &want) == 0 && first != KH_NEVER) {
-        c->have_cycles = 1;
-        c->want_cycles = want;
-        c->got_cycles = last_completion(b) - origin;
+        got = last_completion(b) - origin;
+        c->timed = 1;
+        c->ours = (double)got;
+        c->recorded = (double)want;
     }
     if (o->verbose) {
-        printf("case %ld: cycles %llu (recorded %llu)\n", c->id, (unsigned long long)c->got_cycles,
-               (unsigned long long)c->want_cycles);
-        print_events(b, origin);
-        if (log.used) fputs(log.text, stdout);
+        fprintf(rp->out, "case %s: cycles %llu (recorded %llu)\n", c->name, (unsigned long long)got,
+                (unsigned long long)want);
+        print_events(rp->out, b, origin);
+        if (log.used) fputs(log.text, rp->out);
     }
 out:
-    if (so && kh_simout_close(so, o->stats_file, err0, sizeof err0)) fail(c, "%s", err0);
-    if (o->check) kh_checkout_add(o->check, kh_ubench_check(b));
+    kh_replay_case_end(rp, c, kh_ubench_sim(b), 0);
+    kh_replay_detach(rp);
+    kh_replay_add_check(rp, kh_ubench_check(b));
     kh_ubench_free(b);
 }
 
-int kh_replay_cluster(const char *file, const kh_replay_opts *o)
+/* The case's "case" number, or its place in the file; failure lines add the line. */
+static void cluster_name(kh_replay_case *c)
 {
-    kh_jsonl r;
-    kh_json *doc;
-    kh_json_error je;
-    char err[300];
-    unsigned passed = 0, failed = 0, ncyc = 0;
-    double dev_sum = 0, dev_max = -1;
-    long dev_case = 0;
-    if (kh_jsonl_open(&r, file, err, sizeof err)) {
-        fprintf(stderr, "kohaku replay cluster: %s\n", err);
-        return 1;
-    }
-    while (kh_jsonl_next(&r, &doc, &je) > 0) {
-        rc_case c;
-        memset(&c, 0, sizeof c);
-        c.id = (long)(passed + failed);
-        if (!doc) {
-            printf("line %u: not JSON (column %u: %s)\n", r.line, je.col, je.msg);
-            failed++;
-            continue;
-        }
-        c.root = kh_json_root(doc);
-        if (kh_json_type_of(c.root) != KH_JSON_OBJECT) {
-            fail(&c, "line %u is not an object", r.line);
-        } else {
-            run_case(&c, o);
-        }
-        if (c.failed) {
-            printf("case %ld (line %u): %s\n", c.id, r.line, c.why);
-            failed++;
-        } else {
-            passed++;
-        }
-        if (c.have_cycles && c.want_cycles) {
-            double d = 100.0 * fabs((double)c.got_cycles - (double)c.want_cycles) / (double)c.want_cycles;
-            dev_sum += d;
-            ncyc++;
-            if (d > dev_max) {
-                dev_max = d;
-                dev_case = c.id;
-            }
-        }
-        kh_json_free(doc);
-    }
-    kh_jsonl_close(&r);
-    if (ncyc)
-        printf("cycles: mean deviation %.1f %%, largest %.1f %% (case %ld)\n", dev_sum / ncyc, dev_max, dev_case);
-    printf("%u passed, %u failed\n", passed, failed);
-    return failed ? 1 : 0;
+    int64_t id;
+    char err[160];
+    if (kh_json_get_i64(c->root, "case", &id, err, sizeof err) == 0)
+        snprintf(c->name, sizeof c->name, "%lld", (long long)id);
+    else
+        snprintf(c->name, sizeof c->name, "%u", c->index);
+    snprintf(c->label, sizeof c->label, "%s (line %u)", c->name, c->line);
 }
+
+const kh_replay_kind kh_replay_cluster = {.name = "cluster", .simulates = 1, .name_case = cluster_name, .run = run_case};

@@ -1,11 +1,9 @@
-/* kohaku replay saxpy FILE: every case of a saxpy vector file (format and
+/* replay saxpy: every case of a saxpy vector file (format and
  * replay contract: ../shared/vectors/README.md) driven through the host
  * window of one machine built from saxpy_map.txt with the recording profile
  * (parameters.md §2.5). One simulation for all cases, no reset between
  * them. Exact: memory at every mem_out address, NODE_STATUS code/arg/valid,
  * SIG_DONE. Timing: cycles_kick_to_batch, reported as a deviation. */
-#include <math.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -16,8 +14,7 @@
 #include "kohaku/hex.h"
 #include "kohaku/json.h"
 #include "kohaku/machine.h"
-#include "replay.h"
-#include "simout.h"
+#include "replay/replay_int.h"
 
 /* The picture of upstream's src/examples/saxpy/saxpy_map.txt (the file
  * ../shared/maps/saxpy_map.txt): one router at (1,1), the memory port at
@@ -32,18 +29,10 @@ typedef struct replay {
     kh_machine *m;
     kh_card *card;
     kh_sim *sim;
-    char msg[4096]; /* why the current case failed */
+    kh_replay_case *c; /* the case being run */
 } replay;
 
-static int case_fail(replay *r, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-static int case_fail(replay *r, const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(r->msg, sizeof r->msg, fmt, ap);
-    va_end(ap);
-    return -1;
-}
+#define case_fail(r, ...) kh_replay_fail((r)->c, __VA_ARGS__)
 
 static int wr(replay *r, uint64_t addr, uint64_t v)
 {
@@ -200,92 +189,86 @@ static int run_case(replay *r, const kh_json_val *c, uint64_t *ours)
     return 0;
 }
 
-int kh_replay_saxpy(const char *file, const kh_replay_opts *o)
+/* One machine for every case of the file. */
+static int saxpy_open(kh_replay *rp, char *err, size_t errlen)
 {
-    kh_jsonl jl;
-    char err[1024];
-    if (kh_jsonl_open(&jl, file, err, sizeof err)) {
-        fprintf(stderr, "kohaku replay saxpy: %s\n", err);
-        return 1;
-    }
     kh_params p;
     kh_params_default(&p);
-    if (kh_params_profile(&p, "rec-saxpy", err, sizeof err)) {
-        fprintf(stderr, "kohaku replay saxpy: %s\n", err);
-        kh_jsonl_close(&jl);
-        return 1;
+    if (kh_params_profile(&p, "rec-saxpy", err, errlen)) return -1;
+    replay *r = calloc(1, sizeof *r);
+    if (!r) {
+        snprintf(err, errlen, "out of memory");
+        return -1;
     }
-    replay r = {0};
-    r.m = kh_machine_new(saxpy_map, &p, err, sizeof err);
-    if (!r.m) {
-        fprintf(stderr, "kohaku replay saxpy: the saxpy machine: %s\n", err);
-        kh_jsonl_close(&jl);
-        return 1;
+    char why[1024];
+    r->m = kh_machine_new(saxpy_map, &p, why, sizeof why);
+    if (!r->m) {
+        snprintf(err, errlen, "the saxpy machine: %s", why);
+        free(r);
+        return -1;
     }
-    r.card = kh_machine_card(r.m);
-    r.sim = kh_machine_sim(r.m);
-    if (o->check && kh_machine_set_check(r.m, kh_checkout_report, o->check)) {
-        fprintf(stderr, "kohaku replay saxpy: out of memory for the flit checker\n");
-        kh_machine_free(r.m);
-        kh_jsonl_close(&jl);
-        return 1;
+    r->card = kh_machine_card(r->m);
+    r->sim = kh_machine_sim(r->m);
+    rp->state = r;
+    if (rp->o->check_fn && kh_machine_set_check(r->m, rp->o->check_fn, rp->o->check_ctx)) {
+        snprintf(err, errlen, "out of memory for the flit checker");
+        return -1;
     }
-    kh_simout *out = kh_simout_open(r.sim, o->trace_file, err, sizeof err);
-    if (!out) {
-        fprintf(stderr, "kohaku replay saxpy: %s\n", err);
-        kh_machine_free(r.m);
-        kh_jsonl_close(&jl);
-        return 1;
+    kh_replay_case none = {0};
+    if (kh_replay_attach(rp, &none, r->sim, NULL)) {
+        snprintf(err, errlen, "%s", none.why);
+        return -1;
     }
-    unsigned passed = 0, failed = 0, timed = 0;
-    double dev_sum = 0, dev_max = 0;
-    char dev_case[64] = "";
-    kh_json *doc;
-    kh_json_error je;
-    unsigned index = 0;
-    while (kh_jsonl_next(&jl, &doc, &je) > 0) {
-        char name[64];
-        snprintf(name, sizeof name, "%u", index++);
-        if (!doc) {
-            printf("case %s (line %u): not one JSON value: column %u: %s\n", name, jl.line, je.col, je.msg);
-            failed++;
-            continue;
-        }
-        const kh_json_val *c = kh_json_root(doc);
-        uint64_t id, rec = 0;
-        if (kh_json_u64(kh_json_get(c, "case"), &id) == 0) snprintf(name, sizeof name, "%llu", (unsigned long long)id);
-        int has_rec = kh_json_u64(kh_json_get(c, "cycles_kick_to_batch"), &rec) == 0 && rec > 0;
-        uint64_t ours = 0;
-        if (kh_json_type_of(c) != KH_JSON_OBJECT || run_case(&r, c, &ours)) {
-            if (kh_json_type_of(c) != KH_JSON_OBJECT) snprintf(r.msg, sizeof r.msg, "not a JSON object");
-            printf("case %s: %s\n", name, r.msg);
-            failed++;
-        } else {
-            passed++;
-        }
-        if (has_rec && ours) {
-            double dev = 100.0 * ((double)ours - (double)rec) / (double)rec;
-            dev_sum += fabs(dev);
-            if (fabs(dev) >= fabs(dev_max)) {
-                dev_max = dev;
-                snprintf(dev_case, sizeof dev_case, "%s", name);
-            }
-            timed++;
-            if (o->verbose)
-                printf("case %s: %llu cycles kick to batch, recorded %llu (%+.1f %%)\n", name,
-                       (unsigned long long)ours, (unsigned long long)rec, dev);
-        }
-        kh_json_free(doc);
-    }
-    kh_jsonl_close(&jl);
-    if (timed)
-        printf("cycles: mean deviation %.1f %%, largest %+.1f %% (case %s)\n", dev_sum / timed, dev_max, dev_case);
-    printf("%u passed, %u failed\n", passed, failed);
-    if (kh_simout_close(out, o->stats_file, err, sizeof err)) {
-        fprintf(stderr, "kohaku replay saxpy: %s\n", err);
-        failed++;
-    }
-    if (o->check) kh_checkout_add(o->check, kh_machine_check(r.m));
-    kh_machine_free(r.m);
-    return failed ? 1 : 0;
+    return 0;
 }
+
+static void saxpy_close(kh_replay *rp)
+{
+    replay *r = rp->state;
+    if (!r) return;
+    kh_replay_detach(rp);
+    kh_replay_add_check(rp, kh_machine_check(r->m));
+    kh_machine_free(r->m);
+    free(r);
+    rp->state = NULL;
+}
+
+/* The case's "case" number, or its place in the file. */
+static void saxpy_name(kh_replay_case *c)
+{
+    uint64_t id;
+    if (kh_json_u64(kh_json_get(c->root, "case"), &id) == 0)
+        snprintf(c->name, sizeof c->name, "%llu", (unsigned long long)id);
+    else
+        snprintf(c->name, sizeof c->name, "%u", c->index);
+}
+
+static void saxpy_run(kh_replay *rp, kh_replay_case *k)
+{
+    replay *r = rp->state;
+    const kh_json_val *c = k->root;
+    uint64_t rec = 0, ours = 0;
+    kh_cycle begin = kh_sim_now(r->sim);
+    int has_rec = kh_json_u64(kh_json_get(c, "cycles_kick_to_batch"), &rec) == 0 && rec > 0;
+    r->c = k;
+    if (kh_json_type_of(c) != KH_JSON_OBJECT)
+        kh_replay_fail(k, "not a JSON object");
+    else
+        run_case(r, c, &ours);
+    kh_replay_case_end(rp, k, r->sim, begin);
+    if (has_rec && ours) {
+        k->timed = 1;
+        k->ours = (double)ours;
+        k->recorded = (double)rec;
+        if (rp->o->verbose)
+            fprintf(rp->out, "case %s: %llu cycles kick to batch, recorded %llu (%+.1f %%)\n", k->name,
+                    (unsigned long long)ours, (unsigned long long)rec, 100.0 * ((double)ours - (double)rec) / (double)rec);
+    }
+}
+
+const kh_replay_kind kh_replay_saxpy = {.name = "saxpy",
+                                        .simulates = 1,
+                                        .open = saxpy_open,
+                                        .close = saxpy_close,
+                                        .name_case = saxpy_name,
+                                        .run = saxpy_run};

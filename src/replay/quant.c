@@ -1,4 +1,4 @@
-/* kohaku replay quant FILE: every case of a quant.jsonl-format file
+/* replay quant: every case of a quant.jsonl-format file
  * (../shared/vectors/README.md) through transform occupant 1. Exact: `out`
  * for (`in`, `mode`); `words`, when present, must be `out` split in words. */
 #include <stdio.h>
@@ -8,7 +8,7 @@
 #include "kohaku/hex.h"
 #include "kohaku/json.h"
 #include "kohaku/num.h"
-#include "replay.h"
+#include "replay/replay_int.h"
 
 typedef struct quant_case {
     uint64_t in[32];
@@ -90,44 +90,30 @@ static void first_difference(const uint64_t got[16], const uint64_t want[16], un
     snprintf(msg, len, "no difference");
 }
 
-int kh_replay_quant(const char *file, const kh_replay_opts *o)
+/* Cases are numbered from 1 in file order (the file records no number). */
+static void quant_name(kh_replay_case *c)
 {
-    kh_jsonl r;
-    char err[256];
-    if (kh_jsonl_open(&r, file, err, sizeof err)) {
-        fprintf(stderr, "kohaku replay quant: %s\n", err);
-        return 1;
-    }
-    unsigned passed = 0, failed = 0, n = 0;
-    kh_json *doc;
-    kh_json_error je;
-    while (kh_jsonl_next(&r, &doc, &je) > 0) {
-        n++;
-        quant_case c;
-        if (!doc) {
-            printf("case %u (line %u): malformed: column %u: %s\n", n, r.line, je.col, je.msg);
-            failed++;
-            continue;
-        }
-        if (read_case(kh_json_root(doc), &c, err, sizeof err)) {
-            printf("case %u (line %u): malformed: %s\n", n, r.line, err);
-            failed++;
-            kh_json_free(doc);
-            continue;
-        }
-        kh_json_free(doc);
-        uint64_t got[16];
-        kh_quant_entry(c.in, (unsigned)c.mode, got);
-        if (memcmp(got, c.out, sizeof got)) {
-            first_difference(got, c.out, (unsigned)c.mode, err, sizeof err);
-            printf("case %u (line %u, mode %llu): out differs: %s\n", n, r.line, (unsigned long long)c.mode, err);
-            failed++;
-        } else {
-            if (o && o->verbose) printf("case %u (line %u): ok\n", n, r.line);
-            passed++;
-        }
-    }
-    kh_jsonl_close(&r);
-    printf("%u passed, %u failed\n", passed, failed);
-    return failed ? 1 : 0;
+    snprintf(c->name, sizeof c->name, "%u", c->index + 1);
+    snprintf(c->label, sizeof c->label, "%u (line %u)", c->index + 1, c->line);
 }
+
+static void quant_run(kh_replay *r, kh_replay_case *k)
+{
+    quant_case c;
+    char err[256];
+    if (read_case(k->root, &c, err, sizeof err)) {
+        kh_replay_fail(k, "malformed: %s", err);
+        return;
+    }
+    uint64_t got[16];
+    kh_quant_entry(c.in, (unsigned)c.mode, got);
+    if (memcmp(got, c.out, sizeof got)) {
+        first_difference(got, c.out, (unsigned)c.mode, err, sizeof err);
+        snprintf(k->label, sizeof k->label, "%s (line %u, mode %llu)", k->name, k->line, (unsigned long long)c.mode);
+        kh_replay_fail(k, "out differs: %s", err);
+    } else if (r->o->verbose) {
+        fprintf(r->out, "case %s: ok\n", k->label);
+    }
+}
+
+const kh_replay_kind kh_replay_quant = {.name = "quant", .name_case = quant_name, .run = quant_run};
