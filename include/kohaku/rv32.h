@@ -36,7 +36,7 @@ kh_cu *kh_rv32_shell(kh_rv32 *r);
 /* Debug view (not architectural: no host register shows these, cpu.md §7.5). */
 typedef struct kh_rv32_state {
     uint32_t x[32];
-    uint32_t pc;            /* next fetch */
+    uint32_t pc;            /* of the next instruction to reach EX; after a halt, of the halting one */
     int running, halted;
     unsigned cause;         /* 0 none, 1 ECALL, 2 EBREAK, 3 fault */
     uint32_t halt_word;     /* a0 for causes 1 and 2, the PC for 3 */
@@ -46,6 +46,8 @@ typedef struct kh_rv32_state {
     unsigned sig_count;     /* completion queue entries */
     int sig_overflow;
     unsigned dirty_lines;   /* L1 lines not yet written back */
+    unsigned mvgo_lost;     /* MVGOs dropped while the executor was busy (cpu.md Open point 5) */
+    int unreachable;        /* the mesh has no memory port at (0,1) (control.md Open point 11) */
 } kh_rv32_state;
 void kh_rv32_get_state(kh_rv32 *r, kh_rv32_state *out);
 /* Backdoors for tests: words of the scratchpad / instruction memory. */

@@ -201,13 +201,6 @@ static int build_cpu(kh_machine *m, unsigned id, char *err, size_t errlen)
     mach_mesh *mm = &m->mesh[id];
     const kh_params *p = kh_sim_params(m->sim);
     if (p->cpu_mode != KH_CPU_MODE_CPU && p->cpu_mode != KH_CPU_MODE_EXACT) return 0;
-    int reachable = 0;
-    for (unsigned i = 0; i < kh_map_nports(mm->map); i++)
-        reachable |= kh_map_port(mm->map, i)->x == 0 && kh_map_port(mm->map, i)->y == 1;
-    if (!reachable)
-        kh_sim_log(m->sim, KH_LOG_WARN,
-                   "mesh %u: no memory port at (0,1): routing delivers (0,0) to whatever sits west of router "
-                   "(1,1), so the control processor is unreachable (control.md Open point 11, cpu.md §1)", id);
     mm->cpu = kh_rv32_attach(mm->node, err, errlen);
     return mm->cpu ? 0 : -1;
 }

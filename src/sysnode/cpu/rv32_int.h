@@ -177,6 +177,7 @@ struct kh_rv32 {
 
     /* diagnostics */
     int warned_alias, warned_bit1;
+    int unreachable;            /* no memory port at (0,1) */
     uint64_t dirty_at_halt;
     uint64_t ctrl_replies_in;   /* CU_CTRL replies the processor's shell answered (cpu-exact) */
 };

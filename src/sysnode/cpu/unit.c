@@ -234,6 +234,9 @@ static int unit_stuck(void *u, char *buf, size_t len)
                     (unsigned long long)r->ctrl_replies_in);
     if (r->sig_ovf)
         kh_node_say(buf, len, &used, "the completion queue overflowed: a completion was lost (cpu.md §4.3)");
+    if (r->unreachable && used)
+        kh_node_say(buf, len, &used, "the map has no memory port at (0,1): nothing reaches (0,0) (control.md "
+                    "Open point 11)");
     return used > 0;
 }
 
@@ -361,6 +364,15 @@ kh_rv32 *kh_rv32_attach(kh_node *n, char *err, size_t errlen)
     if (!cu) return NULL;
     kh_rv32 *r = kh_cu_unit(cu);
     r->n = n;
+    /* routing delivers (0,0) to whatever sits west of router (1,1): a warning, not a refusal */
+    r->unreachable = 1;
+    for (unsigned i = 0; i < n->cfg.nports; i++)
+        if (n->cfg.port[i].x == 0 && n->cfg.port[i].y == 1) r->unreachable = 0;
+    if (r->unreachable)
+        kh_rv_log(r, KH_LOG_WARN,
+                  "mesh %u has no memory port at (0,1): flits for (0,0) are routed to whatever sits west of "
+                  "router (1,1), so the control processor is unreachable (control.md Open point 11, cpu.md §1)",
+                  n->cfg.mesh_id);
     /* CP = PORTS + 2 + ILINK (§5.3, mag.v requester order) */
     r->rq = kh_conv_requester(n->conv, n->cfg.nports + 2 + (n->cfg.interlink ? 1 : 0), kh_cu_comp(cu), "rv32_l1");
     if (!r->rq) {
@@ -395,6 +407,8 @@ void kh_rv32_get_state(kh_rv32 *r, kh_rv32_state *out)
     out->sig_count = r->sig_n;
     out->sig_overflow = r->sig_ovf;
     out->dirty_lines = kh_rv_l1_dirty(r);
+    out->unreachable = r->unreachable;
+    out->mvgo_lost = (unsigned)r->mvgo_lost;
     uint64_t aux = kh_node_aux_stat(r->n, now), v = 0;
     kh_rv32_pe_status_set_unit_busy(&v, (unsigned)(r->in_flight || r->run));
     kh_rv32_pe_status_set_running(&v, (unsigned)r->run);
