@@ -28,6 +28,14 @@ if [ -f "$prog" ]; then
         sh -c "\"$KOHAKU\" cpu run default \"$prog\" --arg 10 | cut -d' ' -f1-5"
     expect_rc "--trace" 0 "$KOHAKU" cpu run default "$prog" --arg 3 --trace "$tmp/t.json"
     expect_out "the trace names the processor" "1" sh -c "grep -c -m1 'rv32(0,0)' \"$tmp/t.json\""
+    # the session line: load and kick as a host does, then poll the status mirror of (0,0):
+    # code 0 (INST_COMPLETE), arg = a0 = 0x11d, count 1, valid
+    # (a relative PROGRAM is read from the session file's directory)
+    abs=$(cd "$(dirname "$prog")" && pwd)/squares.elf
+    printf 'cpu %s arg=10\npoll NODE_STATUS(0,0) 0x000000011d000101\n' "$abs" > "$tmp/sq.session"
+    expect_rc "session line cpu" 0 "$KOHAKU" run default "$tmp/sq.session"
+    printf 'cpu %s arg=10 last=2\n' "$abs" > "$tmp/bad.session"
+    expect_err_has "session line cpu refuses last=2" "last=2" "$KOHAKU" run default "$tmp/bad.session"
 else
     echo "skip: $prog not built (gcc-riscv64-unknown-elf not installed; make rv32)"
 fi
