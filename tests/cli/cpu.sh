@@ -27,7 +27,7 @@ if [ -f "$prog" ]; then
     expect_out "ELF from the RISC-V toolchain, with --arg" "a0 = 0x0000011d cause 1" \
         sh -c "\"$KOHAKU\" cpu run default \"$prog\" --arg 10 | cut -d' ' -f1-5"
     expect_rc "--trace" 0 "$KOHAKU" cpu run default "$prog" --arg 3 --trace "$tmp/t.json"
-    expect_out "the trace names the processor" "1" sh -c "grep -c -m1 'rv32(0,0)' \"$tmp/t.json\""
+    expect_out "the trace has the run's span" "1" sh -c "grep -c -m1 '\"name\":\"rv32\"' \"$tmp/t.json\""
     # the session line: load and kick as a host does, then poll the status mirror of (0,0):
     # code 0 (INST_COMPLETE), arg = a0 = 0x11d, count 1, valid
     # (a relative PROGRAM is read from the session file's directory)

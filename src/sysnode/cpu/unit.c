@@ -180,6 +180,12 @@ static void unit_step(void *u, kh_cycle now)
         r->retire_at = KH_NEVER;
         r->in_flight = 0;
         kh_cu_done(r->cu, r->last_fault, r->last_word, now);
+        if (kh_sim_trace(r->sim)) {
+            char args[160];
+            snprintf(args, sizeof args, "\"cause\": %u, \"word\": %u, \"cycles\": %u, \"instret\": %u", r->cause,
+                     r->last_word, r->cycles, r->instret);
+            kh_trace_span(kh_cu_comp(r->cu), "rv32", r->kick_at, now + 1, args);
+        }
     }
     /* what moves next */
     if (r->wait != RW_NONE || r->outn || r->wrout) kh_rv_wake(r, now + 1);
