@@ -4,6 +4,9 @@
  * and misses against the DRAM latency, the push register. Cycles are the
  * core's own count: from the start pulse (kick + 2) to the halting
  * instruction's EX. */
+#include "kohaku/gen/mover.h"
+#include "kohaku/gen/regs.h"
+#include "kohaku/node.h"
 #include "rv32_kit.h"
 
 static uint32_t cycles_of(const uint32_t *c, unsigned n, const kh_params *p)
@@ -174,6 +177,56 @@ static void btb_alias_across_kicks(void)
     kh_machine_free(m);
 }
 
+/* §6.3: the k-th descriptor write reaches the mover in T + 3 + 6k (T: the
+ * MVGO's MEM cycle), and a write acts one cycle later (memory.md §11.1): a
+ * descriptor of n writes ending with GO makes the mover busy from
+ * T + 3 + 6n + 1. The ECALL after the MVGO is in EX in cycle T. */
+static void executor_write_times(void)
+{
+    for (unsigned n = 1; n <= 4; n++) {
+        char err[512];
+        kh_machine *m = kh_machine_new(NULL, NULL, err, sizeof err);
+        static kh_rv32_image img;
+        memset(&img, 0, sizeof img);
+        unsigned k = rv_li(img.imem, 1, 0xF0000000);
+        img.imem[k++] = RV_ADDI(2, 0, 64);
+        img.imem[k++] = RV_SW(1, 2, 0); /* MVGO 64 */
+        img.imem[k++] = RV_ECALL;
+        img.imem_granules = 1;
+        /* n - 1 writes of the fill value, then GO of a one-word FILL (walkers at reset: 1 element) */
+        uint32_t *d = &img.spad[64];
+        d[0] = n;
+        for (unsigned i = 0; i + 1 < n; i++) {
+            d[1 + 3 * i] = 0x40;
+            d[2 + 3 * i] = i;
+        }
+        uint64_t go = 0;
+        kh_mover_ctrl_set_mode(&go, 4);
+        kh_mover_ctrl_set_ewidth(&go, 2);
+        kh_mover_ctrl_set_go(&go, 1);
+        d[1 + 3 * (n - 1)] = 0x00;
+        d[2 + 3 * (n - 1)] = (uint32_t)go;
+        img.spad_lo = 8;
+        img.spad_hi = 10; /* words 64..79 */
+        CHECK_EQ(kh_rv32_host_load(kh_machine_card(m), 0, &img, 0, 1, 0, err, sizeof err), 0);
+        kh_sim *sim = kh_machine_sim(m);
+        kh_rv32 *cpu = kh_machine_cpu_at(m, 0);
+        kh_cycle t = KH_NEVER, rise = KH_NEVER;
+        for (unsigned c = 0; c < 5000 && rise == KH_NEVER; c++) {
+            kh_cycle now = kh_sim_now(sim);
+            uint64_t aux = kh_node_aux_stat(kh_machine_node(m), now);
+            if (kh_orch_aux_stat_mover_busy(&aux)) rise = now;
+            kh_sim_run(sim, 1);
+            kh_rv32_state st;
+            kh_rv32_get_state(cpu, &st);
+            if (st.halted && t == KH_NEVER) t = now;
+        }
+        CHECK(t != KH_NEVER && rise != KH_NEVER);
+        CHECK_EQ(rise - t, 3 + 6 * n + 1);
+        kh_machine_free(m);
+    }
+}
+
 int main(void)
 {
     KH_RUN(kick_and_straight_line);
@@ -184,5 +237,6 @@ int main(void)
     KH_RUN(l1_miss_and_hit);
     KH_RUN(push_register);
     KH_RUN(btb_alias_across_kicks);
+    KH_RUN(executor_write_times);
     return kh_test_end("t_rv32_timing");
 }

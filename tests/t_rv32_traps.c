@@ -99,11 +99,11 @@ static void completion_does_not_flush(void)
         rv_exec(&r, NULL, c, n, NULL, 0, 0);
         CHECK_EQ(r.rc, 0);
         CHECK_EQ(r.st.cause, 1);
-        uint32_t dram = 0;
+        uint32_t dram[2] = {0, 0};
         char err[256];
         kh_sim_run_until_idle(kh_machine_sim(r.m), 100000);
-        kh_card_read_block(kh_machine_card(r.m), kh_host_dram(0, 0x40), &dram, 8, err, sizeof err);
-        CHECK_EQ(dram, flush ? 0x1234ABCDu : 0u);
+        kh_card_read_block(kh_machine_card(r.m), kh_host_dram(0, 0x40), dram, 8, err, sizeof err);
+        CHECK_EQ(dram[0], flush ? 0x1234ABCDu : 0u);
         CHECK_EQ(r.st.dirty_lines, flush ? 0u : 1u);
         CHECK_EQ(r.warns > 0, !flush);
         diagnose(&r);

@@ -32,10 +32,11 @@ int kh_rv32_run(kh_machine *m, unsigned mesh, const kh_rv32_image *img, uint32_t
     res->kick_cycle = kh_sim_now(sim);
     kh_cycle end = kh_sim_now(sim) + limit;
     for (;;) {
+        /* idle before the read: a read that costs host-link time may let the completion in */
+        int idle = kh_sim_idle(sim);
         if (status(m, mesh, &now, err, errlen)) return -1;
         if (kh_orch_node_status_count(&now) != kh_orch_node_status_count(&before)) break;
-        if (kh_sim_idle(sim) || kh_sim_now(sim) >= end) {
-            int idle = kh_sim_idle(sim);
+        if (idle || kh_sim_now(sim) >= end) {
             size_t used = (size_t)snprintf(err, errlen, "no completion from (0,0) %s after cycle %llu:\n",
                                            idle ? "and nothing left to run" : "within the cycle limit",
                                            (unsigned long long)kh_sim_now(sim));
