@@ -328,7 +328,7 @@ static void hub_take(void *ctx, kh_cycle now)
 static kh_flit_origin hub_origin(void *ctx, kh_cycle now)
 {
     (void)now;
-    return ((kh_rv32 *)ctx)->hub_fw ? KH_ORIGIN_SHELL : KH_ORIGIN_UNIT;
+    return ((kh_rv32 *)ctx)->hub_fw ? KH_ORIGIN_CPU_SHELL : KH_ORIGIN_CPU;
 }
 
 static int cpu_accept(void *ctx, const kh_flit *f, kh_cycle now)
