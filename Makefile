@@ -62,7 +62,7 @@ RV_CFLAGS := -march=rv32i -mabi=ilp32 -Os -ffreestanding -nostdlib -Wall -Wextra
 RV_DEPS   := examples/rv32/crt0.S examples/rv32/kohaku_rv32.ld examples/rv32/kohaku_rv32.h
 RV_PROGS  := $(patsubst examples/rv32/%.c,$(BUILD)/rv32/%.elf,$(sort $(wildcard examples/rv32/*.c)))
 
-.PHONY: all lib cli test run bench fuzz clean check-gen docs rv32
+.PHONY: all lib cli test run bench fuzz clean docs rv32
 # Keep intermediate objects (tests, benches) so rebuilds stay incremental.
 .SECONDARY:
 all: $(LIB) $(CLI)
@@ -100,9 +100,6 @@ $(BUILD)/obj/%.o: %.c | $(ISA_HDRS)
 	@mkdir -p $(@D)
 	@echo "  CC    $<"
 	$(Q)$(CC) $(CFLAGS) -c -o $@ $<
-
-# Keep chained intermediates (test objects) between runs.
-.SECONDARY:
 
 # The generated headers are named here so make treats them as real targets
 # (always present) rather than intermediates it may delete.
@@ -147,16 +144,19 @@ else
 	@BUILD=$(BUILD) sh bench/base.sh $(BASE)
 endif
 
+FUZZ_SECONDS ?= 10
 fuzz:
-	@sh fuzz/run.sh
+	@FUZZ_SECONDS=$(FUZZ_SECONDS) sh fuzz/run.sh
 
-# The field tables of docs/isa/ are generated from isa/*.isa (not kept in
-# git: like the C headers, they are only ever produced from the tables).
+# The field tables are generated from isa/*.isa into the build tree
+# ($(BUILD)/docs/isa/), never into the sources: like the C headers, they
+# are only ever produced from the tables.
 docs: $(BUILD)/isagen
-	@mkdir -p docs/isa
+	@mkdir -p $(BUILD)/docs/isa
 	@for f in $(ISA_SRCS); do n=$$(basename $$f .isa); \
-	    $(BUILD)/isagen --emit markdown $$f > docs/isa/$$n.md.tmp && mv docs/isa/$$n.md.tmp docs/isa/$$n.md; done
-	@echo "docs/isa/*.md regenerated"
+	    $(BUILD)/isagen --emit markdown $$f > $(BUILD)/docs/isa/$$n.md.tmp && \
+	    mv $(BUILD)/docs/isa/$$n.md.tmp $(BUILD)/docs/isa/$$n.md; done
+	@echo "$(BUILD)/docs/isa/*.md generated"
 
 clean:
 	rm -rf build build-san build-fuzz

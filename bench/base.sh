@@ -4,7 +4,7 @@
 # into a scratch tree outside the project (reused while its build is there)
 # and built with its own Makefile; both builds then run the same workloads
 # through their own `kohaku`, which is why the workloads are data (bench/base/,
-# the maps of ../shared, CLI arguments) that any build of the CLI since
+# the maps of data/, CLI arguments) that any build of the CLI since
 # 736479f accepts. The two binaries alternate (A B A B ...), each timed as a
 # whole process; the table gives the medians and the median of the pairwise
 # ratios (CPU time = user + system; wall time beside it).
@@ -12,8 +12,13 @@
 #   BENCH_SCRATCH   where the base tree and the workload files go
 #                   (default ${TMPDIR:-/tmp}/kohaku-bench)
 #   BENCH_ONLY      a list of workload numbers to run (default: 1 2 3 4 5 6)
-# Output: a line per workload; "same" when both printed the same values (timing
-# lines of `bench noc` left out), else "DIFFERS" and the files to diff.
+# Output: a line per workload. "values": "same" when both printed the same
+# (timing lines of `bench noc` left out), else "DIFFERS" and the files to diff.
+# "cycles": each build runs the workload once more with --stats (every link's
+# flits and stall cycles, every unit's busy cycles, the final cycle; for (1)
+# `replay -v` on one case: every request and completion with its cycle) and
+# the two records are compared the same way. A speed change must show "same"
+# in both columns against its parent commit: BASE=HEAD~1 is the check.
 BUILD=${BUILD:-build}
 BASE=${1:?usage: bench/base.sh COMMIT}
 RUNS=${BENCH_RUNS:-5}
@@ -59,7 +64,7 @@ args() {
 }
 title() {
     case $1 in
-    1) echo "(1) cluster unit bench, FILL/FILL/GEMM/DRAIN x8, 500 cases" ;;
+    1) echo "(1) cluster unit bench, FILL/FILL/GEMM/DRAIN x8 x500" ;;
     2) echo "(2) saxpy mesh, 2 units on 1 port, 5000 rounds" ;;
     3) echo "(3) kohaku demo" ;;
     4) echo "(4) kohaku gemm 1024 1024 1024" ;;
@@ -69,7 +74,15 @@ title() {
 }
 
 echo "base $BASE ($(git rev-parse --short "$rev")) against this build ($(git rev-parse --short HEAD)$(git diff --quiet HEAD -- src include tools 2>/dev/null || echo ', modified')); $RUNS runs each, medians"
-printf '%-52s %9s %9s %8s %9s %9s %8s  %s\n' workload "base cpu" "this cpu" speed-up "base wall" "this wall" speed-up output
+# the cycle record of workload n by binary $2 into $3
+cycles_of() {
+    case $1 in
+    1) "$2" replay cluster -v "$D/cluster.jsonl" >"$3" 2>&1 ;;
+    *) # shellcheck disable=SC2046,SC2086 # the arguments are words by design
+       "$2" $(args "$1") --stats "$3" >/dev/null 2>&1 ;;
+    esac
+}
+printf '%-52s %9s %9s %8s %9s %9s %8s  %-8s %s\n' workload "base cpu" "this cpu" speed-up "base wall" "this wall" speed-up values cycles
 status=0
 for n in $ONLY; do
     a=$(args "$n")
@@ -87,6 +100,9 @@ for n in $ONLY; do
     else
         same="DIFFERS ($W/out$n.*.values)"
     fi
-    printf '%-52s %9s %9s %7sx %9s %9s %7sx  %s\n' "$(title "$n")" "$1" "$2" "$3" "$4" "$5" "$6" "$same"
+    cycles_of "$n" "$B" "$W/cycles$n.base"
+    cycles_of "$n" "$K" "$W/cycles$n.this"
+    if cmp -s "$W/cycles$n.base" "$W/cycles$n.this"; then cyc=same; else cyc="DIFFERS ($W/cycles$n.*)"; fi
+    printf '%-52s %9s %9s %7sx %9s %9s %7sx  %-8s %s\n' "$(title "$n")" "$1" "$2" "$3" "$4" "$5" "$6" "$same" "$cyc"
 done
 exit $status

@@ -12,4 +12,6 @@ status=0
 "$BUILD/bench/b_mx" || status=1
 # the cluster's arithmetic and the whole machine on the demo GEMM (issue 6)
 "$K" bench gemm || status=1
+# cycle fidelity on two loaded machines against the RTL (issue 17)
+sh bench/fidelity.sh "$K" data || status=1
 exit $status

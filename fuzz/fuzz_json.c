@@ -1,8 +1,10 @@
-/* fuzz-seeds: vectors */
+/* fuzz-line-seeds: vectors */
+/* fuzz-max-len: 8192 */
 /* libFuzzer target: the JSON reader (json.h) must accept or refuse any bytes
  * without crashing; a refusal says why and where, an accepted tree is
- * consistent (lengths, indices and keys agree). The seeds are
- * the JSON Lines vector files, so the input is also read line by line. */
+ * consistent (lengths, indices and keys agree). The seeds are the lines
+ * of the JSON Lines vector files, one each (whole files made it crawl at
+ * 57 exec/s); the input is also read line by line. */
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>

@@ -3,10 +3,12 @@
  * handshake (default model) or 8 cycles after it (the recording's AXI RAM
  * through its DRAM port), beats follow one per cycle, and each flit leaves
  * through the port's output register one cycle after it is loaded. The AR
- * handshake is the cycle after the request reaches the head of the read
- * queue (FWFT fall-through fifo_latency after the link transfer; the
- * port's AXI outputs are registers, memory.md §10), and each R beat passes
- * the port's registered skid (one cycle) before it becomes a flit. */
+ * handshake is two cycles after the request reaches the head of the read
+ * queue (FWFT fall-through fifo_latency after the link transfer): the
+ * port's ARVALID is a register (memory.md §10) and the older RTL's
+ * mag_dram_port registers every requester's valid (rd_req_r) before its
+ * round-robin (docs/timing.md "Memory port"). Each R beat passes the port's
+ * registered skid (one cycle) before it becomes a flit. */
 #include "node_rig.h"
 
 static void first_beat_after(int axi_ram, unsigned expect_lat)
@@ -21,7 +23,7 @@ static void first_beat_after(int axi_ram, unsigned expect_lat)
     rig_run(&r);
     tep *s = r.sink[0];
     CHECK_EQ(s->ngot, 4);
-    kh_cycle handshake = 10 + p.fifo_latency + 1;
+    kh_cycle handshake = 10 + p.fifo_latency + 2;
     CHECK_EQ(s->got_at[0], handshake + expect_lat + 1 + 1);
     for (unsigned i = 1; i < s->ngot; i++) CHECK_EQ(s->got_at[i], s->got_at[i - 1] + 1);
     rig_free(&r);
@@ -94,11 +96,77 @@ static void streaming_emits_one_flit_per_cycle(void)
     rig_free(&r);
 }
 
+/* Two plain reads of n words from one requester, queued together: their
+ * first beats are 11 + n cycles apart through the recording's AXI RAM. The
+ * port returns to S_IDLE the cycle after the last beat leaves its skid,
+ * issues the next AR from there, and mag_dram_port handshakes it two
+ * cycles later (rd_req_r); the first beat is back 8 after that. Upstream
+ * 7703ee8 under Verilator: 12 for one word (saxpy.jsonl case 0: responses
+ * at 126 and 138), 19 for eight (docs/timing.md "Memory port"). */
+static void plain_reads_back_to_back(unsigned words)
+{
+    kh_params p;
+    kh_params_default(&p);
+    p.axi_ram_model = 1;
+    rig r;
+    rig_init(&r, &p, 1, 0, 0);
+    kh_flit f = mk_rd(2, 1, 0x1000, words - 1, 0);
+    tep_send_at(r.src[0], &f, 10);
+    f = mk_rd(2, 1, 0x8000, words - 1, 0);
+    tep_send_at(r.src[0], &f, 11);
+    rig_run(&r);
+    tep *s = r.sink[0];
+    CHECK_EQ(s->ngot, 2 * words);
+    CHECK_EQ(s->got_at[words] - s->got_at[0], 11 + words);
+    rig_free(&r);
+}
+
+static void plain_reads_of_one_word_start_12_apart(void) { plain_reads_back_to_back(1); }
+static void plain_reads_of_eight_words_start_19_apart(void) { plain_reads_back_to_back(8); }
+
+/* A write of n beats, descriptor taken at T and its data at T+1..T+n, in
+ * the recording's environment (stand-in FIFOs, AXI RAM): the MEM_WR_ACK
+ * leaves the port 17 cycles after T for one beat, 31 for eight. Upstream
+ * 7703ee8 under Verilator (saxpy.jsonl case 0: descriptor at 150, ack at
+ * 167): the slot is ready when the last beat is taken (visible one cycle
+ * later), `ws_issue` the next cycle, the AW handshake two later
+ * (`wr_req_r`), W beats from the handshake + 3, B at the port 8 after the
+ * last W beat, the ack one cycle after B (docs/timing.md "Memory port"). */
+static void write_ack_after(unsigned beats, kh_cycle expect)
+{
+    kh_params p;
+    kh_params_default(&p);
+    p.fifo_latency = 1;
+    p.fifo_extra_cap = 2;
+    p.axi_ram_model = 1;
+    rig r;
+    rig_init(&r, &p, 1, 0, 0);
+    kh_flit f = mk_wr(2, 1, 0x8000, beats - 1, 5);
+    tep_send_at(r.src[0], &f, 10);
+    for (unsigned k = 0; k < beats; k++) {
+        f = mk_data(2, 1, 7, k, k + 1 == beats);
+        tep_send_at(r.src[0], &f, 11 + k);
+    }
+    rig_run(&r);
+    tep *s = r.sink[0];
+    CHECK_EQ(s->ngot, 1);
+    CHECK_EQ(kh_hdr_type(s->got[0].w), KH_T_MEM_WR_ACK);
+    CHECK_EQ(s->got_at[0] - 10, expect);
+    rig_free(&r);
+}
+
+static void write_of_one_beat_is_acked_after_17(void) { write_ack_after(1, 17); }
+static void write_of_eight_beats_is_acked_after_31(void) { write_ack_after(8, 31); }
+
 int main(void)
 {
     KH_RUN(default_dram_first_beat_after_dram_lat);
     KH_RUN(axi_ram_first_beat_after_8);
     KH_RUN(axi_ram_one_read_burst_at_a_time);
+    KH_RUN(plain_reads_of_one_word_start_12_apart);
+    KH_RUN(plain_reads_of_eight_words_start_19_apart);
+    KH_RUN(write_of_one_beat_is_acked_after_17);
+    KH_RUN(write_of_eight_beats_is_acked_after_31);
     KH_RUN(staging_read_one_word_outstanding);
     KH_RUN(streaming_emits_one_flit_per_cycle);
     return kh_test_end("t_node_timing");

@@ -56,6 +56,43 @@ static void acc_add_zero_rules(void)
     CHECK_EQ(kh_acc_add(0x004000 | 1, 0, 0x204000, 0, 14), 0);
 }
 
+/* LOAD on 16 lanes is add(forced zero, chain) of §6.1 lane by lane: the
+ * examples above (0x2F0530 kept, an E = 0 chain gives 0), signs, extremes. */
+static void acc_load16_is_add_with_forced_zero(void)
+{
+    static const uint32_t w[] = {0x2F0530, 0x003FFF, 0, 0x200000, 0x0F9B2E, 0x1FFFFF, 0x004000, 0x204000};
+    const unsigned mws[] = {KH_ACC_MW_MIN, 14, KH_ACC_MW_MAX, 0, 40};
+    for (unsigned m = 0; m < sizeof mws / sizeof mws[0]; m++) {
+        uint32_t chain[16], out[16];
+        for (unsigned l = 0; l < 16; l++) chain[l] = w[l % 8] ^ (l >= 8 ? 0x155u << (l % 5) : 0);
+        kh_acc_load16(chain, mws[m], out);
+        for (unsigned l = 0; l < 16; l++) CHECK_EQ(out[l], kh_acc_add(0x0F9B2E, 1, chain[l], 0, mws[m]));
+    }
+    uint32_t c2[16] = {0x2F0530, 0x003FFF}, o2[16];
+    kh_acc_load16(c2, 14, o2);
+    CHECK_EQ(o2[0], 0x2F0530);
+    CHECK_EQ(o2[1], 0);
+}
+
+/* The sub-tile's FP16 word: lane e is kh_acc_to_f16 of lane e at bits
+ * [16e+15:16e], for FP22 and the other widths. */
+static void acc_to_f16_word_places_every_lane(void)
+{
+    uint64_t s = 0x9E3779B97F4A7C15ull;
+    for (unsigned mw = KH_ACC_MW_MIN; mw <= KH_ACC_MW_MAX + 1; mw++)
+        for (int r = 0; r < 200; r++) {
+            uint32_t v[16];
+            uint64_t w[4];
+            for (unsigned e = 0; e < 16; e++) {
+                s ^= s << 13, s ^= s >> 7, s ^= s << 17;
+                v[e] = (uint32_t)s & ((1u << (mw + 8 > 31 ? 31 : mw + 8)) - 1);
+            }
+            kh_acc_to_f16_word(v, mw, w);
+            for (unsigned e = 0; e < 16; e++)
+                CHECK_EQ((w[e / 4] >> (16 * (e % 4))) & 0xFFFF, kh_acc_to_f16(v[e], mw));
+        }
+}
+
 /* numerics §7 and the §9.5 drains. */
 static void acc_to_f16_worked_examples(void)
 {
@@ -279,6 +316,8 @@ int main(void)
     KH_RUN(acc_from_product_worked_example);
     KH_RUN(acc_add_worked_example_and_saturation);
     KH_RUN(acc_add_zero_rules);
+    KH_RUN(acc_load16_is_add_with_forced_zero);
+    KH_RUN(acc_to_f16_word_places_every_lane);
     KH_RUN(acc_to_f16_worked_examples);
     KH_RUN(acc_from_product_exponent_wraps);
     KH_RUN(acc_mw_is_clamped);

@@ -84,10 +84,11 @@ typedef struct bench {
     node *n;
 } bench;
 
-static bench make(unsigned grid_hi)
+static bench make_with(unsigned grid_hi, int older_rtl)
 {
     kh_params p;
     kh_params_default(&p);
+    p.dispatch_older_rtl = (uint64_t)older_rtl;
     bench b;
     b.sim = kh_sim_new(&p);
     b.n = calloc(1, sizeof *b.n);
@@ -101,6 +102,8 @@ static bench make(unsigned grid_hi)
     b.n->o = b.o;
     return b;
 }
+
+static bench make(unsigned grid_hi) { return make_with(grid_hi, 0); }
 
 static void done(bench *b)
 {
@@ -317,24 +320,26 @@ static void staging_writes_honour_strobes(void)
 
 /* ---- §2.4 dispatch ---------------------------------------------------- */
 
-static void dispatch_pushes_8_cycles_after_the_kick_beat_then_every_5(void)
+/* Three flits: the first pushed `push` cycles after the kick beat t, then
+ * one flit per 5 cycles; the node sees each after the FIFO fall-through. */
+static void pushes_after_the_kick(int older, kh_cycle push)
 {
-    /* Kick beat t; start t+1; word 0 at t+2, words 1-4 at t+3..t+6; push
-     * two cycles after word 4 = t+8; visible after the FIFO fall-through
-     * (fifo_latency 2) at t+10; then one flit per 5 cycles. */
-    bench b = make(2);
+    bench b = make_with(2, older);
     for (unsigned s = 0; s < 3; s++) stage(&b, s, 0x10 + s, s == 2, s);
     program(&b, 0, 3, 1, 0, 4);
     run(&b, 3);
     kh_cycle t = now_of(&b);
     wr(&b, KH_ORCH_PROG_KICK, 1);
     run(&b, 40);
+    kh_cycle f = kh_sim_params(b.sim)->fifo_latency;
     CHECK_EQ(b.n->got, 3);
-    CHECK_EQ(b.n->got_at[0], t + 10);
-    CHECK_EQ(b.n->got_at[1], t + 15);
-    CHECK_EQ(b.n->got_at[2], t + 20);
+    for (unsigned i = 0; i < 3; i++) CHECK_EQ(b.n->got_at[i], t + push + 5 * i + f);
     done(&b);
 }
+
+/* Kick beat t; start t+1; word 0 at t+2, words 1-4 at t+3..t+6; push two
+ * cycles after word 4 = t+8 (§2.4). */
+static void dispatch_pushes_8_cycles_after_the_kick_beat_then_every_5(void) { pushes_after_the_kick(0, 8); }
 
 static void dispatch_stamps_dst_and_src_and_passes_the_rest(void)
 {
@@ -463,6 +468,69 @@ static void kick_past_the_staging_ram_is_refused(void)
     CHECK_EQ(b.n->got, 0);
     CHECK(kh_orch_error(b.o) != NULL);
     CHECK(strstr(kh_orch_error(b.o), "PROG_BASE 126 + PROG_LEN 3") != NULL);
+    done(&b);
+}
+
+/* ---- the older RTL's dispatcher (dispatch_older_rtl, docs/timing.md) ---- */
+
+/* 7703ee8 noc_orchestrator: kick beat t, kick_req t+1, words t+2..t+6,
+ * disp_push (a register) at t+7: the RTL trace of saxpy.jsonl case 0 has
+ * the beat at 94 and disp_push at 101. */
+static void older_dispatch_pushes_7_cycles_after_the_kick_beat_then_every_5(void) { pushes_after_the_kick(1, 7); }
+
+/* PROG_STAT's credit drops the cycle after word 0 (control.md §2.5), in the
+ * older RTL the cycle after the push (prog_credit decremented on
+ * disp_push); run drops the cycle after word 4 in both, so the flit is
+ * pushed in the cycle run first reads 0 (older) or the one after. */
+static void credit_and_run_fall(int older, kh_cycle credit_from, kh_cycle push_at)
+{
+    bench b = make_with(2, older);
+    stage(&b, 0, 1, 1, 0);
+    program(&b, 0, 1, 1, 0, 4);
+    run(&b, 2);
+    kh_cycle t = now_of(&b);
+    wr(&b, KH_ORCH_PROG_KICK, 1);
+    for (kh_cycle c = t + 1; c <= t + 10; c++) {
+        run(&b, 1);
+        CHECK_EQ(now_of(&b), c);
+        uint64_t w = rd(&b, KH_ORCH_PROG_STAT);
+        CHECK_EQ(kh_orch_prog_stat_credit(&w), c >= t + credit_from ? 3u : 4u);
+        CHECK_EQ(kh_orch_prog_stat_run(&w), c >= t + 2 && c < t + 7);
+    }
+    run(&b, 10);
+    CHECK_EQ(b.n->got, 1);
+    CHECK_EQ(b.n->got_at[0], t + push_at + kh_sim_params(b.sim)->fifo_latency);
+    done(&b);
+}
+
+static void credit_drops_after_word_0_push_two_after_word_4(void) { credit_and_run_fall(0, 3, 8); }
+static void older_credit_drops_after_the_push_in_the_cycle_run_reads_0(void) { credit_and_run_fall(1, 8, 7); }
+
+static void older_dispatch_stalls_at_any_word_without_credit(void)
+{
+    /* Credit 1, two flits: flit 0's push at t+7 takes the credit at the end
+     * of t+7, where flit 1's word 0 is read; word 1 then waits. An
+     * INST_COMPLETE at s refills at the end of s: words 1-4 at s+1..s+4,
+     * the push at s+5. */
+    bench b = make_with(2, 1);
+    stage(&b, 0, 1, 0, 0);
+    stage(&b, 1, 1, 1, 1);
+    program(&b, 0, 2, 1, 0, 1);
+    run(&b, 1);
+    kh_cycle t = now_of(&b);
+    wr(&b, KH_ORCH_PROG_KICK, 1);
+    run(&b, 60);
+    CHECK_EQ(b.n->got, 1);
+    CHECK_EQ(credit(&b), 0);
+    uint64_t w = rd(&b, KH_ORCH_PROG_STAT);
+    CHECK_EQ(kh_orch_prog_stat_run(&w), 1);
+    CHECK_EQ(kh_orch_prog_stat_left(&w), 1);
+    kh_cycle s = now_of(&b);
+    inject_signal(&b, s, 1, 0, 0x00, 0);
+    run(&b, 40);
+    CHECK_EQ(b.n->got, 2);
+    CHECK_EQ(b.n->got_at[1], s + 5 + kh_sim_params(b.sim)->fifo_latency);
+    CHECK(t < s);
     done(&b);
 }
 
@@ -852,6 +920,10 @@ int main(void)
     KH_RUN(prog_stat_shows_run_left_and_credit);
     KH_RUN(word_0_needs_room_for_two_more_flits);
     KH_RUN(kick_past_the_staging_ram_is_refused);
+    KH_RUN(older_dispatch_pushes_7_cycles_after_the_kick_beat_then_every_5);
+    KH_RUN(credit_drops_after_word_0_push_two_after_word_4);
+    KH_RUN(older_credit_drops_after_the_push_in_the_cycle_run_reads_0);
+    KH_RUN(older_dispatch_stalls_at_any_word_without_credit);
     KH_RUN(program_longer_than_its_credit_stalls_until_inst_complete);
     KH_RUN(word_0_and_inst_complete_in_one_cycle_leave_credit_unchanged);
     KH_RUN(prog_cred_write_overrides_a_same_cycle_refill);

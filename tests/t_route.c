@@ -401,8 +401,73 @@ static void attach_refuses_corners_off_map_and_doubles(void)
     kh_map_free(map);
 }
 
+/* ---- routing policies (kh_mesh_cfg) ---- */
+
+typedef struct counting_xy {
+    unsigned calls;
+} counting_xy;
+
+static unsigned counting_route(void *ctx, unsigned mx, unsigned my, unsigned nx, unsigned ny, unsigned px,
+                               unsigned py)
+{
+    ((counting_xy *)ctx)->calls++;
+    return kh_noc_route(mx, my, nx, ny, px, py);
+}
+
+/* Y first, then X: the turn masks of mesh.md §3 forbid its second turn. */
+static unsigned yx_route(void *ctx, unsigned mx, unsigned my, unsigned nx, unsigned ny, unsigned px, unsigned py)
+{
+    (void)ctx;
+    unsigned dx, dy;
+    delivery(nx, ny, px, py, &dx, &dy);
+    unsigned ry = clampu(dy, ny);
+    if (ry != my) return ry > my ? KH_DIR_S : KH_DIR_N;
+    return kh_noc_route(mx, my, nx, ny, px, py);
+}
+
+/* (1,0), the north edge above router (1,1), sends to (2,3), the south edge
+ * below router (2,2) of mesh_2x2. Returns the flits delivered there. */
+static unsigned send_corner_to_corner(const kh_mesh_cfg *cfg, unsigned *errors)
+{
+    kh_map *map = load("mesh_2x2.txt");
+    if (!map) return 0;
+    kh_params p;
+    char err[256];
+    kh_params_default(&p);
+    kh_sim *sim = kh_sim_new(&p);
+    kh_sim_set_log(sim, NULL, NULL, KH_LOG_ERROR + 1); /* counted, not printed */
+    kh_mesh *m = kh_mesh_new_cfg(sim, map, cfg, err, sizeof err);
+    CHECK(m != NULL);
+    if (!m) return 0;
+    probe *src = probe_at(m, 1, 0), *dst = probe_at(m, 2, 3);
+    probe_send(src, flit_to(2, 3, 1, 0, 1), 0);
+    CHECK(kh_sim_run_until_idle(sim, 1000));
+    unsigned got = dst->got;
+    *errors = kh_sim_log_count(sim, KH_LOG_ERROR);
+    kh_sim_destroy(sim);
+    kh_mesh_free(m);
+    kh_map_free(map);
+    return got;
+}
+
+static void routing_policy_is_tabulated_from_the_mesh_config(void)
+{
+    unsigned errors;
+    counting_xy n = {0};
+    kh_mesh_cfg cfg = {.route = counting_route, .route_ctx = &n};
+    CHECK_EQ(send_corner_to_corner(&cfg, &errors), 1);
+    CHECK_EQ(n.calls, 4 * 256); /* each router's table, once, when built */
+    CHECK_EQ(errors, 0);
+    CHECK_EQ(send_corner_to_corner(NULL, &errors), 1); /* XY, the default */
+    /* a policy that asks for a masked turn: the flit is dropped with an error, not delivered */
+    kh_mesh_cfg yx = {.route = yx_route};
+    CHECK_EQ(send_corner_to_corner(&yx, &errors), 0);
+    CHECK_EQ(errors, 1);
+}
+
 int main(void)
 {
+    KH_RUN(routing_policy_is_tabulated_from_the_mesh_config);
     KH_RUN(route_function_matches_delivery_point);
     KH_RUN(xy_route_every_pair_2x2);
     KH_RUN(xy_route_every_pair_4x2);

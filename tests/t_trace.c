@@ -202,8 +202,43 @@ static void json_escape_quotes_and_controls(void)
     CHECK_STR(out, "a\\\"b\\\\c\\u000a");
 }
 
+/* The fan-out takes a list: every sink sees every event, in list order. */
+typedef struct order_sink {
+    kh_trace t;
+    unsigned id, *log, *n;
+} order_sink;
+
+static void order_link(void *ctx, const kh_link *l, const kh_flit *f, kh_cycle now)
+{
+    order_sink *o = ctx;
+    (void)l, (void)f, (void)now;
+    o->log[(*o->n)++ % 64] = o->id;
+}
+
+static void fanout_feeds_a_list_in_order(void)
+{
+    unsigned log[64], n = 0;
+    order_sink s[3];
+    kh_trace *list[3];
+    for (unsigned i = 0; i < 3; i++) {
+        s[i] = (order_sink){.t = {.ctx = &s[i], .link = order_link}, .id = i, .log = log, .n = &n};
+        list[i] = &s[i].t;
+    }
+    kh_trace *fan = kh_trace_fanout_list(list, 3);
+    CHECK(fan != NULL);
+    if (!fan) return;
+    kh_flit f;
+    kh_flit_clear(&f);
+    for (int k = 0; k < 2; k++) fan->link(fan->ctx, NULL, &f, (kh_cycle)k);
+    CHECK_EQ(n, 6);
+    for (unsigned i = 0; i < 6; i++) CHECK_EQ(log[i], i % 3);
+    fan->span(fan->ctx, NULL, "x", 0, 1, NULL); /* sinks without span are skipped */
+    kh_trace_fanout_free(fan);
+}
+
 int main(void)
 {
+    KH_RUN(fanout_feeds_a_list_in_order);
     KH_RUN(trace_has_one_event_per_link_transfer);
     KH_RUN(stats_list_every_link_and_component);
     KH_RUN(json_escape_quotes_and_controls);

@@ -222,6 +222,34 @@ static uint64_t ref_splitmix64(uint64_t *x)
     return z ^ (z >> 31);
 }
 
+/* Arrivals offered by the one endpoint of a 1x1 map (no destination, so
+ * nothing is sent and no destination draw is made): cfg's rate, seed and
+ * stop; UINT64_MAX if the generator could not be built. */
+static uint64_t offered_alone(const kh_traffic_cfg *cfg)
+{
+    char err[512];
+    uint64_t offered = UINT64_MAX;
+    kh_map_units units;
+    kh_machine_map_units(&units);
+    kh_map *map = kh_map_parse("xxx nul xxx\nmag nul nul\nxxx nul xxx\n", &units, err, sizeof err);
+    kh_sim *sim = kh_sim_new(NULL);
+    kh_mesh *m = map ? kh_mesh_new(sim, map, err, sizeof err) : NULL;
+    kh_traffic *t = m ? kh_traffic_new(m, map, cfg, err, sizeof err) : NULL;
+    if (!t) kh_test_fail(__FILE__, __LINE__, "%s", err);
+    if (t) {
+        CHECK(kh_sim_run_until_idle(sim, cfg->stop + 10));
+        kh_traffic_stats st;
+        kh_traffic_stats_get(t, &st);
+        CHECK_EQ(st.endpoints, 1);
+        offered = st.offered;
+    }
+    kh_traffic_free(t);
+    kh_mesh_free(m);
+    kh_sim_destroy(sim);
+    kh_map_free(map);
+    return offered;
+}
+
 /* Bernoulli sources (traffic.h): endpoint i draws splitmix64 seeded with
  * seed ^ (0xd1b54a32d192ed03 * (i + 1)) once per cycle from cycle 0 and has
  * an arrival when the draw is below rate * 2^64. With a single endpoint no
@@ -229,36 +257,34 @@ static uint64_t ref_splitmix64(uint64_t *x)
  * counted here draw by draw (also next to the top of the range). */
 static void bernoulli_arrivals_follow_the_draws(void)
 {
-    static const double rates[] = {0.1, 0.5, 0.99999999995};
-    char err[512];
-    kh_map_units units;
-    kh_machine_map_units(&units);
-    kh_map *map = kh_map_parse("xxx nul xxx\nmag nul nul\nxxx nul xxx\n", &units, err, sizeof err);
-    if (!map) {
-        kh_test_fail(__FILE__, __LINE__, "%s", err);
-        return;
-    }
+    /* 1e-6 sits just above the rate where the gap is drawn at once
+     * (2^-20): still one draw per cycle */
+    static const double rates[] = {0.1, 0.5, 0.99999999995, 1e-6};
     for (unsigned k = 0; k < sizeof rates / sizeof rates[0]; k++) {
         kh_traffic_cfg cfg = {.pattern = KH_TRAFFIC_UNIFORM, .rate = rates[k], .seed = 11 + k, .stop = 50000};
-        kh_sim *sim = kh_sim_new(NULL);
-        kh_mesh *m = kh_mesh_new(sim, map, err, sizeof err);
-        kh_traffic *t = m ? kh_traffic_new(m, map, &cfg, err, sizeof err) : NULL;
-        CHECK(t != NULL);
-        if (t) {
-            CHECK(kh_sim_run_until_idle(sim, cfg.stop + 10));
-            kh_traffic_stats s;
-            kh_traffic_stats_get(t, &s);
-            uint64_t x = cfg.seed ^ UINT64_C(0xd1b54a32d192ed03);
-            uint64_t thr = (uint64_t)(cfg.rate * 18446744073709551616.0), want = 0;
-            for (kh_cycle c = 0; c < cfg.stop; c++) want += ref_splitmix64(&x) < thr;
-            CHECK_EQ(s.endpoints, 1);
-            CHECK_EQ(s.offered, want);
-        }
-        kh_traffic_free(t);
-        kh_mesh_free(m);
-        kh_sim_destroy(sim);
+        uint64_t x = cfg.seed ^ UINT64_C(0xd1b54a32d192ed03);
+        uint64_t thr = (uint64_t)(cfg.rate * 18446744073709551616.0), want = 0;
+        for (kh_cycle c = 0; c < cfg.stop; c++) want += ref_splitmix64(&x) < thr;
+        CHECK_EQ(offered_alone(&cfg), want);
     }
-    kh_map_free(map);
+}
+
+/* Below 2^-20 the gap is drawn once from the geometric distribution the
+ * per-cycle draws follow: a tiny rate is not "every cycle" (1e-300 once
+ * made rate * 2^64 round to the every-cycle threshold 0), and 2^40 cycles
+ * at rate 2^-30 take as long as their ~1024 arrivals, not 2^40 draws. */
+static void tiny_rates_draw_the_gap_at_once(void)
+{
+    static const struct {
+        double rate;
+        kh_cycle stop;
+        uint64_t lo, hi; /* the offered count: mean stop * rate, within 6 standard deviations */
+    } cases[] = {{1e-300, UINT64_C(1) << 24, 0, 0}, {0x1p-30, UINT64_C(1) << 40, 1024 - 192, 1024 + 192}};
+    for (unsigned k = 0; k < sizeof cases / sizeof cases[0]; k++) {
+        kh_traffic_cfg cfg = {.pattern = KH_TRAFFIC_UNIFORM, .rate = cases[k].rate, .seed = 5, .stop = cases[k].stop};
+        uint64_t offered = offered_alone(&cfg);
+        CHECK(offered >= cases[k].lo && offered <= cases[k].hi);
+    }
 }
 
 int main(void)
@@ -270,5 +296,6 @@ int main(void)
     KH_RUN(same_seed_same_result);
     KH_RUN(two_simulations_do_not_interact);
     KH_RUN(bernoulli_arrivals_follow_the_draws);
+    KH_RUN(tiny_rates_draw_the_gap_at_once);
     return kh_test_end("t_traffic");
 }

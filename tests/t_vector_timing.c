@@ -74,8 +74,47 @@ static void alu_issue_and_lane_drain(void)
     CHECK_EQ(run_cycles(&p), waitp + 1 + 1);  /* + HALT, counted from 0 */
 }
 
+/* A RUN that faults: cycles from the completion before it (the last DESC
+ * write) to the fault's completion, the case of vectors/vector.jsonl case 40
+ * with its first word replaced. Upstream 7703ee8 in the recording bench:
+ * a decode fault (VLD dt 3, F_DTYPE) 8 cycles after, a walk over 256 words
+ * (VFILL or VDRAIN of 512, F_LEN) 13: the length is checked in S_MEM0,
+ * after S_AGW and S_MEMW1-3 (docs/timing.md "Vector"). */
+static kh_cycle fault_after_desc(uint32_t first)
+{
+    kh_ubench *b = vk_bench(1);
+    vk_prog p = {.n = 0};
+    vk_emit(&p, first);
+    vk_emit(&p, vk_vhalt());
+    vk_load(b, 0, &p);
+    vk_desc1(b, 3, 0, 1, 512);
+    vk_run(b, 0);
+    vk_go(b);
+    kh_cycle at[2] = {0, 0};
+    unsigned n = 0;
+    for (size_t i = 0; i < kh_ubench_nout(b); i++) {
+        const kh_ubench_rec *r = kh_ubench_out(b, i);
+        if (kh_hdr_type(r->f.w) != KH_T_CU_SIGNAL) continue;
+        at[0] = at[1];
+        at[1] = r->cycle;
+        n++;
+    }
+    CHECK_EQ(n, 5);
+    CHECK_EQ(vk_last(b).code, 4);
+    kh_ubench_free(b);
+    return at[1] - at[0];
+}
+
+static void walk_length_fault_comes_after_the_walk_setup(void)
+{
+    CHECK_EQ(fault_after_desc(vk_vld(0, 3, 0, 3)), 8);
+    CHECK_EQ(fault_after_desc(vk_vfill(3, 0)), 13);
+    CHECK_EQ(fault_after_desc(vk_vdrain(3, 0)), 13);
+}
+
 int main(void)
 {
+    KH_RUN(walk_length_fault_comes_after_the_walk_setup);
     KH_RUN(state_costs_without_waits);
     KH_RUN(lone_vhalt_is_five);
     KH_RUN(alu_issue_and_lane_drain);

@@ -359,6 +359,51 @@ static void valu_seeds_approximate_their_functions(void)
     for (int k = 0; k < 4; k++) CHECK(worst[k] < ldexp(1, -15));
 }
 
+/* A lane value biased towards the edges: exponent 0 and 255, fraction 0,
+ * ones above bit 23 (ignored), near-equal exponents for cancellation. */
+static kh_e8 edgy(uint64_t *st, kh_e8 near)
+{
+    uint64_t r = rng_next(st);
+    kh_e8 v = (kh_e8)r;
+    switch ((r >> 32) % 8) {
+    case 0: v &= 0xFF807FFFu; break;                       /* exponent 0 */
+    case 1: v |= 0xFFu << 15; break;                        /* Inf / NaN */
+    case 2: v &= ~0x7FFFu; break;                           /* fraction 0 */
+    case 3: v = (near & 0xFFFFFFu) ^ (kh_e8)((r >> 40) & 0x80000Fu); break; /* near the other operand */
+    default: break;
+    }
+    return v;
+}
+
+/* kh_valu_n (any length, any op, whichever path this CPU takes) gives lane
+ * for lane what kh_valu gives, compare bits included. */
+static void valu_batch_equals_single_lanes(void)
+{
+    static const unsigned ops[] = {0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 31};
+    static const unsigned lens[] = {1, 7, 8, 9, 128, 300};
+    uint64_t st = 0x243F6A8885A308D3ull;
+    kh_e8 a[300], b[300], c[300], out[300];
+    int pred[300];
+    for (unsigned oi = 0; oi < sizeof ops / sizeof ops[0]; oi++)
+        for (unsigned li = 0; li < sizeof lens / sizeof lens[0]; li++)
+            for (unsigned round = 0; round < 8; round++) {
+                unsigned n = lens[li];
+                for (unsigned i = 0; i < n; i++) {
+                    a[i] = edgy(&st, 0);
+                    b[i] = edgy(&st, a[i]);
+                    c[i] = edgy(&st, a[i]);
+                }
+                kh_valu_n(ops[oi], a, b, c, out, pred, n, round & 1 ? KH_VALU_OLD_RSQRT_NEG_ZERO : 0);
+                for (unsigned i = 0; i < n; i++) {
+                    int p1 = -1;
+                    kh_e8 want = kh_valu(ops[oi], a[i], b[i], c[i], &p1, round & 1 ? KH_VALU_OLD_RSQRT_NEG_ZERO : 0);
+                    if (out[i] != want || pred[i] != p1)
+                        kh_test_fail(__FILE__, __LINE__, "op %u lane %u of %u: a 0x%06x b 0x%06x c 0x%06x: 0x%06x pred %d, "
+                                     "single lane 0x%06x pred %d", ops[oi], i, n, a[i], b[i], c[i], out[i], pred[i], want, p1);
+                }
+            }
+}
+
 int main(void)
 {
     KH_RUN(valu_fma_worked_examples);
@@ -373,5 +418,6 @@ int main(void)
     KH_RUN(valu_operand_substitution);
     KH_RUN(valu_fma_matches_exact_reference);
     KH_RUN(valu_seeds_approximate_their_functions);
+    KH_RUN(valu_batch_equals_single_lanes);
     return kh_test_end("t_vnum_alu");
 }

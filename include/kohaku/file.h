@@ -6,10 +6,14 @@
 #include <stddef.h>
 #include <stdio.h>
 
+/* The most any of these reads (a device such as /dev/zero or a pipe could
+ * feed bytes without end): a longer input is refused. */
+#define KH_FILE_MAX ((size_t)1 << 28)
+
 /* Read f to its end into a NUL-terminated buffer the caller frees; *len
  * (if not NULL) gets the byte count, which an embedded NUL does not end.
- * NULL on a read error or out of memory, with a message naming `what`
- * (a path, "standard input") and the system error in err. */
+ * NULL on a read error, out of memory or past KH_FILE_MAX bytes, with a
+ * message naming `what` (a path, "standard input") and why in err. */
 char *kh_file_read_stream(FILE *f, const char *what, size_t *len, char *err, size_t errlen);
 /* The same for the file at path: "cannot open 'PATH': <system error>" when
  * it cannot be opened. */

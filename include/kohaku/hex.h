@@ -17,7 +17,11 @@ void kh_hex_format(const uint64_t *w, unsigned nbits, char *out);
  * vector files' "bytes" fields: byte i = bits [8i+7:8i]. */
 int kh_hex_bytes_parse(const char *s, uint8_t *out, size_t n, char *err, size_t errlen);
 void kh_hex_bytes_format(const uint8_t *b, size_t n, char *out);
-/* A decimal or 0x-hex unsigned integer, whole string. 0 ok, -1 otherwise. */
+/* A decimal or 0x-hex unsigned integer, whole string. 0 ok; KH_PARSE_NAN
+ * not a number; KH_PARSE_TOO_BIG a number that does not fit 64 bits (so a
+ * message can say which). */
+#define KH_PARSE_NAN (-1)
+#define KH_PARSE_TOO_BIG (-2)
 int kh_parse_u64(const char *s, uint64_t *out);
 
 #endif

@@ -89,14 +89,30 @@ const char *kh_dir_name(unsigned dir);
 /* The port a flit leaving by dir enters the neighbour on (N <-> S, E <-> W). */
 unsigned kh_dir_opposite(unsigned dir);
 
+/* ---- routing policies ---------------------------------------------------- */
+
+/* A routing policy: the output (KH_DIR_*) a router at (mx, my) of an nx x ny
+ * grid picks for a flit addressed to (px, py). A pure function of its
+ * arguments (and ctx), tabulated when each router is built, so a policy
+ * costs nothing per flit. The routers keep mesh.md §3's turn masks: a flit
+ * the policy sends into a masked turn is dropped with an error. */
+typedef unsigned (*kh_route_fn)(void *ctx, unsigned mx, unsigned my, unsigned nx, unsigned ny, unsigned px,
+                                unsigned py);
+/* Mesh options; all zero is the mesh mesh.md specifies. */
+typedef struct kh_mesh_cfg {
+    kh_route_fn route; /* NULL: XY, kh_noc_route (mesh.md §3) */
+    void *route_ctx;
+} kh_mesh_cfg;
+
 /* ---- routers (src/noc/router.c) ----------------------------------------- */
 
 typedef struct kh_router kh_router;
 
 /* Create the router at (x, y) of an nx x ny grid and register it with sim.
  * Input FIFOs: depth router_fifo_depth + fifo_extra_cap, fall-through
- * fifo_latency. Every output must be given a link (kh_router_set_out). */
-kh_router *kh_router_new(kh_sim *sim, unsigned x, unsigned y, unsigned nx, unsigned ny,
+ * fifo_latency. Every output must be given a link (kh_router_set_out).
+ * cfg NULL: the specified router (XY). */
+kh_router *kh_router_new(kh_sim *sim, unsigned x, unsigned y, unsigned nx, unsigned ny, const kh_mesh_cfg *cfg,
                          char *err, size_t errlen);
 kh_comp *kh_router_comp(kh_router *r);
 /* The accept function of every router input; port = input direction. */
@@ -123,6 +139,8 @@ typedef struct kh_mesh kh_mesh;
  * links belong to sim; the kh_mesh itself is freed with kh_mesh_free (in
  * any order with kh_sim_destroy). */
 kh_mesh *kh_mesh_new(kh_sim *sim, const kh_map *map, char *err, size_t errlen);
+/* The same with options (cfg NULL: as kh_mesh_new): a routing policy. */
+kh_mesh *kh_mesh_new_cfg(kh_sim *sim, const kh_map *map, const kh_mesh_cfg *cfg, char *err, size_t errlen);
 void kh_mesh_free(kh_mesh *m);
 
 /* Attach endpoint component ep at (x, y), a router local or an edge slot:

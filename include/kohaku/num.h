@@ -83,9 +83,16 @@ uint32_t kh_acc_from_product(int32_t c, uint8_t sa, uint8_t sb, unsigned anchor,
  * other verbatim; the lost bits of the smaller operand only set the sticky;
  * results below the smallest exponent flush to +0, above it saturate. */
 uint32_t kh_acc_add(uint32_t a, int a_zero, uint32_t b, int b_zero, unsigned mw);
+/* The LOAD tile command on 16 lanes: out[l] = kh_acc_add(0, 1, chain[l], 0, mw)
+ * (the chain verbatim, +0 where its exponent is 0), one call per block. By
+ * the symmetry of §6.1 it is also the pass-through add(tile, forced zero). */
+void kh_acc_load16(const uint32_t chain[16], unsigned mw, uint32_t out[16]);
 /* Drain conversion to FP16 (numerics §7): flush below 2^-14, saturate to
  * +-65504, never Inf, never a subnormal. */
 uint16_t kh_acc_to_f16(uint32_t v, unsigned mw);
+/* The FP16 word of a sub-tile (numerics §7, cluster.md §6): lane e converted
+ * by kh_acc_to_f16 at bits [16e+15:16e] of the 256-bit word. */
+void kh_acc_to_f16_word(const uint32_t v[16], unsigned mw, uint64_t word[4]);
 
 /* One K block through the whole accumulate pipeline (numerics §4-§6.2),
  * chain[4i+j] = kh_acc_from_product(c[i][j], a->scale[i], b->scale[j], ...)

@@ -40,8 +40,8 @@ typedef struct kh_replay_result {
     uint64_t check_sent, check_delivered; /* flits the checker looked at, every case */
 } kh_replay_result;
 
-/* The kinds, in help order, NULL-terminated. */
-extern const char *const kh_replay_kinds[];
+/* The name of kind i (quant, cluster, saxpy, vector), NULL past the last. */
+const char *kh_replay_kind_name(unsigned i);
 
 /* Replay every case of file. 0: every case was run (res says how they
  * went); -1: refused before a case ran, or a trace or stats file could not

@@ -37,9 +37,12 @@ void kh_trace_json_range(kh_trace *t, const char *name, kh_cycle begin, kh_cycle
  * attached, and free it. 0 ok; -1 with a message on a write error. */
 int kh_trace_json_close(kh_trace *t, char *err, size_t errlen);
 
-/* A sink that passes every event to a, then to b (a callback either lacks
- * is skipped): the live checker and the JSON writer at once. Neither is
- * owned; kh_trace_fanout_free frees only the fan-out. NULL on no memory. */
+/* A sink that passes every event to sinks[0], then sinks[1], ... (the list
+ * is copied; a callback a sink lacks is skipped): the live checker, the JSON
+ * writer and any other watcher at once. None is owned; kh_trace_fanout_free
+ * frees only the fan-out. NULL on no memory. */
+kh_trace *kh_trace_fanout_list(kh_trace *const *sinks, unsigned n);
+/* The same for two sinks, a then b. */
 kh_trace *kh_trace_fanout_new(kh_trace *a, kh_trace *b);
 void kh_trace_fanout_free(kh_trace *t);
 

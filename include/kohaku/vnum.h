@@ -46,5 +46,9 @@ enum kh_valu_op {
  * op; a compare's result is 1.0 or +0. An op number outside the enum selects
  * the ALU's default operands: it behaves as MOV. opts: KH_VALU_* bits. */
 kh_e8 kh_valu(unsigned op, kh_e8 a, kh_e8 b, kh_e8 c, int *pred, unsigned opts);
+/* n lanes of one op: out[i] = kh_valu(op, a[i], b[i], c[i], &pred[i], opts),
+ * the same results, faster than n calls. */
+void kh_valu_n(unsigned op, const kh_e8 *a, const kh_e8 *b, const kh_e8 *c, kh_e8 *out, int *pred, unsigned n,
+               unsigned opts);
 
 #endif

@@ -5,6 +5,7 @@
 
 #include "kohaku/bufcat.h"
 #include "kohaku/cu.h"
+#include "kohaku/echo.h"
 #include "kohaku/hex.h"
 
 const kh_param_info *kh_params_row(size_t i)
@@ -39,15 +40,21 @@ int kh_params_set(kh_params *p, const char *name, const char *value, char *err, 
     const kh_param_info *row = NULL;
     for (size_t i = 0; !row && kh_params_row(i); i++)
         if (!strcmp(kh_params_row(i)->name, name)) row = kh_params_row(i);
+    kh_echo_buf b;
     if (!row) {
-        snprintf(err, errlen, "unknown parameter '%s' (kohaku params lists them)", name);
+        snprintf(err, errlen, "unknown parameter '%s' (kohaku params lists them)", kh_echo(name, &b));
         return -1;
     }
     uint64_t v;
-    if (kh_parse_u64(value, &v) && kh_param_choice(name, value, &v)) {
+    int prc = kh_parse_u64(value, &v);
+    if (prc == KH_PARSE_TOO_BIG) {
+        snprintf(err, errlen, "parameter %s: %s does not fit 64 bits", name, kh_echo(value, &b));
+        return -1;
+    }
+    if (prc && kh_param_choice(name, value, &v)) {
         char names[128];
         kh_param_choice_names(name, names, sizeof names);
-        snprintf(err, errlen, "parameter %s: '%s' is not a decimal or 0x number%s", name, value, names);
+        snprintf(err, errlen, "parameter %s: '%s' is not a decimal or 0x number%s", name, kh_echo(value, &b), names);
         return -1;
     }
     kh_params trial = *p; /* a refused value changes nothing */
@@ -62,7 +69,8 @@ int kh_params_set_assign(kh_params *p, const char *assign, char *err, size_t err
     const char *eq = strchr(assign, '=');
     char name[64];
     if (!eq || (size_t)(eq - assign) >= sizeof name || eq == assign) {
-        snprintf(err, errlen, "parameter '%s': expected NAME=VALUE", assign);
+        kh_echo_buf b;
+        snprintf(err, errlen, "parameter '%s': expected NAME=VALUE", kh_echo(assign, &b));
         return -1;
     }
     memcpy(name, assign, (size_t)(eq - assign));

@@ -72,7 +72,8 @@ static kh_cu_ctrl_view ctrl_view_now(const kh_cu *cu)
     return v;
 }
 
-uint64_t kh_cu_ctrl_reg(kh_cu *cu, unsigned index, kh_cycle now)
+/* The value of CU_CTRL register `index` now (control.md §5.6). */
+static uint64_t kh_cu_ctrl_reg(kh_cu *cu, unsigned index, kh_cycle now)
 {
     uint64_t v = 0;
     account_busy(cu, now);
@@ -114,6 +115,16 @@ int kh_cu_accept(kh_comp *dst, unsigned port, const kh_flit *f, kh_cycle now)
     account_busy(cu, now);
     switch (kh_hdr_type(f->w)) {
     case KH_T_CU_INST:
+        /* The shell does not read rsvd, so the word runs; but no CU_INST may
+         * carry it (flits.md §2.4, §9 V2, V5): say so, with or without --check. */
+        if (kh_hdr_rsvd(f->w) && !cu->warned_inst_rsvd) {
+            cu->warned_inst_rsvd = 1;
+            kh_cu_log(cu, KH_LOG_WARN,
+                      "CU_INST from (%u,%u) txn 0x%02x has rsvd=%u: a CU_INST carries rsvd = 0 (flits.md §2.4, "
+                      "§9 V2, V5); the unit runs it as if 0 (warned once)",
+                      (unsigned)kh_hdr_src_x(f->w), (unsigned)kh_hdr_src_y(f->w), (unsigned)kh_hdr_txn(f->w),
+                      (unsigned)kh_hdr_rsvd(f->w));
+        }
         kh_fifo_push(&cu->inst_q, f, now);
         cu->inst_occupancy = (cu->inst_occupancy + 1) & 0xFFFF;
         kh_comp_wake(dst, now + cu->inst_q.latency);

@@ -61,9 +61,8 @@ struct kh_cu {
     uint32_t retired, busy_cycles;
     kh_cycle busy_mark;
     uint64_t accepted, completions, unit_flits, ctrl_discarded;
+    int warned_inst_rsvd; /* a CU_INST with rsvd != 0 was reported (once) */
 };
 
-/* The value of CU_CTRL register `index` now (control.md §5.6). */
-uint64_t kh_cu_ctrl_reg(kh_cu *cu, unsigned index, kh_cycle now);
 
 #endif

@@ -7,7 +7,10 @@
 #include <string.h>
 
 #include "host/session_int.h"
+#include <sys/stat.h>
+
 #include "kohaku/card.h"
+#include "kohaku/echo.h"
 #include "kohaku/file.h"
 #include "kohaku/gen/flit.h"
 #include "kohaku/gen/regs.h"
@@ -178,7 +181,9 @@ static int expr_sum(expr *e, uint64_t *out);
 
 static int expr_fail(expr *e, const char *what)
 {
-    return fail(e->p, "bad expression '%s': %s at '%s'", e->whole, what, *e->at ? e->at : "(end)");
+    kh_echo_buf b1, b2;
+    return fail(e->p, "bad expression '%s': %s at '%s'", kh_echo(e->whole, &b1), what,
+                *e->at ? kh_echo(e->at, &b2) : "(end)");
 }
 
 static int expr_number(expr *e, uint64_t *out)
@@ -240,8 +245,9 @@ static int expr_term(expr *e, uint64_t *out)
                 *out = KH_HOST_CMD_BASE + eng_names[i].off;
                 return 0;
             }
-        return fail(e->p, "bad expression '%s': unknown name '%s' (docs/session.md lists the names)", e->whole,
-                    name);
+        kh_echo_buf b;
+        return fail(e->p, "bad expression '%s': unknown name '%s' (docs/session.md lists the names)",
+                    kh_echo(e->whole, &b), name);
     }
     for (size_t i = 0; i < sizeof functions / sizeof functions[0]; i++) {
         if (strcmp(name, functions[i].name)) continue;
@@ -264,8 +270,9 @@ static int expr_term(expr *e, uint64_t *out)
         e->at++;
         return functions[i].fn(e->p, a, out);
     }
-    return fail(e->p, "bad expression '%s': unknown function '%s' (docs/session.md lists the names)", e->whole,
-                name);
+    kh_echo_buf b;
+    return fail(e->p, "bad expression '%s': unknown function '%s' (docs/session.md lists the names)",
+                kh_echo(e->whole, &b), name);
 }
 
 static int expr_product(expr *e, uint64_t *out)
@@ -275,6 +282,7 @@ static int expr_product(expr *e, uint64_t *out)
         uint64_t r;
         e->at++;
         if (expr_term(e, &r)) return -1;
+        if (r && *out > UINT64_MAX / r) return expr_fail(e, "the product does not fit 64 bits");
         *out *= r;
     }
     return 0;
@@ -287,6 +295,8 @@ static int expr_sum(expr *e, uint64_t *out)
         char op = *e->at++;
         uint64_t r;
         if (expr_product(e, &r)) return -1;
+        if (op == '+' && r > UINT64_MAX - *out) return expr_fail(e, "the sum does not fit 64 bits");
+        if (op == '-' && r > *out) return expr_fail(e, "the difference is below 0 (values are unsigned)");
         *out = op == '+' ? *out + r : *out - r;
     }
     return 0;
@@ -309,10 +319,24 @@ static int read_file(sess_parse *p, const char *path, uint8_t **out, size_t *n)
         snprintf(full, sizeof full, "%s/%s", p->base_dir, path);
     else
         snprintf(full, sizeof full, "%s", path);
+    /* A device or a pipe could feed bytes without end: only a regular file,
+     * at most the size a dump may read back. */
+    struct stat st;
+    kh_echo_buf eb;
+    if (stat(full, &st) == 0 && !S_ISREG(st.st_mode))
+        return fail(p, "file '%s' is not a regular file (a data operand is read whole)", kh_echo(full, &eb));
+    if (stat(full, &st) == 0 && (uint64_t)st.st_size > SESS_DATA_MAX)
+        return fail(p, "file '%s' has %llu bytes; a data operand holds at most %llu (16 MiB)", kh_echo(full, &eb),
+                    (unsigned long long)st.st_size, (unsigned long long)SESS_DATA_MAX);
     char e2[512];
     size_t len;
     uint8_t *b = (uint8_t *)kh_file_read(full, &len, e2, sizeof e2);
     if (!b) return fail(p, "%s", e2);
+    if (len > SESS_DATA_MAX) { /* grew after the stat */
+        free(b);
+        return fail(p, "file '%s' has more than %llu bytes (16 MiB)", kh_echo(full, &eb),
+                    (unsigned long long)SESS_DATA_MAX);
+    }
     *out = b;
     *n = len;
     return 0;
@@ -327,6 +351,9 @@ static int data_operand(sess_parse *p, char **tok, int ntok, uint8_t **out, size
     } else if (!strcmp(tok[0], "hex")) {
         size_t digits = 0;
         for (int i = 1; i < ntok; i++) digits += strlen(tok[i]);
+        if (digits > 2 * SESS_DATA_MAX)
+            return fail(p, "hex data of %zu digits: a data operand holds at most %llu bytes (16 MiB)", digits,
+                        (unsigned long long)SESS_DATA_MAX);
         char *all = malloc(digits + 1), *q = all;
         if (!all) return fail(p, "out of memory");
         for (int i = 1; i < ntok; i++)
@@ -349,7 +376,8 @@ static int data_operand(sess_parse *p, char **tok, int ntok, uint8_t **out, size
         }
         free(all);
     } else {
-        return fail(p, "expected 'hex' or 'file', got '%s'", tok[0]);
+        kh_echo_buf b;
+        return fail(p, "expected 'hex' or 'file', got '%s'", kh_echo(tok[0], &b));
     }
     if (*n == 0 || *n % 8) {
         free(*out);
@@ -379,6 +407,7 @@ static sess_cmd *add_cmd(sess_parse *p, sess_op op)
     c->op = op;
     c->line = p->line;
     c->mask = ~UINT64_C(0);
+    c->stage_slot = -1;
     return c;
 }
 
@@ -394,14 +423,21 @@ static int add_write(sess_parse *p, uint64_t addr, uint64_t value)
 /* Options after the fixed operands: `mask M`, `limit N`. */
 static int options(sess_parse *p, sess_cmd *c, char **tok, int ntok, int allow_mask, int allow_limit)
 {
+    int seen_mask = 0, seen_limit = 0;
     for (int i = 0; i < ntok; i += 2) {
         int is_mask = !strcmp(tok[i], "mask"), is_limit = !strcmp(tok[i], "limit");
+        kh_echo_buf b;
         if (!(is_mask && allow_mask) && !(is_limit && allow_limit))
-            return fail(p, "unexpected '%s'%s", tok[i],
+            return fail(p, "unexpected '%s'%s", kh_echo(tok[i], &b),
                         allow_mask || allow_limit ? " (options here: mask M, limit CYCLES)" : "");
         if (i + 1 >= ntok) return fail(p, "'%s' needs a value", tok[i]);
+        /* the same option twice is a mistake, not "the last one wins" */
+        if (is_mask ? seen_mask++ : seen_limit++) return fail(p, "'%s' is given twice", tok[i]);
         if (eval(p, tok[i + 1], is_mask ? &c->mask : &c->limit)) return -1;
         if (is_limit && c->limit == 0) return fail(p, "limit 0: a poll needs at least one cycle");
+        if (is_limit && c->limit > SESS_CLOCK_MAX)
+            return fail(p, "limit %llu is past the session clock's end, cycle 2^62 (docs/session.md)",
+                        (unsigned long long)c->limit);
     }
     return 0;
 }
@@ -419,13 +455,19 @@ static int cmd_stage(sess_parse *p, char **tok, int ntok)
     kh_flit f;
     kh_flit_clear(&f);
     kh_hdr_set_type(f.w, KH_T_CU_INST);
-    int have_payload = 0;
+    int have_payload = 0, have_txn = 0, have_last = 0;
     for (int i = 2; i < ntok; i++) {
         char *eq = strchr(tok[i], '=');
-        if (!eq) return fail(p, "stage: expected field=value, got '%s'", tok[i]);
+        kh_echo_buf b;
+        if (!eq) return fail(p, "stage: expected field=value, got '%s'", kh_echo(tok[i], &b));
         *eq = 0;
         const char *v = eq + 1;
         uint64_t x;
+        int *seen = !strcmp(tok[i], "payload") ? &have_payload
+                    : !strcmp(tok[i], "txn")   ? &have_txn
+                    : !strcmp(tok[i], "last")  ? &have_last
+                                               : NULL;
+        if (seen && *seen) return fail(p, "stage: %s is given twice", tok[i]);
         if (!strcmp(tok[i], "payload")) {
             uint64_t w[4];
             char e2[160];
@@ -436,17 +478,21 @@ static int cmd_stage(sess_parse *p, char **tok, int ntok)
             if (eval(p, v, &x)) return -1;
             if (x > 0xFF) return fail(p, "stage: txn=%llu does not fit 8 bits (flits.md §2)", (unsigned long long)x);
             kh_hdr_set_txn(f.w, x);
+            have_txn = 1;
         } else if (!strcmp(tok[i], "last")) {
             if (eval(p, v, &x)) return -1;
             if (x > 1) return fail(p, "stage: last=%llu is not 0 or 1 (flits.md §2)", (unsigned long long)x);
             kh_hdr_set_last(f.w, x);
+            have_last = 1;
         } else {
-            return fail(p, "stage: unknown field '%s' (txn, last, payload)", tok[i]);
+            return fail(p, "stage: unknown field '%s' (txn, last, payload)", kh_echo(tok[i], &b));
         }
     }
     if (!have_payload) return fail(p, "stage: payload=HEX64 is required");
     for (unsigned k = 0; k < KH_FLIT_WORDS; k++)
         if (add_write(p, base + 8 * k, f.w[k])) return -1;
+    /* the machine's staging RAM size is known only when it runs */
+    p->s->cmd[p->s->ncmd - KH_FLIT_WORDS].stage_slot = (int)slot;
     return 0;
 }
 
@@ -514,6 +560,10 @@ static int parse_line(sess_parse *p, char **tok, int ntok)
         if (n >= KH_HOST_MESHES) return fail(p, "mesh %llu: meshes are 0..%u (control.md §7.1)",
                                             (unsigned long long)n, KH_HOST_MESHES - 1);
         p->mesh = (unsigned)n;
+        if (n >= p->s->top_mesh) {
+            p->s->top_mesh = (unsigned)n + 1;
+            p->s->top_mesh_line = p->line;
+        }
         return 0;
     }
     if (!strcmp(op, "write")) {
@@ -550,7 +600,7 @@ static int parse_line(sess_parse *p, char **tok, int ntok)
         if (ntok != 3) return fail(p, "usage: dump ADDR BYTES");
         if (!(c = add_cmd(p, SESS_DUMP))) return -1;
         if (eval(p, tok[1], &c->addr) || eval(p, tok[2], &n)) return -1;
-        if (n == 0 || n % 8 || n > (UINT64_C(1) << 24))
+        if (n == 0 || n % 8 || n > SESS_DATA_MAX)
             return fail(p, "dump of %llu bytes: a whole number of 64-bit words, at most 16 MiB",
                         (unsigned long long)n);
         c->n = (size_t)n;
@@ -559,7 +609,11 @@ static int parse_line(sess_parse *p, char **tok, int ntok)
     if (!strcmp(op, "run")) {
         if (ntok != 2) return fail(p, "usage: run CYCLES");
         if (!(c = add_cmd(p, SESS_RUN))) return -1;
-        return eval(p, tok[1], &c->value);
+        if (eval(p, tok[1], &c->value)) return -1;
+        if (c->value > SESS_CLOCK_MAX)
+            return fail(p, "run %llu: past the session clock's end, cycle 2^62 (docs/session.md)",
+                        (unsigned long long)c->value);
+        return 0;
     }
     if (!strcmp(op, "idle")) {
         if (!(c = add_cmd(p, SESS_IDLE))) return -1;
@@ -569,8 +623,9 @@ static int parse_line(sess_parse *p, char **tok, int ntok)
     if (!strcmp(op, "cpu")) return cmd_cpu(p, tok, ntok);
     if (!strcmp(op, "stage")) return cmd_stage(p, tok, ntok);
     if (!strcmp(op, "flit")) return cmd_flit(p, tok, ntok);
+    kh_echo_buf b;
     return fail(p, "unknown command '%s' (write, read, poll, upload, compare, dump, run, idle, stage, flit, cpu, mesh)",
-                op);
+                kh_echo(op, &b));
 }
 
 static void free_cmds(kh_session *s)

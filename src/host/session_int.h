@@ -25,6 +25,7 @@ typedef struct sess_cmd {
     int has_value;  /* read with an expectation */
     uint8_t *bytes; /* upload / compare data */
     size_t n;       /* bytes (dump: length) */
+    int stage_slot; /* the first write of `stage SLOT`: SLOT, else -1 */
     unsigned mesh;  /* cpu: the mesh whose processor is loaded; value = arg, addr = txn, has_value = last */
 } sess_cmd;
 
@@ -32,9 +33,14 @@ struct kh_session {
     char name[256];
     sess_cmd *cmd;
     unsigned ncmd, cap;
+    unsigned top_mesh, top_mesh_line; /* 1 + the highest `mesh N`, and its line */
 };
 
 #define SESS_POLL_LIMIT UINT64_C(10000000) /* cycles a poll waits by default */
 #define SESS_IDLE_LIMIT UINT64_C(10000000) /* cycles `idle` waits by default */
+/* The session clock ends at 2^62: far past any run, and every unit may add
+ * its latencies to the clock without wrapping it. */
+#define SESS_CLOCK_MAX (UINT64_C(1) << 62)
+#define SESS_DATA_MAX (UINT64_C(1) << 24) /* bytes of an upload or compare operand, as of a dump */
 
 #endif

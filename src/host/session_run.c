@@ -177,7 +177,12 @@ static int run_one(const kh_session *s, const sess_cmd *c, kh_machine *m, FILE *
         return 0;
     case SESS_COMPARE: return do_compare(s, c, m, err, errlen);
     case SESS_DUMP: return do_dump(s, c, m, out, err, errlen);
-    case SESS_RUN: kh_sim_run(sim, c->value); return 0;
+    case SESS_RUN:
+        if (c->value > SESS_CLOCK_MAX - kh_sim_now(sim))
+            return refused(err, errlen, s, c, "run: the clock would pass the session clock's end, cycle 2^62 "
+                                              "(docs/session.md)");
+        kh_sim_run(sim, c->value);
+        return 0;
     case SESS_CPU:
         if (kh_rv32_host_load(card, c->mesh, (const kh_rv32_image *)(const void *)c->bytes, (uint32_t)c->value,
                               (unsigned)c->addr, (unsigned)c->has_value, e2, sizeof e2))
@@ -190,13 +195,46 @@ static int run_one(const kh_session *s, const sess_cmd *c, kh_machine *m, FILE *
             append_diagnosis(m, err, errlen);
             return 1;
         }
+        /* Nothing is scheduled, yet a request that is never answered (an
+         * aperture address nothing claims, memory.md §7) leaves its
+         * requester waiting: not the idle the session asked for. */
+        if (kh_machine_diagnose(m, e2, sizeof e2) > 0) {
+            say(err, errlen, s, c, "idle: nothing runs at cycle %llu, but work will never finish:",
+                (unsigned long long)kh_sim_now(sim));
+            append_diagnosis(m, err, errlen);
+            return 1;
+        }
         return 0;
+    }
+    return 0;
+}
+
+/* What only the machine can tell, checked before the first cycle runs. */
+static int preflight(const kh_session *s, kh_machine *m, char *err, size_t errlen)
+{
+    unsigned meshes = kh_machine_nmeshes(m);
+    if (s->top_mesh > meshes) {
+        snprintf(err, errlen, "%s:%u: mesh %u: this machine has %u mesh%s (0..%u)", s->name, s->top_mesh_line,
+                 s->top_mesh - 1, meshes, meshes == 1 ? "" : "es", meshes - 1);
+        return -1;
+    }
+    uint64_t slots = kh_sim_params(kh_machine_sim(m))->stage_flits;
+    for (unsigned i = 0; i < s->ncmd; i++) {
+        const sess_cmd *c = &s->cmd[i];
+        if (c->stage_slot >= 0 && (uint64_t)c->stage_slot >= slots) {
+            char msg[200];
+            snprintf(msg, sizeof msg, "stage %d: the staging RAM has slots 0..%llu (stage_flits = %llu, "
+                     "control.md §2.3); a write past it lands nowhere", c->stage_slot,
+                     (unsigned long long)slots - 1, (unsigned long long)slots);
+            return refused(err, errlen, s, c, msg);
+        }
     }
     return 0;
 }
 
 int kh_session_run(kh_session *s, kh_machine *m, FILE *out, char *err, size_t errlen)
 {
+    if (preflight(s, m, err, errlen)) return -1;
     for (unsigned i = 0; i < s->ncmd; i++) {
         const sess_cmd *c = &s->cmd[i];
         int rc = run_one(s, c, m, out, err, errlen);

@@ -103,7 +103,7 @@ int kh_isa_asm_line(const kh_isa_layout *l, const char *line, unsigned lineno, u
     } else if (l->opfield >= 0) {
         first = 1;
         mn = tok[0];
-        if (isa_strieq(tok[0], "OP")) {
+        if (kh_isa_strieq(tok[0], "OP")) {
             raw = 1;
         } else {
             int k = kh_isa_op_find(l, tok[0]);
@@ -243,7 +243,7 @@ void kh_isa_dis_word(const kh_isa_layout *l, const uint64_t *w, const uint64_t *
     unsigned nshow;
     const isa_opcode *op;
     uint64_t opv = kh_isa_get64(l, w, (unsigned)l->opfield);
-    const unsigned *show = isa_show_set(l, opv, &nshow, &op);
+    const unsigned *show = kh_isa_show_set(l, opv, &nshow, &op);
     if (op && op->ext && !next) {
         /* A two-word instruction without its second word: write it raw, so
          * it assembles back to the one word it is. */

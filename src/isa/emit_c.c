@@ -18,14 +18,14 @@ static int name_add(names *ns, const char *s, char *err, size_t errlen)
 {
     for (unsigned i = 0; i < ns->n; i++)
         if (!strcmp(ns->v[i], s)) {
-            isa_errf(err, errlen, "generated name %s is defined twice (rename a field, enum or opcode)", s);
+            kh_isa_errf(err, errlen, "generated name %s is defined twice (rename a field, enum or opcode)", s);
             return -1;
         }
     if (ns->n == ns->cap) {
         ns->cap = ns->cap ? 2 * ns->cap : 256;
         void *p = realloc(ns->v, ns->cap * sizeof *ns->v);
         if (!p) {
-            isa_errf(err, errlen, "out of memory");
+            kh_isa_errf(err, errlen, "out of memory");
             return -1;
         }
         ns->v = p;
@@ -60,9 +60,9 @@ static int emit_field(const isa_field *fd, const char *lc, const char *uc,
                       FILE *out, names *ns, char *err, size_t errlen)
 {
     char fl[ISA_NAME], fu[ISA_NAME], id[160], range[96], doc[400], attrs[64];
-    isa_cname(fd->name, 0, fl, sizeof fl);
-    isa_cname(fd->name, 1, fu, sizeof fu);
-    isa_range_text(fd, range, sizeof range);
+    kh_isa_cname(fd->name, 0, fl, sizeof fl);
+    kh_isa_cname(fd->name, 1, fu, sizeof fu);
+    kh_isa_range_text(fd, range, sizeof range);
     comment_text(fd->doc, doc, sizeof doc);
     attr_text(fd, attrs, sizeof attrs);
     fprintf(out, "\n/* %s %s%s%s%s */\n", fd->name, range, attrs, doc[0] ? ": " : "", doc);
@@ -83,7 +83,7 @@ static int emit_field(const isa_field *fd, const char *lc, const char *uc,
     }
     for (unsigned i = 0; i < fd->nenums; i++) {
         char en[ISA_NAME];
-        isa_cname(fd->enums[i].name, 1, en, sizeof en);
+        kh_isa_cname(fd->enums[i].name, 1, en, sizeof en);
         snprintf(id, sizeof id, "KH_%s_%s_%s", uc, fu, en);
         if (name_add(ns, id, err, errlen)) return -1;
         fprintf(out, "#define %s 0x%llx /* %s = %s */\n", id, (unsigned long long)fd->enums[i].value,
@@ -166,27 +166,27 @@ static int emit_field(const isa_field *fd, const char *lc, const char *uc,
 int kh_isa_emit_c_header(const kh_isa *isa, const char *table, FILE *out, char *err, size_t errlen)
 {
     const kh_isa_layout *ls[MAX_LAYOUTS];
-    unsigned n = isa_table_layouts(isa, table, ls, MAX_LAYOUTS);
+    unsigned n = kh_isa_table_layouts(isa, table, ls, MAX_LAYOUTS);
     names ns = {0};
     int rc = 0;
     char tu[ISA_NAME];
     if (n == 0) {
-        isa_errf(err, errlen, "no table named %s", table);
+        kh_isa_errf(err, errlen, "no table named %s", table);
         return -1;
     }
     if (n > MAX_LAYOUTS) {
-        isa_errf(err, errlen, "table %s has %u layouts; at most %d", table, n, MAX_LAYOUTS);
+        kh_isa_errf(err, errlen, "table %s has %u layouts; at most %d", table, n, MAX_LAYOUTS);
         return -1;
     }
-    isa_cname(table, 1, tu, sizeof tu);
+    kh_isa_cname(table, 1, tu, sizeof tu);
     fprintf(out, "/* generated from %s by isagen; do not edit */\n", ls[0]->path);
     fprintf(out, "#ifndef KOHAKU_GEN_%s_H\n#define KOHAKU_GEN_%s_H\n\n", tu, tu);
     fprintf(out, "#include <stdint.h>\n\n#include \"kohaku/bits.h\"\n");
     for (unsigned i = 0; i < n && !rc; i++) {
         const kh_isa_layout *l = ls[i];
         char lc[ISA_NAME], uc[ISA_NAME], id[160], doc[400];
-        isa_cname(l->name, 0, lc, sizeof lc);
-        isa_cname(l->name, 1, uc, sizeof uc);
+        kh_isa_cname(l->name, 0, lc, sizeof lc);
+        kh_isa_cname(l->name, 1, uc, sizeof uc);
         comment_text(l->doc, doc, sizeof doc);
         fprintf(out, "\n/* ==== layout %s (%u bits)%s%s ==== */\n", l->name, l->width,
                 doc[0] ? ": " : "", doc);
@@ -200,7 +200,7 @@ int kh_isa_emit_c_header(const kh_isa *isa, const char *table, FILE *out, char *
         }
         for (unsigned k = 0; k < l->nops && !rc; k++) {
             char on[ISA_NAME], od[400];
-            isa_cname(l->ops[k].name, 1, on, sizeof on);
+            kh_isa_cname(l->ops[k].name, 1, on, sizeof on);
             comment_text(l->ops[k].doc, od, sizeof od);
             snprintf(id, sizeof id, "KH_%s_OP_%s", uc, on);
             if ((rc = name_add(&ns, id, err, errlen))) break;

@@ -56,9 +56,9 @@ static void field_notes(FILE *out, const kh_isa_layout *l, const isa_field *fd)
 int kh_isa_emit_markdown(const kh_isa *isa, const char *table, FILE *out, char *err, size_t errlen)
 {
     const kh_isa_layout *ls[MAX_LAYOUTS];
-    unsigned n = isa_table_layouts(isa, table, ls, MAX_LAYOUTS);
+    unsigned n = kh_isa_table_layouts(isa, table, ls, MAX_LAYOUTS);
     if (n == 0 || n > MAX_LAYOUTS) {
-        isa_errf(err, errlen, "no table named %s", table);
+        kh_isa_errf(err, errlen, "no table named %s", table);
         return -1;
     }
     fprintf(out, "<!-- generated from %s by kohaku isa --emit markdown; do not edit -->\n", ls[0]->path);
@@ -83,7 +83,7 @@ int kh_isa_emit_markdown(const kh_isa *isa, const char *table, FILE *out, char *
             kh_isa_val v;
             memset(&v, 0, sizeof v);
             v.w[0] = fd->dflt;
-            isa_range_text(fd, range, sizeof range);
+            kh_isa_range_text(fd, range, sizeof range);
             if (fd->flags & ISA_F_VIEW)
                 snprintf(dflt, sizeof dflt, "—");
             else

@@ -29,9 +29,9 @@ static void slice(FILE *out, const char *vec, const isa_part *p)
 int kh_isa_emit_verilog(const kh_isa *isa, const char *table, FILE *out, char *err, size_t errlen)
 {
     const kh_isa_layout *ls[MAX_LAYOUTS];
-    unsigned n = isa_table_layouts(isa, table, ls, MAX_LAYOUTS);
+    unsigned n = kh_isa_table_layouts(isa, table, ls, MAX_LAYOUTS);
     if (n == 0 || n > MAX_LAYOUTS) {
-        isa_errf(err, errlen, "no table named %s", table);
+        kh_isa_errf(err, errlen, "no table named %s", table);
         return -1;
     }
     fprintf(out, "// generated from %s by kohaku isa --emit verilog; do not edit\n", ls[0]->path);
@@ -39,14 +39,14 @@ int kh_isa_emit_verilog(const kh_isa *isa, const char *table, FILE *out, char *e
         const kh_isa_layout *l = ls[i];
         const char *vec = source_name(l);
         char uc[ISA_NAME];
-        isa_cname(l->name, 1, uc, sizeof uc);
+        kh_isa_cname(l->name, 1, uc, sizeof uc);
         fprintf(out, "\n// ==== layout %s (%u bits), sliced from %s [%u:0]%s%s ====\n", l->name,
                 l->width, vec, l->width - 1, l->doc ? ": " : "", l->doc ? l->doc : "");
         if (l->opfield >= 0) {
             unsigned ow = l->fields[l->opfield].width;
             for (unsigned k = 0; k < l->nops; k++) {
                 char on[ISA_NAME];
-                isa_cname(l->ops[k].name, 1, on, sizeof on);
+                kh_isa_cname(l->ops[k].name, 1, on, sizeof on);
                 fprintf(out, "localparam %s_OP_%s = %u'd%llu;\n", uc, on, ow,
                         (unsigned long long)l->ops[k].value);
             }
@@ -54,11 +54,11 @@ int kh_isa_emit_verilog(const kh_isa *isa, const char *table, FILE *out, char *e
         for (unsigned f = 0; f < l->nfields; f++) {
             const isa_field *fd = &l->fields[f];
             char fu[ISA_NAME], fl[ISA_NAME], wname[2 * ISA_NAME + 2], decl[32];
-            isa_cname(fd->name, 1, fu, sizeof fu);
-            isa_cname(fd->name, 0, fl, sizeof fl);
+            kh_isa_cname(fd->name, 1, fu, sizeof fu);
+            kh_isa_cname(fd->name, 0, fl, sizeof fl);
             for (unsigned e = 0; e < fd->nenums; e++) {
                 char en[ISA_NAME];
-                isa_cname(fd->enums[e].name, 1, en, sizeof en);
+                kh_isa_cname(fd->enums[e].name, 1, en, sizeof en);
                 fprintf(out, "localparam %s_%s_%s = %u'h%llx;\n", uc, fu, en, fd->width,
                         (unsigned long long)fd->enums[e].value);
             }
@@ -66,7 +66,7 @@ int kh_isa_emit_verilog(const kh_isa *isa, const char *table, FILE *out, char *e
                 snprintf(wname, sizeof wname, "i_%s", fl);
             } else {
                 char lc[ISA_NAME];
-                isa_cname(l->name, 0, lc, sizeof lc);
+                kh_isa_cname(l->name, 0, lc, sizeof lc);
                 snprintf(wname, sizeof wname, "%s_%s", lc, fl);
             }
             if (fd->width == 1)

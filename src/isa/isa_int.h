@@ -56,6 +56,19 @@ typedef struct isa_opcode {
     char *doc;
 } isa_opcode;
 
+/* `rule OP FIELD max=V doc=...` or `rule OP when FIELD need F... doc=...`:
+ * a word of opcode OP that breaks it is legal for the hardware but refused
+ * by an encoder named in doc: the validator warns, the word is kept. */
+#define ISA_RULE_NEED 4
+typedef struct isa_rule {
+    unsigned op;                    /* index into ops */
+    int when;                       /* 0: FIELD <= max; 1: FIELD != 0 needs one of need[] != 0 */
+    unsigned field;
+    uint64_t max;
+    unsigned need[ISA_RULE_NEED], nneed;
+    char *doc;
+} isa_rule;
+
 struct kh_isa_layout {
     char name[ISA_NAME];
     char table[ISA_NAME];
@@ -69,6 +82,8 @@ struct kh_isa_layout {
     unsigned nfields;
     isa_opcode *ops;
     unsigned nops;
+    isa_rule *rules;
+    unsigned nrules;
     unsigned *raw_show; /* print set of a word whose opcode has no name */
     unsigned nraw_show;
 };
@@ -81,25 +96,23 @@ struct kh_isa {
 };
 
 /* Value helpers (value.c). */
-int isa_val_is_zero(const kh_isa_val *v);
-/* Does the field's value fit its width as given (v beyond width nonzero?) */
-int isa_val_fits(const kh_isa_val *v, unsigned width);
+int kh_isa_val_is_zero(const kh_isa_val *v);
 /* Parse a RANGE token ([hi:lo], [bit] or {[..],[..]}) into fd's parts and
  * width. 0, or -1 when malformed. */
-int isa_parse_range(const char *s, isa_field *fd);
+int kh_isa_parse_range(const char *s, isa_field *fd);
 /* Print a field's range like the table writes it. */
-void isa_range_text(const isa_field *fd, char *out, size_t outlen);
+void kh_isa_range_text(const isa_field *fd, char *out, size_t outlen);
 /* Print set of the opcode with opfield value `op` (named or raw). */
-const unsigned *isa_show_set(const kh_isa_layout *l, uint64_t op, unsigned *n,
+const unsigned *kh_isa_show_set(const kh_isa_layout *l, uint64_t op, unsigned *n,
                              const isa_opcode **opc);
 /* Case-insensitive name compare. */
-int isa_strieq(const char *a, const char *b);
+int kh_isa_strieq(const char *a, const char *b);
 /* Message into err with formatting (truncates safely). */
-void isa_errf(char *err, size_t errlen, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+void kh_isa_errf(char *err, size_t errlen, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 /* C identifier form of a name ('-' -> '_'), lower or upper case. */
-void isa_cname(const char *name, int upper, char *out, size_t outlen);
+void kh_isa_cname(const char *name, int upper, char *out, size_t outlen);
 /* The layouts of one table, in order. */
-unsigned isa_table_layouts(const kh_isa *isa, const char *table, const kh_isa_layout **out,
+unsigned kh_isa_table_layouts(const kh_isa *isa, const char *table, const kh_isa_layout **out,
                            unsigned max);
 
 #endif

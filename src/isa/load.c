@@ -64,6 +64,8 @@ static void layout_free(kh_isa_layout *l)
         free(l->ops[i].show);
         free(l->ops[i].doc);
     }
+    for (unsigned i = 0; i < l->nrules; i++) free(l->rules[i].doc);
+    free(l->rules);
     free(l->fields);
     free(l->ops);
     free(l->raw_show);
@@ -131,7 +133,7 @@ static int perr(parser *ps, const char *fmt, ...)
     va_start(ap, fmt);
     vsnprintf(msg, sizeof msg, fmt, ap);
     va_end(ap);
-    isa_errf(ps->err, ps->errlen, "%s:%u: %s", ps->path, ps->lineno, msg);
+    kh_isa_errf(ps->err, ps->errlen, "%s:%u: %s", ps->path, ps->lineno, msg);
     return -1;
 }
 
@@ -191,7 +193,7 @@ static int parse_enum(parser *ps, isa_field *fd, const char *spec)
         if (parse_num(colon + 1, &v, NULL))
             return perr(ps, "enum %s of field %s: bad value '%s'", item, fd->name, colon + 1);
         for (unsigned i = 0; i < fd->nenums; i++) {
-            if (isa_strieq(fd->enums[i].name, item))
+            if (kh_isa_strieq(fd->enums[i].name, item))
                 return perr(ps, "enum name %s appears twice in field %s", item, fd->name);
             if (fd->enums[i].value == v)
                 return perr(ps, "enum value %llu appears twice in field %s (%s, %s)",
@@ -218,7 +220,7 @@ static int do_field(parser *ps, char **tok, int n)
     isa_field *fd = &l->fields[l->nfields++];
     memset(fd, 0, sizeof *fd);
     snprintf(fd->name, ISA_NAME, "%s", tok[1]);
-    if (isa_parse_range(tok[2], fd))
+    if (kh_isa_parse_range(tok[2], fd))
         return perr(ps, "field %s: bad range '%s' (expected [hi:lo], [bit] or {[hi:lo],...})",
                     fd->name, tok[2]);
     if (fd->width > KH_ISA_MAX_FIELD)
@@ -307,12 +309,12 @@ static int do_opcode(parser *ps, char **tok, int n)
     uint64_t v;
     if (n < 4 || strcmp(tok[2], "="))
         return perr(ps, "expected: opcode MNEMONIC = VALUE uses FIELD ... [ext LAYOUT]");
-    if (!valid_name(tok[1], 1) || isa_strieq(tok[1], "OP"))
+    if (!valid_name(tok[1], 1) || kh_isa_strieq(tok[1], "OP"))
         return perr(ps, "bad mnemonic '%s' (letters, digits, '_'; OP is kept for unnamed opcodes)",
                     tok[1]);
     if (parse_num(tok[3], &v, NULL)) return perr(ps, "opcode %s: bad value '%s'", tok[1], tok[3]);
     for (unsigned i = 0; i < l->nops; i++) {
-        if (isa_strieq(l->ops[i].name, tok[1]))
+        if (kh_isa_strieq(l->ops[i].name, tok[1]))
             return perr(ps, "opcode %s is declared twice in layout %s", tok[1], l->name);
         if (l->ops[i].value == v)
             return perr(ps, "opcodes %s and %s both have value %llu", l->ops[i].name, tok[1],
@@ -361,6 +363,50 @@ static int do_opcode(parser *ps, char **tok, int n)
         }
     }
     l->nops++;
+    return 0;
+}
+
+/* `rule OP FIELD max=V doc="..."` or `rule OP when FIELD need F... doc="..."`
+ * (docs/isa-format.md): OP and every field must already be declared. */
+static int do_rule(parser *ps, char **tok, int n)
+{
+    kh_isa_layout *l = ps->cur;
+    const char *form = "expected: rule OPCODE FIELD max=V doc=\"...\" or rule OPCODE when FIELD need FIELD... doc=\"...\"";
+    if (n < 4) return perr(ps, "%s", form);
+    isa_rule r;
+    memset(&r, 0, sizeof r);
+    unsigned k = 0;
+    while (k < l->nops && !kh_isa_strieq(l->ops[k].name, tok[1])) k++;
+    if (k == l->nops) return perr(ps, "rule: opcode %s is not declared (above) in layout %s", tok[1], l->name);
+    r.op = k;
+    int i = 2;
+    r.when = !strcmp(tok[2], "when");
+    if (r.when) i++;
+    if (i >= n) return perr(ps, "%s", form);
+    int f = field_find(l, tok[i]);
+    if (f < 0) return perr(ps, "rule: layout %s has no field %s", l->name, tok[i]);
+    if (l->fields[f].width > 64) return perr(ps, "rule: field %s is wider than 64 bits", tok[i]);
+    r.field = (unsigned)f;
+    i++;
+    if (!r.when) {
+        if (i >= n || strncmp(tok[i], "max=", 4) || parse_num(tok[i] + 4, &r.max, NULL))
+            return perr(ps, "%s", form);
+        i++;
+    } else {
+        if (i >= n || strcmp(tok[i], "need")) return perr(ps, "%s", form);
+        for (i++; i < n && strncmp(tok[i], "doc=", 4); i++) {
+            int g = field_find(l, tok[i]);
+            if (g < 0) return perr(ps, "rule: layout %s has no field %s", l->name, tok[i]);
+            if (r.nneed == ISA_RULE_NEED) return perr(ps, "rule: at most %d fields after need", ISA_RULE_NEED);
+            r.need[r.nneed++] = (unsigned)g;
+        }
+        if (!r.nneed) return perr(ps, "%s", form);
+    }
+    if (i != n - 1 || strncmp(tok[i], "doc=", 4) || !tok[i][4])
+        return perr(ps, "rule: ends with doc=\"...\" naming the encoder and its rule");
+    r.doc = xstrdup(tok[i] + 4);
+    l->rules = xrealloc(l->rules, (l->nrules + 1) * sizeof *l->rules);
+    l->rules[l->nrules++] = r;
     return 0;
 }
 
@@ -515,6 +561,7 @@ static int do_line(parser *ps, char **tok, int n)
     }
     if (!strcmp(tok[0], "field")) return do_field(ps, tok, n);
     if (!strcmp(tok[0], "opcode")) return do_opcode(ps, tok, n);
+    if (!strcmp(tok[0], "rule")) return do_rule(ps, tok, n);
     if (n != 2) return perr(ps, "expected: %s VALUE", tok[0]);
     if (!strcmp(tok[0], "doc")) {
         free(l->doc);
@@ -600,7 +647,7 @@ int kh_isa_load(kh_isa *isa, const char *name, const char *path, const char *tex
     ps.err = err;
     ps.errlen = errlen;
     if (!valid_name(name, 0)) {
-        isa_errf(err, errlen, "%s: table name '%s': lower-case letters, digits, '_' and '-' only",
+        kh_isa_errf(err, errlen, "%s: table name '%s': lower-case letters, digits, '_' and '-' only",
                  path, name);
         return -1;
     }

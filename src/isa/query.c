@@ -38,7 +38,7 @@ const char *kh_isa_table_name(const kh_isa *isa, unsigned i)
     return i < isa->ntables ? isa->tables[i] : NULL;
 }
 
-unsigned isa_table_layouts(const kh_isa *isa, const char *table, const kh_isa_layout **out,
+unsigned kh_isa_table_layouts(const kh_isa *isa, const char *table, const kh_isa_layout **out,
                            unsigned max)
 {
     unsigned n = 0;
@@ -82,7 +82,7 @@ unsigned kh_isa_field_msb(const kh_isa_layout *l, unsigned f) { return l->fields
 
 void kh_isa_field_range(const kh_isa_layout *l, unsigned f, char *out, size_t outlen)
 {
-    isa_range_text(&l->fields[f], out, outlen);
+    kh_isa_range_text(&l->fields[f], out, outlen);
 }
 
 unsigned kh_isa_op_count(const kh_isa_layout *l) { return l->nops; }
@@ -92,11 +92,11 @@ uint64_t kh_isa_op_value(const kh_isa_layout *l, unsigned i) { return l->ops[i].
 int kh_isa_op_find(const kh_isa_layout *l, const char *mnemonic)
 {
     for (unsigned i = 0; i < l->nops; i++)
-        if (isa_strieq(l->ops[i].name, mnemonic)) return (int)i;
+        if (kh_isa_strieq(l->ops[i].name, mnemonic)) return (int)i;
     return -1;
 }
 
-const unsigned *isa_show_set(const kh_isa_layout *l, uint64_t op, unsigned *n,
+const unsigned *kh_isa_show_set(const kh_isa_layout *l, uint64_t op, unsigned *n,
                              const isa_opcode **opc)
 {
     for (unsigned i = 0; i < l->nops; i++)

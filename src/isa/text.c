@@ -7,7 +7,7 @@
 
 #include "isa/isa_int.h"
 
-void isa_errf(char *err, size_t errlen, const char *fmt, ...)
+void kh_isa_errf(char *err, size_t errlen, const char *fmt, ...)
 {
     va_list ap;
     if (!err || !errlen) return;
@@ -16,14 +16,14 @@ void isa_errf(char *err, size_t errlen, const char *fmt, ...)
     va_end(ap);
 }
 
-int isa_strieq(const char *a, const char *b)
+int kh_isa_strieq(const char *a, const char *b)
 {
     for (; *a && *b; a++, b++)
         if (tolower((unsigned char)*a) != tolower((unsigned char)*b)) return 0;
     return *a == *b;
 }
 
-void isa_cname(const char *name, int upper, char *out, size_t outlen)
+void kh_isa_cname(const char *name, int upper, char *out, size_t outlen)
 {
     size_t i = 0;
     for (; name[i] && i + 1 < outlen; i++) {
@@ -59,7 +59,7 @@ static int parse_part(const char **pp, isa_part *part)
     return 0;
 }
 
-int isa_parse_range(const char *s, isa_field *fd)
+int kh_isa_parse_range(const char *s, isa_field *fd)
 {
     const char *p = s;
     fd->nparts = 0;
@@ -84,7 +84,7 @@ int isa_parse_range(const char *s, isa_field *fd)
     return 0;
 }
 
-void isa_range_text(const isa_field *fd, char *out, size_t outlen)
+void kh_isa_range_text(const isa_field *fd, char *out, size_t outlen)
 {
     size_t k = 0;
     if (fd->nparts > 1 && k + 1 < outlen) out[k++] = '{';

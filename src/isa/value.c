@@ -5,14 +5,16 @@
 
 #include "isa/isa_int.h"
 #include "kohaku/bits.h"
+#include "kohaku/echo.h"
 #include "kohaku/hex.h"
 
-int isa_val_is_zero(const kh_isa_val *v)
+int kh_isa_val_is_zero(const kh_isa_val *v)
 {
     return !(v->w[0] | v->w[1] | v->w[2] | v->w[3]);
 }
 
-int isa_val_fits(const kh_isa_val *v, unsigned width)
+/* Does the field's value fit its width as given (v beyond width nonzero?) */
+static int isa_val_fits(const kh_isa_val *v, unsigned width)
 {
     for (unsigned k = 0; k < 4; k++) {
         unsigned lo = 64 * k;
@@ -71,7 +73,7 @@ void kh_isa_set64(const kh_isa_layout *l, uint64_t *w, unsigned f, uint64_t v)
 static void where(const kh_isa_layout *l, const isa_field *fd, char *out, size_t outlen)
 {
     char range[96];
-    isa_range_text(fd, range, sizeof range);
+    kh_isa_range_text(fd, range, sizeof range);
     snprintf(out, outlen, "%s.isa: %s %s", l->table, fd->name, range);
 }
 
@@ -83,18 +85,30 @@ int kh_isa_parse_value(const kh_isa_layout *l, unsigned f, const char *text, kh_
     memset(v, 0, sizeof *v);
     where(l, fd, at, sizeof at);
     for (unsigned i = 0; i < fd->nenums; i++)
-        if (isa_strieq(fd->enums[i].name, text)) {
+        if (kh_isa_strieq(fd->enums[i].name, text)) {
             v->w[0] = fd->enums[i].value;
             return 0;
         }
+    kh_echo_buf eb;
+    const char *shown = kh_echo(text, &eb);
     if (fd->width > 64) {
         const char *h = text;
         char herr[96];
         if (h[0] == '0' && (h[1] == 'x' || h[1] == 'X')) h += 2;
         if (kh_hex_parse(h, v->w, 256, 0, herr, sizeof herr) || !isa_val_fits(v, fd->width)) {
             memset(v, 0, sizeof *v);
-            isa_errf(err, errlen, "%s=%s is not a hex value of at most %u bits (%s)", fd->name,
-                     text, fd->width, at);
+            kh_isa_errf(err, errlen, "%s=%s is not a hex value of at most %u bits (%s)", fd->name,
+                     shown, fd->width, at);
+            return -1;
+        }
+        /* A wide field is a bit pattern: a short one (data=1234) is far
+         * more often a mistake than a number meant to be zero-extended. */
+        unsigned digits = 0, want = (fd->width + 3) / 4;
+        for (const char *c = h; *c; c++) digits += *c != '_';
+        if (digits != want && !kh_isa_val_is_zero(v)) {
+            memset(v, 0, sizeof *v);
+            kh_isa_errf(err, errlen, "%s=%s has %u hex digits: the field is %u bits, written as all %u digits "
+                     "(or 0) (%s)", fd->name, shown, digits, fd->width, want, at);
             return -1;
         }
         return 0;
@@ -102,20 +116,25 @@ int kh_isa_parse_value(const kh_isa_layout *l, unsigned f, const char *text, kh_
     uint64_t x, m = fd->width == 64 ? ~UINT64_C(0) : (UINT64_C(1) << fd->width) - 1;
     if (text[0] == '-') {
         if (!(fd->flags & ISA_F_SIGNED)) {
-            isa_errf(err, errlen, "%s=%s: the field is unsigned, a negative value does not fit (%s)",
-                     fd->name, text, at);
+            kh_isa_errf(err, errlen, "%s=%s: the field is unsigned, a negative value does not fit (%s)",
+                     fd->name, shown, at);
             return -1;
         }
         if (text[1] < '0' || text[1] > '9' || kh_parse_u64(text + 1, &x) ||
             x > (UINT64_C(1) << (fd->width - 1))) {
-            isa_errf(err, errlen, "%s=%s does not fit %u signed bits (%s)", fd->name, text,
+            kh_isa_errf(err, errlen, "%s=%s does not fit %u signed bits (%s)", fd->name, shown,
                      fd->width, at);
             return -1;
         }
         v->w[0] = (0 - x) & m;
         return 0;
     }
-    if (kh_parse_u64(text, &x)) {
+    int prc = kh_parse_u64(text, &x);
+    if (prc == KH_PARSE_TOO_BIG) {
+        kh_isa_errf(err, errlen, "%s=%s does not fit %u bits (%s)", fd->name, shown, fd->width, at);
+        return -1;
+    }
+    if (prc) {
         if (fd->nenums) {
             char names[400];
             size_t k = 0;
@@ -126,16 +145,16 @@ int kh_isa_parse_value(const kh_isa_layout *l, unsigned f, const char *text, kh_
                 k += (size_t)r;
                 if (k >= sizeof names) k = sizeof names - 1;
             }
-            isa_errf(err, errlen, "%s=%s is neither a number nor one of %s (%s)", fd->name, text,
+            kh_isa_errf(err, errlen, "%s=%s is neither a number nor one of %s (%s)", fd->name, shown,
                      names, at);
         } else {
-            isa_errf(err, errlen, "%s=%s is not a number (decimal or 0x hex%s) (%s)", fd->name, text,
+            kh_isa_errf(err, errlen, "%s=%s is not a number (decimal or 0x hex%s) (%s)", fd->name, shown,
                      fd->flags & ISA_F_SIGNED ? ", or a negative decimal" : "", at);
         }
         return -1;
     }
     if (x & ~m) {
-        isa_errf(err, errlen, "%s=%s does not fit %u bits (%s)", fd->name, text, fd->width, at);
+        kh_isa_errf(err, errlen, "%s=%s does not fit %u bits (%s)", fd->name, shown, fd->width, at);
         return -1;
     }
     v->w[0] = x;

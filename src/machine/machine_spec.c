@@ -84,7 +84,7 @@ static int add_mesh(kh_machine_spec *s, const char *file, const char *base_dir, 
         char path[1024], e2[512];
         if (file[0] == '/' || !base_dir || !base_dir[0]) snprintf(path, sizeof path, "%s", file);
         else snprintf(path, sizeof path, "%s/%s", base_dir, file);
-        s->map[i] = kh_file_read(path, NULL, e2, sizeof e2);
+        s->map[i] = kh_file_read_text(path, e2, sizeof e2); /* a NUL would end the picture unseen */
         if (!s->map[i]) {
             snprintf(err, errlen, "%s:%u: mesh %u: %s", s->name, line, i, e2);
             return -1;
@@ -184,6 +184,15 @@ kh_machine_spec *kh_machine_spec_parse(const char *text, const char *name, const
         }
         return s;
     }
+    /* A machine file without its header line would otherwise be read as a
+     * picture and blamed on its first token's length. */
+    if (first_word_is(text, "mesh") || first_word_is(text, "param")) {
+        snprintf(err, errlen, "%s: the first word is '%s', a machine-file line: a machine file begins with "
+                 "the line 'machine' (docs/machine.md); a map picture with a token (mesh.md §2)", s->name,
+                 first_word_is(text, "mesh") ? "mesh" : "param");
+        kh_machine_spec_free(s);
+        return NULL;
+    }
     /* A map picture: one mesh, checked when the machine is built. */
     s->n = 1;
     s->map[0] = dup_str(text);
@@ -209,7 +218,7 @@ kh_machine_spec *kh_machine_spec_load(const char *path, char *err, size_t errlen
         snprintf(s->name, sizeof s->name, "default");
         return s;
     }
-    char *text = kh_file_read(path, NULL, err, errlen);
+    char *text = kh_file_read_text(path, err, errlen); /* a NUL would end the text unseen */
     if (!text) return NULL;
     char dir[1024];
     snprintf(dir, sizeof dir, "%s", path);

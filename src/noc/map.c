@@ -87,6 +87,13 @@ static int check_token(const char *s, size_t n, const kh_map_units *units, unsig
 {
     char shown[64];
     show(s, n, shown, sizeof shown);
+    if (x == 0 && y == 0 && ((n == 7 && !memcmp(s, "machine", 7)) || (n == 4 && !memcmp(s, "mesh", 4)))) {
+        snprintf(err, errlen,
+                 "line %u: '%s' starts a machine file (docs/machine.md), not a map picture: this reads one "
+                 "picture of 3-character tokens (mesh.md §2)",
+                 line, shown);
+        return -1;
+    }
     if (n != 3) {
         snprintf(err, errlen,
                  "line %u, row y=%u, column x=%u: token '%s' is %zu characters; every token "

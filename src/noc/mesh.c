@@ -42,6 +42,11 @@ int kh_mesh_port_of(const kh_mesh *m, unsigned x, unsigned y, kh_router **r, uns
 
 kh_mesh *kh_mesh_new(kh_sim *sim, const kh_map *map, char *err, size_t errlen)
 {
+    return kh_mesh_new_cfg(sim, map, NULL, err, errlen);
+}
+
+kh_mesh *kh_mesh_new_cfg(kh_sim *sim, const kh_map *map, const kh_mesh_cfg *cfg, char *err, size_t errlen)
+{
     kh_mesh *m = calloc(1, sizeof *m);
     if (!m) {
         snprintf(err, errlen, "mesh: out of memory");
@@ -52,7 +57,7 @@ kh_mesh *kh_mesh_new(kh_sim *sim, const kh_map *map, char *err, size_t errlen)
     m->ny = kh_map_ny(map);
     for (unsigned y = 1; y <= m->ny; y++)
         for (unsigned x = 1; x <= m->nx; x++)
-            if (!(m->r[y][x] = kh_router_new(sim, x, y, m->nx, m->ny, err, errlen))) {
+            if (!(m->r[y][x] = kh_router_new(sim, x, y, m->nx, m->ny, cfg, err, errlen))) {
                 free(m);
                 return NULL;
             }

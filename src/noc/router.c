@@ -40,9 +40,18 @@ static unsigned slot_dir(const kh_router *r, unsigned i)
 }
 
 /* Legal XY routing never requests a masked turn (mesh.md §3); the RTL would
- * hang the input forever. This is a simulator bug, not bad input. */
-static void masked_turn(kh_router *r, unsigned in, unsigned out, const kh_flit *f)
+ * hang the input forever. Under XY this is a simulator bug, not bad input;
+ * a routing policy that asks for one has the flit dropped (returns 1). */
+static int masked_turn(kh_router *r, unsigned in, unsigned out, const kh_flit *f)
 {
+    if (r->policy) {
+        r->masked++;
+        kh_comp_log(&r->comp, KH_LOG_ERROR,
+                    "the routing policy sends input %s to masked output %s for dst (%u,%u): the flit is dropped "
+                    "(mesh.md §3 turn masks)",
+                    kh_dir_name(in), kh_dir_name(out), (unsigned)kh_hdr_dst_x(f->w), (unsigned)kh_hdr_dst_y(f->w));
+        return 1;
+    }
     kh_comp_log(&r->comp, KH_LOG_ERROR,
                 "input %s requests masked output %s for dst (%u,%u): routing invariant broken "
                 "(mesh.md §3 turn masks)",
@@ -115,7 +124,14 @@ static void router_step(kh_comp *c, kh_cycle now)
         }
         const kh_flit *h = kh_fifo_pop(q, now); /* kept in the ring: no copy */
         unsigned dir = r->route[kh_hdr_dst_xy(h->w)];
-        if (!(r->allow[i] >> dir & 1)) masked_turn(r, i, dir, h);
+        if (!(r->allow[i] >> dir & 1) && masked_turn(r, i, dir, h)) { /* dropped: look at the next head */
+            if (kh_fifo_empty(q))
+                r->nonempty &= (uint8_t)~(1u << i);
+            else if (now + 1 < next)
+                next = now + 1;
+            if (r->in_link[i]) kh_link_space(r->in_link[i], now);
+            continue;
+        }
         r->slot[i] = h;
         r->req[dir] |= (uint8_t)(1u << i);
         reqd |= 1u << dir;
@@ -221,7 +237,7 @@ static void compute_masks(kh_router *r)
     }
 }
 
-kh_router *kh_router_new(kh_sim *sim, unsigned x, unsigned y, unsigned nx, unsigned ny,
+kh_router *kh_router_new(kh_sim *sim, unsigned x, unsigned y, unsigned nx, unsigned ny, const kh_mesh_cfg *cfg,
                          char *err, size_t errlen)
 {
     if (nx < 1 || ny < 1 || nx > KH_MAP_MAX_N || ny > KH_MAP_MAX_N || x < 1 || x > nx || y < 1 ||
@@ -258,7 +274,17 @@ kh_router *kh_router_new(kh_sim *sim, unsigned x, unsigned y, unsigned nx, unsig
     }
     for (unsigned py = 0; py < 16; py++)
         for (unsigned px = 0; px < 16; px++)
-            r->route[px << 4 | py] = (uint8_t)kh_noc_route(x, y, nx, ny, px, py); /* dst_xy order */
+            r->route[px << 4 | py] = (uint8_t)(cfg && cfg->route ? cfg->route(cfg->route_ctx, x, y, nx, ny, px, py)
+                                                                  : kh_noc_route(x, y, nx, ny, px, py)); /* dst_xy order */
+    r->policy = cfg && cfg->route;
+    for (unsigned d = 0; d < 256; d++)
+        if (r->route[d] >= KH_NDIRS) {
+            snprintf(err, errlen, "router (%u,%u): the routing policy names output %u for dst (%u,%u); outputs are 0..4",
+                     x, y, r->route[d], d >> 4, d & 15);
+            for (unsigned k = 0; k < KH_NDIRS; k++) kh_fifo_free(&r->in[k]);
+            free(r);
+            return NULL;
+        }
     compute_masks(r);
     char name[48];
     snprintf(name, sizeof name, "router(%u,%u)", x, y);

@@ -25,7 +25,9 @@ struct kh_router {
     kh_link *in_link[KH_NDIRS];
     kh_fifo in[KH_NDIRS];
     kh_flit out[KH_NDIRS];
-    uint8_t route[256];         /* output for dst_xy = {x[3:0], y[3:0]}: kh_noc_route, tabulated */
+    uint8_t route[256];         /* output for dst_xy = {x[3:0], y[3:0]}: the policy, tabulated */
+    int policy;                 /* routed by a kh_mesh_cfg policy, not XY */
+    uint64_t masked;            /* flits the policy sent into a masked turn (dropped) */
 };
 
 /* Input `port` takes f in cycle now if its FIFO was not full at the start of

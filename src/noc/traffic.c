@@ -1,6 +1,7 @@
 /* Synthetic traffic generators and sinks (traffic.h). A generator is a
  * component stepped only when it has a flit to offer or an arrival is due;
  * arrivals while it waits for space are generated lazily when it wakes. */
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -34,6 +35,7 @@ struct tgen {
     kh_link *in;         /* from the router (woken with kh_link_space) */
     uint64_t rng;
     uint64_t threshold;  /* arrival iff rng < threshold; 0 = every cycle */
+    double log_miss;     /* rates below GEOMETRIC_BELOW: log(1 - rate), one draw per arrival; else 0 */
     uint64_t limit;      /* cfg.max_flits, UINT64_MAX for none (one compare per step) */
     kh_cycle stop;       /* cfg.stop */
     kh_cycle next_arrival;
@@ -70,8 +72,24 @@ static uint64_t splitmix(uint64_t *s)
  * threshold. The last step of a draw keeps bits 63..33 of z, so z above
  * thr | (2^33 - 1) is a miss without it (one compare per cycle of the gap
  * instead of three operations; the same draws, the same answer). */
+/* Below this threshold (rate 2^-20) a per-cycle draw would spend about a
+ * million draws per arrival, and rate * 2^64 loses the rate's precision:
+ * the gap is drawn once, from the geometric distribution the per-cycle
+ * draws follow. Every rate above keeps its per-cycle draws and figures. */
+#define GEOMETRIC_BELOW (UINT64_C(1) << 44)
+/* A gap this long is "never" (the clock is far from wrapping after it). */
+#define GAP_MAX (UINT64_C(1) << 62)
+
+static kh_cycle gap_geometric(tgen *g)
+{
+    double u = ((double)(splitmix(&g->rng) >> 11) + 1.0) * 0x1p-53; /* (0, 1] */
+    double k = floor(log(u) / g->log_miss);                          /* misses before the arrival */
+    return k < (double)(GAP_MAX - 1) ? (kh_cycle)k + 1 : GAP_MAX;
+}
+
 static kh_cycle gap(tgen *g)
 {
+    if (g->log_miss != 0) return gap_geometric(g);
     if (!g->threshold) return 1;
     uint64_t thr = g->threshold, miss = thr | ((UINT64_C(1) << 33) - 1);
     kh_cycle k = 1;
@@ -283,6 +301,7 @@ kh_traffic *kh_traffic_new(kh_mesh *m, const kh_map *map, const kh_traffic_cfg *
         g->y = e->y;
         g->rng = cfg->seed ^ (UINT64_C(0xd1b54a32d192ed03) * (t->n + 1));
         g->threshold = cfg->rate >= 1 ? 0 : (uint64_t)(cfg->rate * 18446744073709551616.0);
+        if (cfg->rate < 1 && g->threshold < GEOMETRIC_BELOW) g->log_miss = log1p(-cfg->rate);
         g->transpose_dst = -1;
         g->limit = cfg->max_flits ? cfg->max_flits : UINT64_MAX;
         g->stop = cfg->stop;

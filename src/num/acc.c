@@ -20,9 +20,17 @@ uint32_t kh_acc_add(uint32_t a, int a_zero, uint32_t b, int b_zero, unsigned mw)
     return kh_acc_sum(a, a_zero != 0, b, b_zero != 0, clamp_mw(mw));
 }
 
-uint16_t kh_acc_to_f16(uint32_t v, unsigned mw)
+void kh_acc_load16(const uint32_t chain[16], unsigned mw, uint32_t out[16])
 {
+    /* add(forced zero, b) of §6.1: one zero operand gives the other verbatim,
+     * two zeros +0; b counts as zero when its exponent is 0 */
     mw = clamp_mw(mw);
+    for (unsigned l = 0; l < 16; l++) out[l] = (chain[l] >> mw) & 127u ? chain[l] : 0;
+}
+
+/* numerics §7 for an MW already clamped; inline so FP22 folds below. */
+static inline uint16_t to_f16(uint32_t v, unsigned mw)
+{
     uint16_t s = (uint16_t)(((v >> (mw + 7)) & 1u) << 15);
     unsigned e = (v >> mw) & 127u;
     uint32_t f = v & ((1u << mw) - 1);
@@ -40,4 +48,19 @@ uint16_t kh_acc_to_f16(uint32_t v, unsigned mw)
     if (e16 <= 0) return s;                   /* flush: no FP16 subnormal */
     if (e16 >= 31) return (uint16_t)(s | 0x7BFF); /* saturate: never Inf */
     return (uint16_t)(s | (unsigned)e16 << 10 | m);
+}
+
+uint16_t kh_acc_to_f16(uint32_t v, unsigned mw) { return to_f16(v, clamp_mw(mw)); }
+
+void kh_acc_to_f16_word(const uint32_t v[16], unsigned mw, uint64_t word[4])
+{
+    uint16_t h[16];
+    mw = clamp_mw(mw);
+    if (mw == KH_ACC_MW_DEFAULT)
+        for (unsigned e = 0; e < 16; e++) h[e] = to_f16(v[e], KH_ACC_MW_DEFAULT);
+    else
+        for (unsigned e = 0; e < 16; e++) h[e] = to_f16(v[e], mw);
+    for (unsigned w = 0; w < 4; w++)
+        word[w] = (uint64_t)h[4 * w] | (uint64_t)h[4 * w + 1] << 16 | (uint64_t)h[4 * w + 2] << 32 |
+                  (uint64_t)h[4 * w + 3] << 48;
 }

@@ -14,6 +14,9 @@
 #ifdef KH_MX_HAVE_X86
 #include "mx_x86_kernels.h"
 
+/* Bodies inlined into each entry point, so the constants it passes fold. */
+#define KH_INLINE __attribute__((always_inline)) inline
+
 /* ---- AVX-512 ------------------------------------------------------------- */
 
 #define T512 __attribute__((target("avx2,avx512f,avx512cd,avx512vl")))
@@ -33,7 +36,7 @@ static inline T512 void lane_scales16(const kh_mx_entry *a, const kh_mx_entry *b
     *vb = _mm512_cvtepu8_epi32(_mm_shuffle_epi8(_mm_cvtsi32_si128((int)sb4), cols));
 }
 
-static inline T512 v16 scale16(v16 c, v16 sa, v16 sb, unsigned anchor, unsigned mw)
+static KH_INLINE T512 v16 scale16(v16 c, v16 sa, v16 sb, unsigned anchor, unsigned mw)
 {
     const v16 seven = set1(7), eight = set1(8);
     __mmask16 neg = _mm512_cmplt_epi32_mask(c, _mm512_setzero_si512());
@@ -58,7 +61,7 @@ static inline T512 v16 scale16(v16 c, v16 sa, v16 sb, unsigned anchor, unsigned 
     return _mm512_maskz_mov_epi32(nz, w);
 }
 
-static inline T512 v16 sum16(v16 a, v16 b, unsigned mw)
+static KH_INLINE T512 v16 sum16(v16 a, v16 b, unsigned mw)
 {
     const unsigned width = mw + 1 + KH_ACC_GUARD;
     const v16 fmask = set1((1u << mw) - 1), magmask = set1((1u << (mw + 7)) - 1), vmw = set1(mw);
@@ -96,8 +99,11 @@ static inline T512 v16 sum16(v16 a, v16 b, unsigned mw)
     return _mm512_mask_mov_epi32(r, za & zb, zero);
 }
 
-KH_T_AVX512VNNI void kh_mx_chain_avx512vnni(const kh_mx_entry *a, const kh_mx_entry *b, unsigned anchor, unsigned mw,
-                                            uint32_t chain[16])
+/* The bodies with anchor and MW as arguments; the entry points call them
+ * with the program constants (anchor 40, FP22) spelt out where they apply, so
+ * the shifts and masks of the common case are immediates. */
+static KH_INLINE KH_T_AVX512VNNI void chain512(const kh_mx_entry *a, const kh_mx_entry *b, unsigned anchor,
+                                               unsigned mw, uint32_t chain[16])
 {
     __m256i c[2];
     v16 va, vb;
@@ -107,8 +113,8 @@ KH_T_AVX512VNNI void kh_mx_chain_avx512vnni(const kh_mx_entry *a, const kh_mx_en
     _mm512_storeu_si512(chain, scale16(c16, va, vb, anchor, mw));
 }
 
-KH_T_AVX512VNNI void kh_mx_accum_avx512vnni(const kh_mx_entry *a, const kh_mx_entry *b, unsigned anchor, unsigned mw,
-                                            uint32_t tile[16])
+static KH_INLINE KH_T_AVX512VNNI void accum512(const kh_mx_entry *a, const kh_mx_entry *b, unsigned anchor,
+                                               unsigned mw, uint32_t tile[16])
 {
     __m256i c[2];
     v16 va, vb;
@@ -117,6 +123,20 @@ KH_T_AVX512VNNI void kh_mx_accum_avx512vnni(const kh_mx_entry *a, const kh_mx_en
     v16 c16 = _mm512_inserti64x4(_mm512_castsi256_si512(c[0]), c[1], 1);
     v16 ch = scale16(c16, va, vb, anchor, mw);
     _mm512_storeu_si512(tile, sum16(_mm512_loadu_si512(tile), ch, mw));
+}
+
+KH_T_AVX512VNNI void kh_mx_chain_avx512vnni(const kh_mx_entry *a, const kh_mx_entry *b, unsigned anchor, unsigned mw,
+                                            uint32_t chain[16])
+{
+    if (anchor == KH_MX_ANCHOR && mw == KH_ACC_MW_DEFAULT) chain512(a, b, KH_MX_ANCHOR, KH_ACC_MW_DEFAULT, chain);
+    else chain512(a, b, anchor, mw, chain);
+}
+
+KH_T_AVX512VNNI void kh_mx_accum_avx512vnni(const kh_mx_entry *a, const kh_mx_entry *b, unsigned anchor, unsigned mw,
+                                            uint32_t tile[16])
+{
+    if (anchor == KH_MX_ANCHOR && mw == KH_ACC_MW_DEFAULT) accum512(a, b, KH_MX_ANCHOR, KH_ACC_MW_DEFAULT, tile);
+    else accum512(a, b, anchor, mw, tile);
 }
 
 /* ---- AVX2 ---------------------------------------------------------------- */
@@ -134,7 +154,7 @@ static inline T256 v8 msb_exact(v8 x)
     return _mm256_sub_epi32(_mm256_srli_epi32(bits, 23), s1(127));
 }
 
-static inline T256 v8 scale8(v8 c, v8 sa, v8 sb, unsigned anchor, unsigned mw)
+static KH_INLINE T256 v8 scale8(v8 c, v8 sa, v8 sb, unsigned anchor, unsigned mw)
 {
     const v8 seven = s1(7), eight = s1(8), zero = _mm256_setzero_si256(), one = s1(1);
     v8 neg = _mm256_cmpgt_epi32(zero, c);
@@ -156,7 +176,7 @@ static inline T256 v8 scale8(v8 c, v8 sa, v8 sb, unsigned anchor, unsigned mw)
     return _mm256_andnot_si256(_mm256_cmpeq_epi32(mag, zero), w);
 }
 
-static inline T256 v8 sum8(v8 a, v8 b, unsigned mw)
+static KH_INLINE T256 v8 sum8(v8 a, v8 b, unsigned mw)
 {
     const unsigned width = mw + 1 + KH_ACC_GUARD;
     const v8 fmask = s1((1u << mw) - 1), magmask = s1((1u << (mw + 7)) - 1), vmw = s1(mw), one = s1(1);
@@ -207,7 +227,7 @@ static inline T256 void lane_scales8(const kh_mx_entry *a, const kh_mx_entry *b,
     *vb = _mm256_cvtepu8_epi32(_mm_shuffle_epi8(_mm_cvtsi32_si128((int)sb4), cols));
 }
 
-static inline T256 void chain_avx2_lanes(const kh_mx_entry *a, const kh_mx_entry *b, const __m256i c[2],
+static KH_INLINE T256 void chain_avx2_lanes(const kh_mx_entry *a, const kh_mx_entry *b, const __m256i c[2],
                                          unsigned anchor, unsigned mw, uint32_t chain[16])
 {
     for (int h = 0; h < 2; h++) {
@@ -217,7 +237,7 @@ static inline T256 void chain_avx2_lanes(const kh_mx_entry *a, const kh_mx_entry
     }
 }
 
-static inline T256 void accum_avx2_lanes(const kh_mx_entry *a, const kh_mx_entry *b, const __m256i c[2],
+static KH_INLINE T256 void accum_avx2_lanes(const kh_mx_entry *a, const kh_mx_entry *b, const __m256i c[2],
                                          unsigned anchor, unsigned mw, uint32_t tile[16])
 {
     for (int h = 0; h < 2; h++) {
@@ -233,14 +253,16 @@ T256 void kh_mx_chain_avx2(const kh_mx_entry *a, const kh_mx_entry *b, unsigned 
 {
     __m256i c[2];
     kh_product_avx2(a, b, c);
-    chain_avx2_lanes(a, b, c, anchor, mw, chain);
+    if (anchor == KH_MX_ANCHOR && mw == KH_ACC_MW_DEFAULT) chain_avx2_lanes(a, b, c, KH_MX_ANCHOR, KH_ACC_MW_DEFAULT, chain);
+    else chain_avx2_lanes(a, b, c, anchor, mw, chain);
 }
 
 T256 void kh_mx_accum_avx2(const kh_mx_entry *a, const kh_mx_entry *b, unsigned anchor, unsigned mw, uint32_t tile[16])
 {
     __m256i c[2];
     kh_product_avx2(a, b, c);
-    accum_avx2_lanes(a, b, c, anchor, mw, tile);
+    if (anchor == KH_MX_ANCHOR && mw == KH_ACC_MW_DEFAULT) accum_avx2_lanes(a, b, c, KH_MX_ANCHOR, KH_ACC_MW_DEFAULT, tile);
+    else accum_avx2_lanes(a, b, c, anchor, mw, tile);
 }
 
 #ifdef KH_MX_HAVE_AVXVNNI
@@ -249,7 +271,8 @@ KH_T_AVXVNNI void kh_mx_chain_avxvnni(const kh_mx_entry *a, const kh_mx_entry *b
 {
     __m256i c[2];
     kh_product_avxvnni(a, b, c);
-    chain_avx2_lanes(a, b, c, anchor, mw, chain);
+    if (anchor == KH_MX_ANCHOR && mw == KH_ACC_MW_DEFAULT) chain_avx2_lanes(a, b, c, KH_MX_ANCHOR, KH_ACC_MW_DEFAULT, chain);
+    else chain_avx2_lanes(a, b, c, anchor, mw, chain);
 }
 
 KH_T_AVXVNNI void kh_mx_accum_avxvnni(const kh_mx_entry *a, const kh_mx_entry *b, unsigned anchor, unsigned mw,
@@ -257,7 +280,8 @@ KH_T_AVXVNNI void kh_mx_accum_avxvnni(const kh_mx_entry *a, const kh_mx_entry *b
 {
     __m256i c[2];
     kh_product_avxvnni(a, b, c);
-    accum_avx2_lanes(a, b, c, anchor, mw, tile);
+    if (anchor == KH_MX_ANCHOR && mw == KH_ACC_MW_DEFAULT) accum_avx2_lanes(a, b, c, KH_MX_ANCHOR, KH_ACC_MW_DEFAULT, tile);
+    else accum_avx2_lanes(a, b, c, anchor, mw, tile);
 }
 #endif
 

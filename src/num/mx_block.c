@@ -62,7 +62,7 @@ static int path_impl_get(kh_mx_path p, path_impl *impl)
 #ifdef KH_MX_HAVE_AVXVNNI
     case KH_MX_AVXVNNI:
         if (!has_avxvnni()) return 0;
-        *impl = (path_impl){p, kh_mx_block_avxvnni, kh_mx_chain_avx2, kh_mx_accum_avx2, KH_ACC_LANES_MW_MAX_AVX2};
+        *impl = (path_impl){p, kh_mx_block_avxvnni, kh_mx_chain_avxvnni, kh_mx_accum_avxvnni, KH_ACC_LANES_MW_MAX_AVX2};
         return 1;
 #endif
 #endif

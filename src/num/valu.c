@@ -19,17 +19,15 @@ static void compare(kh_e8 a, kh_e8 b, int *lt, int *gt, int *eq)
     *eq = e && !nan;
 }
 
-kh_e8 kh_valu(unsigned op, kh_e8 a, kh_e8 b, kh_e8 c, int *pred, unsigned opts)
+static int is_seed(unsigned op) { return op >= KH_VALU_EXP2 && op <= KH_VALU_RSQRT; }
+
+/* The operands of the one FMA every non-seed op is (§9.2); returns the
+ * compare bit. a, b, c already masked to 24 bits. */
+static inline int substitute(unsigned op, kh_e8 a, kh_e8 b, kh_e8 c, kh_e8 *fa, kh_e8 *fb, kh_e8 *fc)
 {
-    a &= E8_MASK;
-    b &= E8_MASK;
-    c &= E8_MASK;
     int lt, gt, eq;
     compare(a, b, &lt, &gt, &eq);
     int p = op == KH_VALU_CMPLT ? lt : op == KH_VALU_CMPGT ? gt : op == KH_VALU_CMPEQ ? eq : 0;
-    if (pred) *pred = p;
-    if (op >= KH_VALU_EXP2 && op <= KH_VALU_RSQRT) return kh_valu_seed(op, a, opts);
-
     const kh_e8 sign_bit = 1u << 23;
     kh_e8 va = a, vb = KH_E8_ONE, vc = 0; /* the default arms: MOV */
     switch (op) {
@@ -74,5 +72,74 @@ kh_e8 kh_valu(unsigned op, kh_e8 a, kh_e8 b, kh_e8 c, int *pred, unsigned opts)
     default:
         break;
     }
-    return kh_valu_fma(va, vb, vc);
+    *fa = va;
+    *fb = vb;
+    *fc = vc;
+    return p;
+}
+
+static inline kh_e8 lane(unsigned op, kh_e8 a, kh_e8 b, kh_e8 c, int *pred, unsigned opts)
+{
+    a &= E8_MASK;
+    b &= E8_MASK;
+    c &= E8_MASK;
+    kh_e8 va, vb, vc;
+    int p = substitute(op, a, b, c, &va, &vb, &vc);
+    if (pred) *pred = p;
+    if (is_seed(op)) return kh_valu_seed(op, a, opts);
+    return kh_valu_fma_inline(va, vb, vc);
+}
+
+kh_e8 kh_valu(unsigned op, kh_e8 a, kh_e8 b, kh_e8 c, int *pred, unsigned opts)
+{
+    return lane(op, a, b, c, pred, opts);
+}
+
+#define CHUNK 128u /* lanes substituted, then multiplied and added, at once */
+
+/* The substitution in one loop per op, each with the op a constant (what
+ * the op does not need folds away), then the FMAs eight lanes at a time
+ * where the CPU can (valu_x86.c), else one by one. */
+static void chunk(unsigned op, const kh_e8 *a, const kh_e8 *b, const kh_e8 *c, kh_e8 *out, int *pred, unsigned n)
+{
+    kh_e8 va[CHUNK] = {0}, vb[CHUNK] = {0}, vc[CHUNK] = {0}; /* zeroed: -O1 cannot see n <= CHUNK */
+#define SUBST(OP)                                                                                                  \
+    case OP:                                                                                                       \
+        for (unsigned i = 0; i < n; i++)                                                                           \
+            pred[i] = substitute(OP, a[i] & E8_MASK, b[i] & E8_MASK, c[i] & E8_MASK, &va[i], &vb[i], &vc[i]);     \
+        break;
+    switch (op) {
+        SUBST(KH_VALU_MOV)
+        SUBST(KH_VALU_NEG)
+        SUBST(KH_VALU_ABS)
+        SUBST(KH_VALU_ADD)
+        SUBST(KH_VALU_SUB)
+        SUBST(KH_VALU_MUL)
+        SUBST(KH_VALU_FMA)
+        SUBST(KH_VALU_FNMA)
+        SUBST(KH_VALU_MAX)
+        SUBST(KH_VALU_MIN)
+        SUBST(KH_VALU_SEL)
+        SUBST(KH_VALU_CMPLT)
+        SUBST(KH_VALU_CMPGT)
+        SUBST(KH_VALU_CMPEQ)
+    default:
+        for (unsigned i = 0; i < n; i++)
+            pred[i] = substitute(op, a[i] & E8_MASK, b[i] & E8_MASK, c[i] & E8_MASK, &va[i], &vb[i], &vc[i]);
+        break;
+    }
+#undef SUBST
+    if (!kh_valu_fma_n_x86(va, vb, vc, out, n))
+        for (unsigned i = 0; i < n; i++) out[i] = kh_valu_fma_inline(va[i], vb[i], vc[i]);
+}
+
+void kh_valu_n(unsigned op, const kh_e8 *a, const kh_e8 *b, const kh_e8 *c, kh_e8 *out, int *pred, unsigned n,
+               unsigned opts)
+{
+    if (is_seed(op)) {
+        for (unsigned i = 0; i < n; i++) out[i] = lane(op, a[i], b[i], c[i], &pred[i], opts);
+        return;
+    }
+    for (unsigned i = 0; i < n; i += CHUNK)
+        chunk(op, a + i, b + i, c + i, out + i, pred + i, n - i < CHUNK ? n - i : CHUNK);
 }

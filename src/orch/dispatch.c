@@ -41,6 +41,8 @@ static void push_flit(kh_orch *o, kh_cycle now)
     f.w[4] &= 0xFFFFFFFFu; /* flits.md §8: only the low 32 bits of word 4 */
     kh_orch_tx_push(o, &f, 0, now);
     o->push_at = KH_NEVER;
+    /* The older RTL takes the credit at the push, and never below 0. */
+    if (o->older_rtl && o->credit != 0) kh_orch_cycle(o, now)->flit_go++;
     o->stat_dispatched++;
     if (!o->run && kh_sim_trace(o->comp.sim)) {
         char args[96];
@@ -56,43 +58,49 @@ static uint64_t ram_word(const kh_orch *o, unsigned rd)
     return rd < o->stage_words ? o->stage[rd] : 0;
 }
 
+/* May the next RAM word be read in cycle t? The digest (§2.4): words 1-4
+ * follow word 0 unconditionally; word 0 needs credit and room for two
+ * more flits. The older RTL (disp_can): every word needs credit != 0 and a
+ * TX FIFO that is not full. */
+static int word_may_go(const kh_orch *o, kh_cycle t)
+{
+    if (o->older_rtl) return o->credit != 0 && !kh_fifo_full(&o->tx, t);
+    return o->word != 0 || (o->credit != 0 && kh_fifo_used(&o->tx, t) + 2 <= o->tx_depth);
+}
+
 void kh_orch_dispatch_step(kh_orch *o, kh_cycle now)
 {
     if (o->push_at == now) push_flit(o, now);
     if (o->run && o->kick_at != now) {
-        if (o->word == 0) {
-            /* Word 0 only with credit and room for two more flits (§2.4). */
-            if (o->credit != 0 && kh_fifo_used(&o->tx, now) + 2 <= o->tx_depth) {
-                if (o->stall_since != KH_NEVER) {
-                    o->stat_credit_stall += now - o->stall_since;
-                    o->stall_since = KH_NEVER;
-                }
-                kh_orch_cycle(o, now)->flit_go++;
-                o->asm_flit.w[0] = ram_word(o, o->rd);
-                o->rd = (o->rd + 1) % o->ptr_mod;
-                o->word = 1;
-            } else if (o->credit == 0 && o->stall_since == KH_NEVER) {
-                o->stall_since = now;
+        if (word_may_go(o, now)) {
+            if (o->stall_since != KH_NEVER) {
+                o->stat_credit_stall += now - o->stall_since;
+                o->stall_since = KH_NEVER;
             }
-        } else {
+            /* The digest reserves the credit at word 0 (§2.5). */
+            if (o->word == 0 && !o->older_rtl) kh_orch_cycle(o, now)->flit_go++;
             o->asm_flit.w[o->word] = ram_word(o, o->rd);
             o->rd = (o->rd + 1) % o->ptr_mod;
             if (++o->word == 5) {
                 o->word = 0;
                 o->push_flit = o->asm_flit;
-                o->push_at = now + 2; /* pushed two cycles after word 4 */
+                /* Pushed two cycles after word 4 (§2.4); the older RTL's
+                 * disp_push is one register: the next cycle. */
+                o->push_at = now + (o->older_rtl ? 1 : 2);
                 if (o->left == 1)
                     o->run = 0;
                 else
                     o->left--;
             }
+        } else if (o->credit == 0 && o->stall_since == KH_NEVER) {
+            o->stall_since = now;
         }
     }
     /* Next step: the next word, the pending push, or (stalled on credit or
      * TX room) nothing until a signal, a take or a host write wakes us. */
     kh_cycle next = KH_NEVER;
     if (o->run) {
-        int stalled = o->word == 0 && (o->credit == 0 || kh_fifo_used(&o->tx, now + 1) + 2 > o->tx_depth);
+        int stalled = !word_may_go(o, now + 1);
         /* The credit seen next cycle may change at the end of this one. */
         if (!stalled || o->cyc.at == now) next = now + 1;
     }
@@ -106,7 +114,8 @@ void kh_orch_dispatch_stuck(kh_orch *o, char *buf, size_t len, size_t *used)
 {
     uint64_t d = o->prog_dst;
     unsigned x = (unsigned)kh_orch_prog_dst_x(&d), y = (unsigned)kh_orch_prog_dst_y(&d);
-    if (o->run && o->word == 0 && o->credit == 0)
+    int waiting = o->word == 0 || o->older_rtl; /* the older RTL can wait at any word */
+    if (o->run && waiting && o->credit == 0)
         kh_bufcat(buf, len, used,
                   "dispatch to (%u,%u) stalled with %u flit(s) left: PROG_CRED is 0 "
                   "(PROG_STAT credit). Only INST_COMPLETE refills credit; the final instruction "
@@ -114,7 +123,7 @@ void kh_orch_dispatch_stuck(kh_orch *o, char *buf, size_t len, size_t *used)
                   "re-seed PROG_CRED (<= the unit's inst_depth) before each program "
                   "(control.md §2.5, §4 step 5)",
                   x, y, o->left);
-    else if (o->run && o->word == 0)
+    else if (o->run && waiting && !word_may_go(o, kh_sim_now(o->comp.sim)))
         kh_bufcat(buf, len, used,
                   "dispatch to (%u,%u) waits for room in the TX FIFO (%u flit(s) left; word 0 "
                   "needs occupancy <= TX_DEPTH-2, control.md §2.4)",

@@ -325,6 +325,7 @@ kh_orch *kh_orch_new(kh_sim *sim, const kh_orch_cfg *cfg, const kh_orch_env *env
     while (o->ptr_mod < o->stage_words) o->ptr_mod <<= 1;
     o->stage = calloc(o->stage_words, sizeof *o->stage);
     o->tx_depth = (unsigned)p->tx_depth;
+    o->older_rtl = (int)p->dispatch_older_rtl;
     unsigned lat = p->fifo_latency ? (unsigned)p->fifo_latency : 1;
     unsigned extra = (unsigned)p->fifo_extra_cap;
     if (!o->stage || kh_fifo_init(&o->tx, o->tx_depth + extra, lat) ||

@@ -69,6 +69,7 @@ struct kh_orch {
     kh_cycle kick_at;      /* a kick acts in this cycle */
     kh_cycle stall_since;  /* word 0 waiting for credit since, KH_NEVER if not */
     uint16_t run_len;      /* PROG_LEN of the running program (trace) */
+    int older_rtl;         /* dispatch_older_rtl: 7703ee8's disp_can / disp_push timing */
 
     /* TX / RX FIFOs (§2.4, §2.7) */
     kh_fifo tx, rx;

@@ -185,26 +185,33 @@ static int check_memory(rc_case *c, kh_ubench *b)
 {
     const kh_json_val *mem = kh_json_get(c->root, "mem_out");
     size_t n = kh_json_len(mem);
-    for (size_t i = 0; i < n; i++) {
-        uint64_t addr, a2;
-        uint8_t want[32], got[32], tmp[32];
-        if (bytes_field(c, kh_json_at(mem, i), "mem_out", i, &addr, want)) return -1;
-        int later = 0; /* the image after the case: the last entry for an address wins */
-        for (size_t j = i + 1; j < n && !later; j++)
-            if (!bytes_field(c, kh_json_at(mem, j), "mem_out", j, &a2, tmp) && a2 == addr) later = 1;
+    if (!n) return 0;
+    /* each entry parsed once: the image after the case is the last entry
+     * written to each address */
+    uint64_t *addrs = malloc(n * sizeof *addrs);
+    uint8_t(*want)[32] = malloc(n * sizeof *want);
+    int rc = 0;
+    if (!addrs || !want) rc = fail(c, "out of memory comparing mem_out");
+    for (size_t i = 0; i < n && !rc; i++) rc = bytes_field(c, kh_json_at(mem, i), "mem_out", i, &addrs[i], want[i]);
+    for (size_t i = 0; i < n && !rc; i++) {
+        int later = 0;
+        for (size_t j = i + 1; j < n && !later; j++) later = addrs[j] == addrs[i];
         if (later) continue;
-        kh_ubench_mem_read(b, addr, got, 32);
-        if (memcmp(got, want, 32)) {
+        uint8_t got[32];
+        kh_ubench_mem_read(b, addrs[i], got, 32);
+        if (memcmp(got, want[i], 32)) {
             char gh[65], wh[65];
             unsigned k = 0;
-            while (got[k] == want[k]) k++;
+            while (got[k] == want[i][k]) k++;
             kh_hex_bytes_format(got, 32, gh);
-            kh_hex_bytes_format(want, 32, wh);
-            return fail(c, "memory at 0x%010llx byte %u: 0x%02x, expected 0x%02x (got %s, expected %s)",
-                        (unsigned long long)addr, k, got[k], want[k], gh, wh);
+            kh_hex_bytes_format(want[i], 32, wh);
+            rc = fail(c, "memory at 0x%010llx byte %u: 0x%02x, expected 0x%02x (got %s, expected %s)",
+                      (unsigned long long)addrs[i], k, got[k], want[i][k], gh, wh);
         }
     }
-    return 0;
+    free(addrs);
+    free(want);
+    return rc;
 }
 
 /* One data flit of a node drain, placed by its descriptor. */

@@ -7,13 +7,14 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "kohaku/bufcat.h"
 #include "kohaku/trace.h"
 #include "replay/replay_int.h"
 
-const char *const kh_replay_kinds[] = {"quant", "cluster", "saxpy", "vector", NULL};
-
 static const kh_replay_kind *const kinds[] = {&kh_replay_quant, &kh_replay_cluster, &kh_replay_saxpy,
                                               &kh_replay_vector};
+
+const char *kh_replay_kind_name(unsigned i) { return i < sizeof kinds / sizeof kinds[0] ? kinds[i]->name : NULL; }
 
 int kh_replay_fail(kh_replay_case *c, const char *fmt, ...)
 {
@@ -220,7 +221,11 @@ int kh_replay_file(const char *kind, const char *file, const kh_replay_opts *o, 
     for (size_t i = 0; i < sizeof kinds / sizeof kinds[0] && !r.kind; i++)
         if (!strcmp(kind, kinds[i]->name)) r.kind = kinds[i];
     if (!r.kind) {
-        snprintf(err, errlen, "unknown kind '%s' (quant, cluster, saxpy, vector)", kind);
+        size_t used = 0;
+        kh_bufcat(err, errlen, &used, "unknown kind '%s' (", kind);
+        for (size_t i = 0; i < sizeof kinds / sizeof kinds[0]; i++)
+            kh_bufcat(err, errlen, &used, "%s%s", i ? ", " : "", kinds[i]->name);
+        kh_bufcat(err, errlen, &used, ")");
         return -2;
     }
     if (!r.kind->simulates && (o->trace_file || o->stats_file)) {

@@ -110,6 +110,9 @@ void kh_params_stand_in_fifos(kh_params *p)
 {
     p->fifo_latency = 1;
     p->fifo_extra_cap = 2;
+    /* Every recording comes from the older RTL (7703ee8), whose dispatcher
+     * differs from control.md §2.4-§2.5 (docs/timing.md "Dispatcher"). */
+    p->dispatch_older_rtl = 1;
 }
 
 int kh_params_core_profile(kh_params *p, const char *profile)

@@ -17,6 +17,12 @@ static int check(kh_node *n, uint64_t a, size_t len, const char *what, char *err
         return -1;
     }
     for (uint64_t w = a & ~(uint64_t)31; len && w < a + len; w += 32) {
+        if (ka_bit38(w) && !ka_aperture(w)) { /* DRAM would alias it (memory.md §7): refuse instead */
+            snprintf(err, errlen, "mesh %u memory window: %s at inside address 0x%010llx: its reserved bit 38 is "
+                     "set (MUST be 0, memory.md §1); DRAM would alias it to offset 0x%llx", n->cfg.mesh_id, what,
+                     (unsigned long long)w, (unsigned long long)(ka_local(w) & n->dram_bytes_mask));
+            return -1;
+        }
         if (kh_node_target(n, w) != KH_TGT_LOST) continue;
         const char *why = ka_bit38(w) ? "its reserved bit 38 is set"
                           : !n->p->stage_built ? "this node has no staging store"

@@ -23,6 +23,16 @@ int kh_node_port_drops(const kh_node *n, uint64_t addr)
 /* DRAM byte index: word = (a[35:0] >> 5) mod DRAM_WORDS (§7, Open point 3). */
 uint64_t kh_node_dram_index(kh_node *n, uint64_t addr)
 {
+    /* Bit 38 MUST be 0 on the fabric; the DRAM index ignores it, as the
+     * RTL does, so the access aliases: say so (once per node). */
+    if (!n->warned_bit38 && ka_bit38(addr)) {
+        n->warned_bit38 = 1;
+        kh_sim_log(n->sim, KH_LOG_WARN,
+                   "mesh %u DRAM: address 0x%010llx has its reserved bit 38 set (MUST be 0, memory.md §1, "
+                   "flits.md V9); it aliases to offset 0x%llx (warned once)",
+                   n->cfg.mesh_id, (unsigned long long)addr,
+                   (unsigned long long)(ka_local(addr) & n->dram_bytes_mask));
+    }
     if (!n->warned_wide && (ka_mesh(addr) != n->cfg.mesh_id || ka_local(addr) > n->dram_bytes_mask)) {
         n->warned_wide = 1;
         kh_sim_log(n->sim, KH_LOG_WARN,

@@ -55,6 +55,7 @@ struct kh_node {
     const kh_xform_occupant *occ[KH_XFORM_IDS];
     unsigned bank_fault;        /* fault[3:0]; bit 0 = unknown id started */
     int warned_wide;            /* Open point 3 warning given once */
+    int warned_bit38;           /* the reserved-bit-38 warning given once (memory.md §1) */
 };
 
 /* Free the node object (called by its converged path's destroy). */

@@ -1,6 +1,7 @@
 /* Whole-file reading (include/kohaku/file.h). Stage-1 source: the table
  * loader uses it, so it includes no generated header. */
 #include "kohaku/file.h"
+#include "kohaku/echo.h"
 
 #include <errno.h>
 #include <stdint.h>
@@ -14,6 +15,12 @@ char *kh_file_read_stream(FILE *f, const char *what, size_t *len, char *err, siz
     while (buf) {
         n += fread(buf + n, 1, cap - n - 1, f); /* one byte kept for the NUL */
         if (n + 1 < cap) break;                 /* short read: end of file or an error */
+        if (cap >= KH_FILE_MAX) { /* a device or a pipe may never end: nothing grows without bound */
+            snprintf(err, errlen, "'%s' is larger than %u MiB: not an input this reads whole", what,
+                     (unsigned)(KH_FILE_MAX >> 20));
+            free(buf);
+            return NULL;
+        }
         char *nb = cap <= SIZE_MAX / 2 ? realloc(buf, cap * 2) : NULL;
         if (!nb) free(buf);
         buf = nb;
@@ -37,7 +44,8 @@ char *kh_file_read(const char *path, size_t *len, char *err, size_t errlen)
 {
     FILE *f = fopen(path, "rb");
     if (!f) {
-        snprintf(err, errlen, "cannot open '%s': %s", path, strerror(errno));
+        kh_echo_buf b;
+        snprintf(err, errlen, "cannot open '%s': %s", kh_echo(path, &b), strerror(errno));
         return NULL;
     }
     char *buf = kh_file_read_stream(f, path, len, err, errlen);

@@ -5,10 +5,8 @@
 
 static int hexval(int c)
 {
-    if (c >= '0' && c <= '9') return c - '0';
-    if (c >= 'a' && c <= 'f') return c - 'a' + 10;
-    if (c >= 'A' && c <= 'F') return c - 'A' + 10;
-    return -1;
+    unsigned d = (unsigned)c - '0', l = ((unsigned)c | 0x20u) - 'a'; /* | 0x20: 'A'-'F' to 'a'-'f' */
+    return d < 10 ? (int)d : l < 6 ? (int)l + 10 : -1;
 }
 
 int kh_hex_parse(const char *s, uint64_t *w, unsigned nbits, int exact, char *err, size_t errlen)
@@ -17,7 +15,11 @@ int kh_hex_parse(const char *s, uint64_t *w, unsigned nbits, int exact, char *er
     for (const char *p = s; *p; p++) {
         if (*p == '_') continue;
         if (hexval((unsigned char)*p) < 0) {
-            snprintf(err, errlen, "bad hex digit '%c' at position %u", *p, (unsigned)(p - s) + 1);
+            if ((unsigned char)*p >= 0x80) /* part of a character: do not print half of it */
+                snprintf(err, errlen, "bad hex digit: a non-ASCII byte 0x%02x at position %u", (unsigned char)*p,
+                         (unsigned)(p - s) + 1);
+            else
+                snprintf(err, errlen, "bad hex digit '%c' at position %u", *p, (unsigned)(p - s) + 1);
             return -1;
         }
         ndig++;
@@ -83,25 +85,28 @@ void kh_hex_bytes_format(const uint8_t *b, size_t n, char *out)
 int kh_parse_u64(const char *s, uint64_t *out)
 {
     uint64_t v = 0;
+    int big = 0; /* every digit is read before a value that does not fit is reported */
     const char *p = s;
-    if (!*p) return -1;
+    if (!*p) return KH_PARSE_NAN;
     if (p[0] == '0' && (p[1] == 'x' || p[1] == 'X')) {
         p += 2;
-        if (!*p) return -1;
+        if (!*p) return KH_PARSE_NAN;
         for (; *p; p++) {
             if (*p == '_') continue;
             int d = hexval((unsigned char)*p);
-            if (d < 0 || v >> 60) return -1;
+            if (d < 0) return KH_PARSE_NAN;
+            if (v >> 60) big = 1;
             v = v << 4 | (uint64_t)d;
         }
     } else {
         for (; *p; p++) {
-            if (*p < '0' || *p > '9') return -1;
+            if (*p < '0' || *p > '9') return KH_PARSE_NAN;
             uint64_t d = (uint64_t)(*p - '0');
-            if (v > (UINT64_MAX - d) / 10) return -1;
+            if (v > (UINT64_MAX - d) / 10) big = 1;
             v = v * 10 + d;
         }
     }
+    if (big) return KH_PARSE_TOO_BIG;
     *out = v;
     return 0;
 }

@@ -129,6 +129,19 @@ static int put_char(parser *p, unsigned char c)
     return 0;
 }
 
+/* n bytes at once: the run of plain characters a string mostly is. */
+static int put_chars(parser *p, const unsigned char *src, size_t n)
+{
+    kh_json *d = p->doc;
+    if (grow((void **)&d->chars, &d->capchars, d->nchars + n, 1)) {
+        fail_at(p, p->pos, "out of memory");
+        return -1;
+    }
+    memcpy(d->chars + d->nchars, src, n);
+    d->nchars += n;
+    return 0;
+}
+
 static int put_utf8(parser *p, uint32_t cp)
 {
     if (cp < 0x80) return put_char(p, (unsigned char)cp);
@@ -205,6 +218,15 @@ static size_t parse_string(parser *p)
         if (p->pos >= p->len) {
             fail_at(p, start, "string not closed before the end of the text");
             return 0;
+        }
+        size_t run = p->pos; /* printable ASCII other than '"' and '\\' needs no check */
+        while (run < p->len && (unsigned char)p->s[run] >= 0x20 && (unsigned char)p->s[run] < 0x7F &&
+               p->s[run] != '"' && p->s[run] != '\\')
+            run++;
+        if (run > p->pos) {
+            if (put_chars(p, p->s + p->pos, run - p->pos)) return 0;
+            p->pos = run;
+            continue;
         }
         unsigned char c = p->s[p->pos];
         if (c == '"') {

@@ -39,7 +39,7 @@ expect_out "asm: nothing printed on error" "" "$KOHAKU" asm --unit cluster "$T/b
 expect_err_has "asm: unused field warns" "FILL does not use field gm" \
     sh -c "echo 'FILL gm=2' | \"$KOHAKU\" asm --unit cluster"
 expect_rc "asm: unused field still assembles" 0 sh -c "echo 'FILL gm=2' | \"$KOHAKU\" asm --unit cluster"
-expect_rc "asm: unknown unit is usage" 2 "$KOHAKU" asm --unit nope "$T/c.s"
+expect_rc "asm: an unknown unit is a refused value (docs/exit-status.md)" 1 "$KOHAKU" asm --unit nope "$T/c.s"
 expect_rc "asm: missing --unit is usage" 2 "$KOHAKU" asm "$T/c.s"
 expect_rc "asm: missing file" 1 "$KOHAKU" asm --unit cluster "$T/none.s"
 expect_rc "asm --help" 0 "$KOHAKU" asm --help

@@ -16,7 +16,7 @@ expect_out "encode: 40-bit address at [255:216]" \
 expect_out "encode: enum names" \
     "000070000101000000000000000000000000000000000000000000000000000000000000" \
     "$KOHAKU" flit encode cu_ctrl op=write index=cu_status
-expect_rc "encode: unknown TYPE is a usage error" 2 "$KOHAKU" flit encode nope
+expect_rc "encode: unknown TYPE is a refused value (docs/exit-status.md)" 1 "$KOHAKU" flit encode nope
 expect_err_has "encode: unknown field named" "no field 'bogus'" "$KOHAKU" flit encode cu_signal bogus=1
 expect_err_has "encode: value too wide named" "dst_x=16 does not fit 4 bits" "$KOHAKU" flit encode cu_signal dst_x=16
 expect_rc "encode: value too wide refused" 1 "$KOHAKU" flit encode cu_signal dst_x=16
@@ -41,7 +41,7 @@ R=$("$KOHAKU" flit encode cu_ctrl_reply op=read_resp index=0 value=0x5643 last=1
 expect_out "decode --as cu_ctrl_reply" "type=cu_ctrl_reply" sh -c "\"$KOHAKU\" flit decode $R --as cu_ctrl_reply | head -n 1"
 expect_out "decode of 0x7 is a request by default" "type=cu_ctrl" sh -c "\"$KOHAKU\" flit decode $R | head -n 1"
 expect_rc "decode --as with another type code" 1 "$KOHAKU" flit decode "$R" --as cu_data
-D=$("$KOHAKU" flit encode cu_data_data data=0x1234)
+D=$("$KOHAKU" flit encode cu_data_data data=0x0000000000000000000000000000000000000000000000000000000000001234)
 expect_out "decode --as cu_data_data prints data" \
     "data=0x0000000000000000000000000000000000000000000000000000000000001234" \
     sh -c "\"$KOHAKU\" flit decode $D --as cu_data_data | grep '^data='"

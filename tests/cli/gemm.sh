@@ -8,7 +8,7 @@ expect_out "it reports the exact comparison" "1" sh -c "$KOHAKU gemm 48 40 96 | 
 expect_out "it reports MAC/cycle against the peak of six clusters" "1" sh -c "$KOHAKU gemm 48 40 96 | grep -c 'MAC/cycle of 3072 peak'"
 expect_rc "the same on a map file (six clusters, no vector cores)" 0 $KOHAKU gemm 40 72 64 --map "$MAP"
 expect_rc "two dimensions is a usage error" 2 $KOHAKU gemm 4 4
-expect_rc "a zero dimension is a usage error" 2 $KOHAKU gemm 0 4 4
+expect_rc "a zero dimension is a refused value (docs/exit-status.md)" 1 $KOHAKU gemm 0 4 4
 expect_rc "a missing map is refused" 1 $KOHAKU gemm 8 8 32 --map /nonexistent/map.txt
 expect_err_has "the missing map is named" "/nonexistent/map.txt" $KOHAKU gemm 8 8 32 --map /nonexistent/map.txt
 tmpd=$(mktemp -d)

@@ -7,7 +7,7 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
 expect_rc "the two-mesh example passes" 0 $KOHAKU run examples/two_mesh.machine examples/two_mesh.session
-expect_out "it ends with ok" "ok: 41 commands, cycle 159" \
+expect_out "it ends with ok" "ok: 41 commands, cycle 161" \
     sh -c "$KOHAKU run examples/two_mesh.machine examples/two_mesh.session | tail -n 1"
 expect_out "mesh prints a machine file's meshes" \
     "machine examples/two_mesh.machine: 2 meshes in a line, ids 0..1, each node with its interlink (control.md §7.1); ilink_lat 8" \

@@ -46,8 +46,8 @@ expect_rc "bench noc transpose with trace and stats" 0 "$KOHAKU" bench noc --pat
     --rate 0.3 --cycles 300 --trace "$tmp/t.json" --stats "$tmp/s.json"
 expect_out "trace file written" "yes" sh -c "grep -q '\"traceEvents\"' \"$tmp/t.json\" && echo yes"
 expect_out "stats file written" "yes" sh -c "grep -q '\"fifo_high_water\"' \"$tmp/s.json\" && echo yes"
-expect_rc "bench noc bad pattern" 2 "$KOHAKU" bench noc --pattern zigzag
-expect_rc "bench noc bad rate" 2 "$KOHAKU" bench noc --rate 0
+expect_rc "bench noc bad pattern (a refused value)" 1 "$KOHAKU" bench noc --pattern zigzag
+expect_rc "bench noc bad rate (a refused value)" 1 "$KOHAKU" bench noc --rate 0
 expect_rc "bench noc bad map" 1 "$KOHAKU" bench noc --map "$tmp/retired.txt"
 
 rm -rf "$tmp"

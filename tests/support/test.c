@@ -17,8 +17,24 @@ void kh_test_fail(const char *file, int line, const char *fmt, ...)
     printf("\n");
 }
 
+/* KH_TEST=NAME[,NAME...]: run only the tests named (all when unset). */
+static int selected(const char *name)
+{
+    const char *only = getenv("KH_TEST");
+    if (!only || !*only) return 1;
+    size_t n = strlen(name);
+    for (const char *p = only; *p;) {
+        const char *comma = strchr(p, ',');
+        size_t len = comma ? (size_t)(comma - p) : strlen(p);
+        if (len == n && !strncmp(p, name, n)) return 1;
+        p += len + (comma ? 1 : 0);
+    }
+    return 0;
+}
+
 void kh_test_run(const char *name, void (*fn)(void))
 {
+    if (!selected(name)) return;
     kh_test_state_g.current = name;
     kh_test_state_g.failed_checks = 0;
     /* a flit-check sweep (KOHAKU_CHECK, docs/check.md) says which test a finding belongs to */

@@ -25,6 +25,7 @@ int kh_test_end(const char *binary_name);
  * else data/, relative to the project root the tests run from. */
 const char *kh_test_data_dir(void);
 
+/* Runs fn unless KH_TEST names other tests (KH_TEST=a,b: only a and b). */
 #define KH_RUN(fn) kh_test_run(#fn, fn)
 
 #define CHECK(cond)                                                        \

@@ -11,6 +11,8 @@
 #include "bench.h"
 #include "cu/units/cluster/cluster_int.h"
 #include "gemm_run.h"
+#include "kohaku/echo.h"
+#include "kohaku/hex.h"
 
 /* CPU time of this process: the figure for "one core" that other jobs on
  * a shared machine do not dilute. */
@@ -149,15 +151,23 @@ int kh_bench_gemm(int argc, char **argv)
             usage(stdout);
             return 0;
         } else if (!strcmp(argv[i], "--seconds") && i + 1 < argc) {
-            secs = atof(argv[++i]);
-            if (!(secs > 0 && secs < 1000)) {
-                fprintf(stderr, "kohaku bench gemm: --seconds %s is not in (0, 1000)\n", argv[i]);
-                return 2;
+            char *end;
+            secs = strtod(argv[++i], &end);
+            if (*end || !(secs > 0 && secs < 1000)) {
+                kh_echo_buf b;
+                fprintf(stderr, "kohaku bench gemm: --seconds %s is not in (0, 1000)\n", kh_echo(argv[i], &b));
+                return 1; /* a refused value (docs/exit-status.md) */
             }
         } else if (!strcmp(argv[i], "--arith-only")) {
             arith_only = 1;
         } else if (nd < 3 && argv[i][0] >= '0' && argv[i][0] <= '9') {
-            dims[nd++] = (unsigned)strtoul(argv[i], NULL, 10);
+            uint64_t v;
+            if (kh_parse_u64(argv[i], &v) || v == 0 || v > 65536) {
+                kh_echo_buf b;
+                fprintf(stderr, "kohaku bench gemm: dimension %s must be 1..65536\n", kh_echo(argv[i], &b));
+                return 1;
+            }
+            dims[nd++] = (unsigned)v;
         } else {
             usage(stderr);
             return 2;

@@ -9,6 +9,8 @@
 
 #include "bench.h"
 #include "kohaku/check.h"
+#include "kohaku/echo.h"
+#include "kohaku/hex.h"
 #include "kohaku/machine.h"
 #include "kohaku/mesh.h"
 #include "kohaku/trace.h"
@@ -89,7 +91,7 @@ static int run_one(const opts *o, const kh_map *map, const char *map_name, doubl
 {
     char err[512];
     kh_params p;
-    if (kh_simopts_params(&o->sim, &p, err, sizeof err)) return 2;
+    if (kh_simopts_params(&o->sim, &p, err, sizeof err)) return 1;
     kh_sim *sim = kh_sim_new(&p);
     kh_mesh *mesh = sim ? kh_mesh_new(sim, map, err, sizeof err) : NULL;
     kh_traffic_cfg cfg = {.pattern = o->pattern, .rate = rate, .seed = o->seed, .stop = KH_NEVER};
@@ -182,20 +184,23 @@ done:
     return rc;
 }
 
-static int parse_u64(const char *s, uint64_t *v)
+/* --cycles/--seed: 0 ok, else the message says why (overflow is not "not a number"). */
+static int parse_count(const char *opt, const char *s, uint64_t *v, uint64_t max)
 {
-    char *end;
-    if (!*s || *s == '-') return -1;
-    unsigned long long x = strtoull(s, &end, 0);
-    if (*end) return -1;
-    *v = x;
-    return 0;
+    kh_echo_buf b;
+    int rc = kh_parse_u64(s, v);
+    if (rc == KH_PARSE_NAN)
+        fprintf(stderr, "kohaku bench noc: %s %s is not a number (decimal or 0x hex)\n", opt, kh_echo(s, &b));
+    else if (rc || *v > max)
+        fprintf(stderr, "kohaku bench noc: %s %s is above %llu\n", opt, kh_echo(s, &b), (unsigned long long)max);
+    return rc || *v > max;
 }
 
 int kh_bench_noc(int argc, char **argv)
 {
     opts o = {.sim = {.who = "kohaku bench noc", .takes = KH_SIMOPT_MAP | KH_SIMOPT_PARAMS_PROFILE_FIRST},
               .pattern = KH_TRAFFIC_UNIFORM, .pattern_name = "uniform", .cycles = 200000, .seed = 1};
+    unsigned seen[4] = {0}; /* --pattern, --rate, --cycles, --seed */
     for (int i = 1; i < argc; i++) {
         int t = kh_simopts_take(&o.sim, argc, argv, &i);
         if (t < 0) return 2;
@@ -205,39 +210,45 @@ int kh_bench_noc(int argc, char **argv)
             usage(stdout);
             return 0;
         }
-        if (!v) {
-            fprintf(stderr, "kohaku bench noc: unknown option or missing value: %s\n", a);
+        int known = !strcmp(a, "--pattern") || !strcmp(a, "--rate") || !strcmp(a, "--cycles") || !strcmp(a, "--seed");
+        kh_echo_buf b;
+        if (!known) {
+            fprintf(stderr, "kohaku bench noc: unknown option '%s'\n", kh_echo(a, &b));
             usage(stderr);
+            return 2;
+        }
+        if (!v) {
+            fprintf(stderr, "kohaku bench noc: %s needs a value\n", a);
+            usage(stderr);
+            return 2;
+        }
+        if (seen[a[2] == 'p' ? 0 : a[2] == 'r' ? 1 : a[2] == 'c' ? 2 : 3]++) {
+            fprintf(stderr, "kohaku bench noc: %s is given twice\n", a);
             return 2;
         }
         i++;
         if (!strcmp(a, "--pattern")) {
             if (kh_traffic_pattern_parse(v, &o.pattern)) {
-                fprintf(stderr, "kohaku bench noc: --pattern %s: want uniform, hotspot or transpose\n", v);
-                return 2;
+                fprintf(stderr, "kohaku bench noc: --pattern %s: want uniform, hotspot or transpose\n", kh_echo(v, &b));
+                return 1;
             }
             o.pattern_name = v;
         } else if (!strcmp(a, "--rate")) {
             char *end;
             o.rate = strtod(v, &end);
             if (*end || !(o.rate > 0) || o.rate > 1) {
-                fprintf(stderr, "kohaku bench noc: --rate %s: want flits/cycle/endpoint in (0, 1]\n", v);
-                return 2;
+                fprintf(stderr, "kohaku bench noc: --rate %s: want flits/cycle/endpoint in (0, 1]\n", kh_echo(v, &b));
+                return 1;
             }
         } else if (!strcmp(a, "--cycles")) {
-            if (parse_u64(v, &o.cycles) || !o.cycles) {
-                fprintf(stderr, "kohaku bench noc: --cycles %s: want a positive integer\n", v);
-                return 2;
+            /* the clock ends at 2^62 (docs/session.md): a run past it would wrap */
+            if (parse_count("--cycles", v, &o.cycles, UINT64_C(1) << 62)) return 1;
+            if (!o.cycles) {
+                fprintf(stderr, "kohaku bench noc: --cycles 0: want at least 1 cycle\n");
+                return 1;
             }
         } else if (!strcmp(a, "--seed")) {
-            if (parse_u64(v, &o.seed)) {
-                fprintf(stderr, "kohaku bench noc: --seed %s: want an integer\n", v);
-                return 2;
-            }
-        } else {
-            fprintf(stderr, "kohaku bench noc: unknown option %s\n", a);
-            usage(stderr);
-            return 2;
+            if (parse_count("--seed", v, &o.seed, UINT64_MAX)) return 1;
         }
     }
     char err[512];

@@ -9,9 +9,11 @@
 
 static void help(FILE *out)
 {
+    char units[256];
+    cli_unit_names(units, sizeof units);
     fprintf(out,
             "usage: kohaku asm --unit UNIT [FILE]\n\n"
-            "Assemble a program for UNIT (cluster, vector, vector-inner, matmul, saxpy, rv32) from FILE\n"
+            "Assemble a program for UNIT (%s) from FILE\n"
             "or standard input. A line is `MNEMONIC field=value ...`; '#' starts a comment.\n"
             "Values are decimal or 0x hex, negative decimals for signed fields, or enum names.\n"
             "An omitted field takes the table's default (cluster: nk 1, anchor 40; else 0).\n"
@@ -20,7 +22,8 @@ static void help(FILE *out)
             "Prints one word per line in hex (64 digits; 8 for vector-inner, where VSETI\n"
             "prints two lines). `kohaku isa UNIT` lists the fields.\n\n"
             "Exit status: 0 ok, 1 a line was refused (line number, field and value named),\n"
-            "2 usage.\n");
+            "2 usage.\n",
+            units);
 }
 
 int kh_cmd_asm(int argc, char **argv)

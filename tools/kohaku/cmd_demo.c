@@ -13,7 +13,8 @@ static void help(FILE *out)
     fprintf(out, "usage: kohaku demo [--map MAP] [--trace F.json] [--stats F.json] [--check]\n"
                  "  The default demo: kohaku gemm %u %u %u on the default machine (mesh_2x2_6+2: six\n"
                  "  matmul clusters, two vector cores, two memory ports), or on MAP.\n"
-                 "  --check  check every flit against flits.md §9 (docs/check.md); a violation exits 1\n",
+                 "  --check  check every flit against flits.md §9 (docs/check.md); a violation exits 1\n"
+                 "  Exit status: 0 checked and right, 1 wrong or refused, 2 usage (docs/exit-status.md).\n",
             KH_GEMM_DEMO_M, KH_GEMM_DEMO_N, KH_GEMM_DEMO_K);
 }
 

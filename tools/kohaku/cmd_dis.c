@@ -10,14 +10,17 @@
 
 static void help(FILE *out)
 {
+    char units[256];
+    cli_unit_names(units, sizeof units);
     fprintf(out,
             "usage: kohaku dis --unit UNIT [FILE]\n\n"
-            "Disassemble words for UNIT (cluster, vector, vector-inner, matmul, saxpy, rv32) from FILE or\n"
+            "Disassemble words for UNIT (%s) from FILE or\n"
             "standard input: one word per line in hex (64 digits; 8 for vector-inner), '_' allowed,\n"
             "'#' starts a comment. Prints the mnemonic and every field that differs from its\n"
             "default, in table order; `OP op=N ...` for an opcode without a name. The output\n"
             "assembles back to the same words (kohaku asm).\n\n"
-            "Exit status: 0 ok, 1 a line is not a word (line number named), 2 usage.\n");
+            "Exit status: 0 ok, 1 a line is not a word (line number named), 2 usage.\n",
+            units);
 }
 
 int kh_cmd_dis(int argc, char **argv)

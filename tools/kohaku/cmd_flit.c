@@ -7,6 +7,7 @@
 
 #include "cmds.h"
 #include "isa_util.h"
+#include "kohaku/echo.h"
 #include "kohaku/flit.h"
 #include "kohaku/flitcheck.h"
 #include "kohaku/hex.h"
@@ -40,7 +41,8 @@ static const kh_isa_layout *payload_layout(const kh_isa *isa, const char *name)
 {
     for (size_t i = 0; i < sizeof types / sizeof types[0]; i++)
         if (!strcmp(types[i], name)) return kh_isa_find(isa, name);
-    fprintf(stderr, "kohaku flit: unknown TYPE '%s'; types:", name);
+    kh_echo_buf b;
+    fprintf(stderr, "kohaku flit: unknown TYPE '%s'; types:", kh_echo(name, &b));
     for (size_t i = 0; i < sizeof types / sizeof types[0]; i++) fprintf(stderr, " %s", types[i]);
     fprintf(stderr, "\n");
     return NULL;
@@ -63,7 +65,7 @@ static int encode(const kh_isa *isa, int argc, char **argv)
 {
     const kh_isa_layout *hdr = kh_isa_find(isa, "hdr");
     const kh_isa_layout *pl = payload_layout(isa, argv[0]);
-    if (!pl) return 2;
+    if (!pl) return 1; /* an unknown TYPE is a refused value (docs/exit-status.md) */
     kh_flit f;
     kh_flit_clear(&f);
     kh_isa_set64(hdr, f.w, (unsigned)kh_isa_field_find(hdr, "type"), (uint64_t)kh_isa_layout_type(pl));
@@ -72,7 +74,8 @@ static int encode(const kh_isa *isa, int argc, char **argv)
         char name[64], err[400];
         const char *eq = strchr(argv[i], '=');
         if (!eq || eq == argv[i] || (size_t)(eq - argv[i]) >= sizeof name) {
-            fprintf(stderr, "kohaku flit: '%s' is not field=value\n", argv[i]);
+            kh_echo_buf b;
+            fprintf(stderr, "kohaku flit: '%s' is not field=value\n", kh_echo(argv[i], &b));
             return 2;
         }
         memcpy(name, argv[i], (size_t)(eq - argv[i]));

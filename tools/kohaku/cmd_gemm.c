@@ -6,6 +6,7 @@
 
 #include "cmds.h"
 #include "gemm_run.h"
+#include "kohaku/echo.h"
 #include "kohaku/hex.h"
 
 static void usage(FILE *out)
@@ -16,7 +17,11 @@ static void usage(FILE *out)
                  "  read back. Prints cycles, MAC/cycle against the peak and the error against a\n"
                  "  float reference; exit 1 if the result is not bit-identical to the exact MX result\n"
                  "  (or its float error is above 5 %%). MAP may be a machine file.\n"
-                 "  --check  check every flit against flits.md §9 (docs/check.md); a violation exits 1\n");
+                 "  Limits: M, N, K each 1..65536, and the host buffers (A, Bt, C and the two references:\n"
+                 "  2·M·K + 2·N·K + 12·M·N bytes) at most 2 GiB, e.g. 8192 x 8192 x 8192; a larger GEMM\n"
+                 "  is refused before anything runs. --seed S: the operands' random seed (0..2^64-1).\n"
+                 "  --check  check every flit against flits.md §9 (docs/check.md); a violation exits 1\n"
+                 "  Exit status: 0 checked and right, 1 wrong or refused, 2 usage (docs/exit-status.md).\n");
 }
 
 int kh_cmd_gemm(int argc, char **argv)
@@ -32,15 +37,23 @@ int kh_cmd_gemm(int argc, char **argv)
         if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
             usage(stdout);
             return 0;
-        } else if (!strcmp(argv[i], "--seed") && i + 1 < argc) {
-            if (kh_parse_u64(argv[++i], &o.seed)) {
-                fprintf(stderr, "kohaku gemm: --seed '%s' is not a number\n", argv[i]);
+        } else if (!strcmp(argv[i], "--seed")) {
+            kh_echo_buf b;
+            if (i + 1 >= argc) {
+                fprintf(stderr, "kohaku gemm: --seed needs a value\n");
                 return 2;
             }
+            int prc = kh_parse_u64(argv[++i], &o.seed);
+            if (prc) {
+                fprintf(stderr, "kohaku gemm: --seed %s %s\n", kh_echo(argv[i], &b),
+                        prc == KH_PARSE_TOO_BIG ? "does not fit 64 bits" : "is not a number");
+                return 1;
+            }
         } else if (argv[i][0] != '-' && nd < 3) {
+            kh_echo_buf b;
             if (kh_parse_u64(argv[i], &v) || v == 0 || v > 65536) {
-                fprintf(stderr, "kohaku gemm: dimension '%s' must be 1..65536\n", argv[i]);
-                return 2;
+                fprintf(stderr, "kohaku gemm: dimension %s must be 1..65536\n", kh_echo(argv[i], &b));
+                return 1;
             }
             *dims[nd++] = (unsigned)v;
         } else {

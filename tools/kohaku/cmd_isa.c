@@ -8,16 +8,19 @@
 
 static void help(FILE *out)
 {
+    char units[256];
+    cli_unit_names(units, sizeof units);
     fprintf(out,
             "usage: kohaku isa                         list every table and layout\n"
             "       kohaku isa NAME                    the fields and opcodes of a unit or layout\n"
             "       kohaku isa --emit KIND NAME        generate from a table\n\n"
             "KIND: c-header (the accessors of <kohaku/gen/TABLE.h>), verilog (decode wires,\n"
             "e.g. `wire [3:0] i_op = inst_flit[255 -: 4];`) or markdown (the field tables).\n"
-            "NAME: a unit (cluster, vector, vector-inner, matmul, saxpy, rv32), a layout (hdr,\n"
+            "NAME: a unit (%s), a layout (hdr,\n"
             "mem_rd_req, mover_ctrl, ...) or a table (flit, mover, regs, ...); the whole table\n"
             "holding it is emitted. The tables are isa/*.isa, embedded in the binary.\n\n"
-            "Exit status: 0 ok, 1 unknown NAME, 2 usage.\n");
+            "Exit status: 0 ok, 1 unknown NAME, 2 usage.\n",
+            units);
 }
 
 /* The table a unit, layout or table name refers to; NULL if none. */

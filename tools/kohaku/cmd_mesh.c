@@ -15,7 +15,8 @@ static void usage(FILE *out)
             "unit is bound to. A bad map is refused with its line, row (y), column (x),\n"
             "token and rule (exit 1). A machine file (docs/machine.md) prints its mesh\n"
             "count and ilink_lat, then each of its meshes in id order. 'default' is the\n"
-            "built-in machine.\n");
+            "built-in machine.\n"
+            "Exit status: 0 ok, 1 the map or machine file refused, 2 usage (docs/exit-status.md).\n");
 }
 
 /* The router port an endpoint position hangs off (mesh.md §1). */

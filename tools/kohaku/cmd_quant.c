@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "cmds.h"
+#include "kohaku/echo.h"
 #include "kohaku/hex.h"
 #include "kohaku/num.h"
 
@@ -18,7 +19,8 @@ static void usage(FILE *out)
             "       significant first ('_' separators allowed); FP16 element n = 32*lane + k\n"
             "       at bits [16n+15:16n], so the last 4 digits are element 0.\n"
             "  --mode M  XFORM_MODE (0..15, default 0); bit 0 picks the packing: 0 A, 1 B.\n"
-            "  Prints the 1024-bit output as 256 hex digits, word w at bits [256w+255:256w].\n");
+            "  Prints the 1024-bit output as 256 hex digits, word w at bits [256w+255:256w].\n"
+            "  Exit status: 0 ok, 1 HEX or M refused, 2 usage (docs/exit-status.md).\n");
 }
 
 int kh_cmd_quant(int argc, char **argv)
@@ -38,13 +40,15 @@ int kh_cmd_quant(int argc, char **argv)
         } else if (!strncmp(argv[i], "--mode=", 7)) {
             mode_arg = argv[i] + 7;
         } else if (argv[i][0] == '-' && argv[i][1]) {
-            fprintf(stderr, "kohaku quant: unknown option '%s'\n", argv[i]);
+            kh_echo_buf b;
+            fprintf(stderr, "kohaku quant: unknown option '%s'\n", kh_echo(argv[i], &b));
             usage(stderr);
             return 2;
         } else if (!hex) {
             hex = argv[i];
         } else {
-            fprintf(stderr, "kohaku quant: one HEX entry expected, got a second argument '%.20s'\n", argv[i]);
+            kh_echo_buf b;
+            fprintf(stderr, "kohaku quant: one HEX entry expected, got a second argument '%s'\n", kh_echo(argv[i], &b));
             usage(stderr);
             return 2;
         }
@@ -55,8 +59,9 @@ int kh_cmd_quant(int argc, char **argv)
     }
     uint64_t mode = 0;
     if (mode_arg && (kh_parse_u64(mode_arg, &mode) || mode > XFORM_MODE_MAX)) {
+        kh_echo_buf b;
         fprintf(stderr, "kohaku quant: --mode '%s' refused: XFORM_MODE is a 4-bit value 0..%u (memory.md §11.1)\n",
-                mode_arg, XFORM_MODE_MAX);
+                kh_echo(mode_arg, &b), XFORM_MODE_MAX);
         return 1;
     }
     uint64_t in[32], out[16];

@@ -10,9 +10,11 @@
 
 static void usage(FILE *out)
 {
+    fprintf(out, "usage: kohaku replay KIND FILE [--rtl-compat] [--trace F.json] [--stats F.json] [--check]\n"
+                 "  KIND:");
+    for (unsigned i = 0; kh_replay_kind_name(i); i++) fprintf(out, "%s %s", i ? "," : "", kh_replay_kind_name(i));
     fprintf(out,
-            "usage: kohaku replay KIND FILE [--rtl-compat] [--trace F.json] [--stats F.json] [--check]\n"
-            "  KIND: quant, cluster, saxpy, vector. FILE: a vector file in the format of\n"
+            ". FILE: a vector file in the format of\n"
             "  data/vectors/README.md. Prints one line per failing case, the cycle\n"
             "  deviation where the file records cycles, then 'N passed, N failed'.\n"
             "  --rtl-compat  switch on every modelled recorded-RTL behaviour\n"

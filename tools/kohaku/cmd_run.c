@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "cmds.h"
+#include "kohaku/echo.h"
 #include "kohaku/machine.h"
 #include "kohaku/session.h"
 #include "simopts.h"
@@ -57,8 +58,8 @@ int kh_cmd_run(int argc, char **argv)
         usage(stderr);
         return 2;
     }
-    /* A bad option value is a usage error, whatever the machine. */
-    if (kh_simopts_params(&so, &p, err, sizeof err)) return 2;
+    /* A refused option value is refused before the machine is read. */
+    if (kh_simopts_params(&so, &p, err, sizeof err)) return 1;
     /* The session first: a malformed line is refused before anything runs. */
     kh_session *s = kh_session_load(session, err, sizeof err);
     if (!s) {
@@ -96,7 +97,8 @@ int kh_cmd_run(int argc, char **argv)
         return 1;
     }
     int rc = kh_session_run(s, m, stdout, err, sizeof err);
-    if (rc) fprintf(stderr, "%s\n", err);
+    kh_utf8_trim(err); /* a report cut at the buffer's end may have split a character */
+    if (rc) fprintf(stderr, "kohaku run: %s\n", err);
     char e2[512];
     if (kh_simout_close(out, so.stats, e2, sizeof e2)) {
         fprintf(stderr, "kohaku run: %s\n", e2);

@@ -1,4 +1,5 @@
-/* The kohaku subcommands: one file each (cmd_NAME.c), one row in main.c. */
+/* The kohaku subcommands: one file each (cmd_NAME.c), one row in KH_CMDS
+ * below (main.c builds its table and usage from it). */
 #ifndef KOHAKU_CMDS_H
 #define KOHAKU_CMDS_H
 
@@ -9,13 +10,13 @@
     X(asm, "assemble a unit program into words")                              \
     X(dis, "disassemble words of a unit program")                             \
     X(isa, "list layouts; emit a C header, Verilog decode or markdown table") \
-    X(mesh, "parse a map picture and print the machine")                      \
+    X(mesh, "parse a map picture or machine file and print the machine")     \
     X(run, "run a host session on a machine")                                 \
     X(replay, "replay recorded RTL vectors (quant, cluster, saxpy, vector)")  \
     X(quant, "quantise one FP16 entry to MXFP7 (transform occupant 1)")       \
-    X(gemm, "run a checked GEMM on the default machine")                      \
-    X(bench, "measure simulator speed (noc, gemm, ...)")                      \
-    X(params, "list the machine parameters and their defaults")              \
+    X(gemm, "run a checked GEMM on the default machine (or --map MAP)")       \
+    X(bench, "measure simulator speed (noc, gemm)")                           \
+    X(params, "list the machine parameters: values, enforced ranges, sources") \
     X(cpu, "run an RV32 program on the node control processor at (0,0)")     \
     X(demo, "the default demo (what `make run` runs)")
 

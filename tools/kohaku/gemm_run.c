@@ -47,6 +47,12 @@ int kh_gemm_demo(const kh_gemm_demo_opts *o, kh_gemm_demo_result *res)
     kh_params_default(&par);
     kh_checkout ck = {.who = "kohaku gemm"};
     const kh_simopts *sim = o->sim;
+    uint64_t host_bytes = 2 * (uint64_t)o->m * o->k + 2 * (uint64_t)o->n * o->k + 12 * (uint64_t)o->m * o->n;
+    if (host_bytes > KH_GEMM_HOST_BYTES_MAX) {
+        snprintf(err, sizeof err, "GEMM %ux%ux%u needs %.1f GiB of host buffers (2·M·K + 2·N·K + 12·M·N bytes); "
+                 "at most 2 GiB (kohaku gemm --help)", o->m, o->n, o->k, (double)host_bytes / (1u << 30));
+        goto fail;
+    }
     mc = sim->map ? kh_machine_load(sim->map, &par, err, sizeof err) : kh_machine_new(NULL, &par, err, sizeof err);
     if (!mc) goto fail;
     if (sim->check && kh_machine_set_check(mc, kh_checkout_report, &ck)) {

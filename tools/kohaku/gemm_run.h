@@ -11,6 +11,10 @@
 #define KH_GEMM_DEMO_M 384 /* the demo's shape: 36 tiles of 64 x 64, 6 per cluster */
 #define KH_GEMM_DEMO_N 384
 #define KH_GEMM_DEMO_K 512
+/* The host buffers of one run (A, Bt, C, the exact and the float reference:
+ * 2·M·K + 2·N·K + 12·M·N bytes) at most 2 GiB: a larger GEMM is refused
+ * before anything is planned (planning it alone would take minutes). */
+#define KH_GEMM_HOST_BYTES_MAX (UINT64_C(1) << 31)
 
 typedef struct kh_gemm_demo_opts {
     unsigned m, n, k;

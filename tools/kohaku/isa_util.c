@@ -1,4 +1,6 @@
 #include "isa_util.h"
+#include "kohaku/bufcat.h"
+#include "kohaku/echo.h"
 #include "kohaku/file.h"
 
 #include <stdio.h>
@@ -32,11 +34,24 @@ char *cli_read_text(const char *cmd, const char *path)
     return buf;
 }
 
+void cli_unit_names(char *buf, size_t len)
+{
+    char err[200];
+    size_t used = 0;
+    if (len) buf[0] = '\0';
+    kh_isa *isa = kh_isa_open_builtin(err, sizeof err);
+    for (unsigned i = 0; isa && i < kh_isa_count(isa); i++)
+        if (kh_isa_layout_unit(kh_isa_at(isa, i)))
+            kh_bufcat(buf, len, &used, "%s%s", used ? ", " : "", kh_isa_layout_unit(kh_isa_at(isa, i)));
+    kh_isa_free(isa);
+}
+
 const kh_isa_layout *cli_unit(const char *cmd, const kh_isa *isa, const char *unit)
 {
     const kh_isa_layout *l = kh_isa_find_unit(isa, unit);
     if (l) return l;
-    fprintf(stderr, "kohaku %s: unknown unit '%s'; units:", cmd, unit);
+    kh_echo_buf b;
+    fprintf(stderr, "kohaku %s: unknown unit '%s'; units:", cmd, kh_echo(unit, &b));
     for (unsigned i = 0; i < kh_isa_count(isa); i++)
         if (kh_isa_layout_unit(kh_isa_at(isa, i))) fprintf(stderr, " %s", kh_isa_layout_unit(kh_isa_at(isa, i)));
     fprintf(stderr, "\n");
@@ -52,12 +67,26 @@ int cli_unit_input_open(const char *cmd, int argc, char **argv, void (*help)(FIL
         if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
             help(stdout);
             return 0;
-        } else if (!strcmp(argv[i], "--unit") && i + 1 < argc) {
+        } else if (!strcmp(argv[i], "--unit")) {
+            if (i + 1 >= argc) {
+                fprintf(stderr, "kohaku %s: --unit needs a value (a unit name)\n", cmd);
+                help(stderr);
+                return 2;
+            }
+            if (unit) {
+                fprintf(stderr, "kohaku %s: --unit is given twice\n", cmd);
+                return 2;
+            }
             unit = argv[++i];
         } else if (!strncmp(argv[i], "--unit=", 7)) {
+            if (unit) {
+                fprintf(stderr, "kohaku %s: --unit is given twice\n", cmd);
+                return 2;
+            }
             unit = argv[i] + 7;
         } else if (argv[i][0] == '-' && argv[i][1]) {
-            fprintf(stderr, "kohaku %s: unknown option '%s'\n", cmd, argv[i]);
+            kh_echo_buf b;
+            fprintf(stderr, "kohaku %s: unknown option '%s'\n", cmd, kh_echo(argv[i], &b));
             help(stderr);
             return 2;
         } else if (!file) {
@@ -77,7 +106,7 @@ int cli_unit_input_open(const char *cmd, int argc, char **argv, void (*help)(FIL
     in->layout = cli_unit(cmd, in->isa, unit);
     in->text = in->layout ? cli_read_text(cmd, file) : NULL;
     if (!in->text) {
-        int rc = in->layout ? 1 : 2;
+        int rc = 1; /* an unknown unit is a refused value, like an unreadable file */
         cli_unit_input_free(in);
         return rc;
     }

@@ -19,6 +19,9 @@ void cli_report_fn(void *ctx, kh_isa_sev sev, const char *msg);
 kh_isa *cli_open_isa(const char *cmd);
 /* A whole file, or standard input for NULL or "-"; NULL after printing why. */
 char *cli_read_text(const char *cmd, const char *path);
+/* "cluster, vector, ..." : the units the embedded tables define, in table
+ * order, for help texts (empty if the tables do not load). */
+void cli_unit_names(char *buf, size_t len);
 /* The unit layout for --unit NAME; NULL after printing the known units. */
 const kh_isa_layout *cli_unit(const char *cmd, const kh_isa *isa, const char *unit);
 

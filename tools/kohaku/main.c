@@ -1,6 +1,9 @@
 /* kohaku: the command line of the KohakuAccel simulator (../shared/cli.md). */
 #include <stdio.h>
 #include <string.h>
+#ifdef __GLIBC__
+#include <malloc.h>
+#endif
 
 #include "cmds.h"
 
@@ -24,6 +27,12 @@ static void usage(FILE *out)
 
 int main(int argc, char **argv)
 {
+#ifdef __GLIBC__
+    /* Replays build and free a whole simulation per case: without this the
+     * allocator hands the freed heap top back to the kernel after every case
+     * and the next one pays a page fault per page to get it again. */
+    mallopt(M_TRIM_THRESHOLD, 256 << 20);
+#endif
     if (argc < 2) {
         usage(stderr);
         return 2;

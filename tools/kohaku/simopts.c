@@ -10,7 +10,7 @@ static int take_edit(kh_simopts *o, const char *opt, const char *val)
     int profile = !strcmp(opt, "--profile");
     if (o->takes & KH_SIMOPT_PARAMS_PROFILE_FIRST) {
         if (profile) {
-            o->profile = val; /* the last one wins */
+            o->profile = val; /* the last one wins (bench noc's documented rule) */
             return 1;
         }
         if (o->nedit == KH_SIMOPTS_MAX_PARAMS) {
@@ -42,11 +42,19 @@ int kh_simopts_take(kh_simopts *o, int argc, char **argv, int *i)
         slot = &o->map;
     int edit = (!strcmp(a, "--profile") || !strcmp(a, "--param")) &&
                (o->takes & (KH_SIMOPT_PARAMS_IN_ORDER | KH_SIMOPT_PARAMS_PROFILE_FIRST));
-    /* an option this subcommand does not take, or one with no value left,
-     * goes back to the caller as a word it does not know */
-    if ((!slot && !edit) || *i + 1 >= argc) return 0;
+    /* an option this subcommand does not take goes back to the caller */
+    if (!slot && !edit) return 0;
+    if (*i + 1 >= argc) {
+        fprintf(stderr, "%s: %s needs a value (%s)\n", o->who, a,
+                edit && a[2] == 'p' && a[3] == 'a' ? "NAME=VALUE" : edit ? "a profile name" : "a file name");
+        return -1;
+    }
     const char *v = argv[++*i];
     if (slot) {
+        if (*slot) {
+            fprintf(stderr, "%s: %s is given twice\n", o->who, a);
+            return -1;
+        }
         *slot = v;
         return 1;
     }
@@ -69,5 +77,5 @@ int kh_simopts_params(const kh_simopts *o, kh_params *p, char *err, size_t errle
     kh_params_default(p);
     if (!kh_simopts_apply(o, p, err, errlen)) return 0;
     fprintf(stderr, "%s: %s\n", o->who, err);
-    return 2;
+    return 1;
 }

@@ -36,11 +36,11 @@ typedef struct kh_simopts {
 } kh_simopts;
 
 /* Look at argv[*i]. One of the options o->takes, with its value: store it,
- * step *i past the value, return 1. Not one of them, or an option whose
- * value is missing (the last word): return 0, and the caller treats the
- * word as it treats any word it does not know — which is how every
- * subcommand has reported a missing value. Refused (one --profile/--param
- * too many): "WHO: ..." on standard error, return -1; the caller exits 2. */
+ * step *i past the value, return 1. Not one of them: return 0, and the
+ * caller treats the word as it treats any word it does not know. A usage
+ * error (the value missing, --trace/--stats/--map given twice, one
+ * --profile/--param too many): "WHO: ..." on standard
+ * error, return -1; the caller exits 2 (docs/exit-status.md). */
 int kh_simopts_take(kh_simopts *o, int argc, char **argv, int *i);
 
 /* Apply the --profile and --param options to p by o->takes' rule. 0, or -1
@@ -49,8 +49,9 @@ int kh_simopts_take(kh_simopts *o, int argc, char **argv, int *i);
 int kh_simopts_apply(const kh_simopts *o, kh_params *p, char *err, size_t errlen);
 
 /* The machine parameters the options ask for: defaults, then
- * kh_simopts_apply. A refused value is a usage error: "WHO: why" on
- * standard error and 2, else 0. err/errlen: the caller's message buffer. */
+ * kh_simopts_apply. A refused value (an unknown profile or parameter, a
+ * value out of range) is refused input: "WHO: why" on standard error and
+ * 1, else 0 (docs/exit-status.md). err/errlen: the caller's buffer. */
 int kh_simopts_params(const kh_simopts *o, kh_params *p, char *err, size_t errlen);
 
 #endif

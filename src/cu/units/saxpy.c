@@ -71,9 +71,8 @@ static uint32_t sx_i2f(int32_t v)
     uint32_t sign = (uint32_t)v >> 31;
     uint32_t mag = sign ? (uint32_t)0 - (uint32_t)v : (uint32_t)v;
     if (mag == 0) return 0;
-    unsigned p = 0; /* highest set bit among bits 0..23 only, 0 if none */
-    for (unsigned i = 0; i < 24; i++)
-        if (mag >> i & 1) p = i;
+    uint32_t low = mag & 0xFFFFFFu; /* highest set bit among bits 0..23 only, 0 if none */
+    unsigned p = low ? 31u - (unsigned)__builtin_clz(low) : 0;
     return sign << 31 | (127u + p) << 23 | ((mag << (23 - p)) & 0x7FFFFFu);
 }
 

@@ -57,7 +57,7 @@ int kh_gemm_reference_mx(const kh_gemm_plan *p, const uint16_t *a, const uint16_
                             if (ch == 0 && kb == 0) { /* LOAD opens the tile */
                                 uint32_t chain[16];
                                 kh_mx_kernels_chain(&mx, x, y, KH_MX_ANCHOR, mw, chain);
-                                for (unsigned l = 0; l < 16; l++) t[l] = kh_acc_add(0, 1, chain[l], 0, mw);
+                                kh_acc_load16(chain, mw, t);
                             } else {
                                 kh_mx_kernels_accumulate(&mx, x, y, KH_MX_ANCHOR, mw, t);
                             }

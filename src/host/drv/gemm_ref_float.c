@@ -85,20 +85,22 @@ static void reference_float_with(panel_fn panel, unsigned m, unsigned n, unsigne
     size_t panels = ((size_t)n + PANEL - 1) / PANEL;
     double *bp = calloc(panels * PANEL * k + 1, sizeof *bp); /* + 1: k may be 0 */
     double *ad = calloc((size_t)ROWS * k + 1, sizeof *ad);
-    if (!bp || !ad) {
+    double *f16 = malloc(65536 * sizeof *f16); /* every FP16 value, once */
+    if (!bp || !ad || !f16) {
         free(bp);
         free(ad);
+        free(f16);
         memset(c, 0, (size_t)m * n * sizeof *c);
         return;
     }
+    for (unsigned h = 0; h < 65536; h++) f16[h] = kh_gemm_f16_to_double((uint16_t)h);
     for (size_t j = 0; j < n; j++)
-        for (size_t q = 0; q < k; q++)
-            bp[((j / PANEL) * k + q) * PANEL + j % PANEL] = kh_gemm_f16_to_double(bt[j * k + q]);
+        for (size_t q = 0; q < k; q++) bp[((j / PANEL) * k + q) * PANEL + j % PANEL] = f16[bt[j * k + q]];
     for (unsigned i0 = 0; i0 < m; i0 += ROWS) {
         unsigned rows = m - i0 < ROWS ? m - i0 : ROWS;
         for (unsigned r = 0; r < ROWS; r++)
             for (unsigned q = 0; q < k; q++)
-                ad[(size_t)r * k + q] = r < rows ? kh_gemm_f16_to_double(a[(size_t)(i0 + r) * k + q]) : 0;
+                ad[(size_t)r * k + q] = r < rows ? f16[a[(size_t)(i0 + r) * k + q]] : 0;
         for (size_t p = 0; p < panels; p++) {
             double out[ROWS][PANEL];
             panel(ad, bp + p * k * PANEL, k, out);
@@ -109,6 +111,7 @@ static void reference_float_with(panel_fn panel, unsigned m, unsigned n, unsigne
     }
     free(bp);
     free(ad);
+    free(f16);
 }
 
 void kh_gemm_reference_float(unsigned m, unsigned n, unsigned k, const uint16_t *a, const uint16_t *bt, double *c)

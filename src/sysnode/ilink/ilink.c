@@ -11,8 +11,6 @@
 
 kh_ilink *kh_node_ilink(const kh_node *n) { return n->ilink; }
 
-unsigned kh_ilink_live_mesh(const kh_ilink *il) { return il->st.mesh; }
-
 void kh_ilink_raise(kh_ilink *il, uint8_t bits, kh_cycle now)
 {
     (void)now;

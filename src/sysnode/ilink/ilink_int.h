@@ -171,7 +171,6 @@ struct kh_ilink {
 
 /* ilink.c */
 void kh_ilink_raise(kh_ilink *il, uint8_t bits, kh_cycle now); /* a fault seen in cycle now (own step) */
-unsigned kh_ilink_live_mesh(const kh_ilink *il);
 
 /* ilink_out.c */
 void kh_ilink_hub_arbitrate(void *il, kh_cycle now); /* the rule-1 arbiter, at the end of a cycle */

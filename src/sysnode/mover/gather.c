@@ -8,7 +8,8 @@ unsigned kh_gather_load_words(unsigned idx_count)
     return n ? n : 1;
 }
 
-uint32_t kh_gather_index(const kh_gather_buf *b, uint64_t r)
+/* Index r (wrapping modulo 2048): word r >> 3, lane r & 7 (32-bit, LE). */
+static uint32_t kh_gather_index(const kh_gather_buf *b, uint64_t r)
 {
     r %= KH_GATHER_MAX_IDX; /* rows >= 2048 wrap (memory.md §11.5) */
     uint64_t word = b->w[r >> 3][(r & 7) >> 1];

@@ -14,8 +14,6 @@ typedef struct kh_gather_buf {
 
 /* Words the index load reads: max(1, ceil(idx_count / 8)). */
 unsigned kh_gather_load_words(unsigned idx_count);
-/* Index r (wrapping modulo 2048): word r >> 3, lane r & 7 (32-bit, LE). */
-uint32_t kh_gather_index(const kh_gather_buf *b, uint64_t r);
 /* Source address of destination element e: row e / G, word e % G, where G
  * = gwords (0 means 65536). (src_base + (index * pitch mod 2^32) + 32 j)
  * mod 2^40. */

@@ -13,7 +13,7 @@
 
 #define PAGE_4K(a) ((a) >> 12) /* bursts never cross a 4 KB boundary (§11.8) */
 
-unsigned kh_mover_burst_cap(unsigned k)
+static unsigned kh_mover_burst_cap(unsigned k)
 {
     return k ? 1u << (k - 1) : 128; /* flags[7:5]: 0 = 128 beats, k = 2^(k-1) */
 }

@@ -154,7 +154,6 @@ void kh_mover_xform_produce(kh_mover *m, kh_cycle now);
 int kh_mover_xform_retire(kh_mover *m, kh_cycle now);
 
 /* shared by the engine files (mover.c) */
-unsigned kh_mover_burst_cap(unsigned flags_burst);
 void kh_mover_read_elem(kh_mover *m, mv_elem *el, uint64_t saddr);
 void kh_mover_read_elem_close(kh_mover *m); /* the open read burst waits for its AR */
 int kh_mover_source_misaligned(kh_mover *m, uint64_t saddr); /* 1: fault 6 raised */

@@ -10,7 +10,8 @@ void kh_walk_desc_reset(kh_walk_desc *d)
     d->ndim = 1;
 }
 
-unsigned kh_walk_live(const kh_walk_desc *d) { return d->ndim >= KH_WALK_DIMS ? KH_WALK_DIMS : d->ndim; }
+/* Number of live dimensions (ndim clamped to 6). */
+static unsigned kh_walk_live(const kh_walk_desc *d) { return d->ndim >= KH_WALK_DIMS ? KH_WALK_DIMS : d->ndim; }
 
 static uint32_t count_of(const kh_walk_dim *dm) { return dm->count ? dm->count : 1; }
 

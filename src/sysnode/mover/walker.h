@@ -50,7 +50,5 @@ void kh_walk_start(kh_walk *w, const kh_walk_desc *d);
 int kh_walk_get(const kh_walk *w, kh_walk_elem *e);
 /* Advance the odometer (innermost live dimension fastest). */
 void kh_walk_step(kh_walk *w);
-/* Number of live dimensions (ndim clamped to 6). */
-unsigned kh_walk_live(const kh_walk_desc *d);
 
 #endif

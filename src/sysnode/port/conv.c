@@ -11,6 +11,12 @@
 #define CONV_MAX_CH 8     /* ports (4) + host + mover + interlink + processor */
 #define CONV_RD_TRACK 16  /* completion times remembered per requester */
 
+/* A request pushed in cycle p reaches the round-robins at p + 2: the
+ * requester's ARVALID/AWVALID is a register (p + 1) and the older RTL's
+ * mag_dram_port samples every requester's valid into rd_req_r / wr_req_r
+ * before arbitrating (docs/timing.md "Memory port"). */
+#define CONV_REQ_LAT 2
+
 typedef struct conv_req {
     uint64_t addr;
     unsigned beats;
@@ -43,6 +49,8 @@ struct kh_creq {
     kh_cycle last_beat;   /* same-requester reads return in order */
     kh_cycle last_b;      /* and write responses too (one AXI id) */
     unsigned wr_open;     /* writes granted, response not yet delivered */
+    kh_cycle rd_gnt_at, wr_gnt_at; /* last grant: mag_dram_port's rd_gnt / wr_gnt
+                                    * block a re-grant in the next cycle */
     unsigned r_skid;      /* R handshake to the engine seeing the beat */
     unsigned w_lead;      /* AW handshake to the first W beat offered */
     int lost_rd, lost_wr; /* a request reached the DRAM master unanswered: the
@@ -72,6 +80,7 @@ kh_creq *kh_conv_requester(kh_conv *cv, unsigned ch, kh_comp *owner, const char 
     r->cv = cv;
     r->ch = ch;
     r->w_lead = 1;
+    r->rd_gnt_at = r->wr_gnt_at = KH_NEVER;
     r->owner = owner;
     snprintf(r->what, sizeof r->what, "%s", what);
     kh_ring_init(&r->rd, sizeof(conv_req));
@@ -99,14 +108,14 @@ static int push_req(kh_creq *r, kh_ring *q, const conv_req *rq, kh_cycle now)
 int kh_conv_read(kh_creq *r, uint64_t addr, unsigned beats, uint64_t tag, int functional,
                  kh_cycle now)
 {
-    conv_req rq = {.addr = addr, .beats = beats, .functional = functional, .tag = tag, .ready = now + 1};
+    conv_req rq = {.addr = addr, .beats = beats, .functional = functional, .tag = tag, .ready = now + CONV_REQ_LAT};
     return push_req(r, &r->rd, &rq, now);
 }
 
 int kh_conv_write(kh_creq *r, uint64_t addr, unsigned beats, uint64_t tag,
                   const uint64_t (*data)[4], kh_cycle now)
 {
-    conv_req rq = {.addr = addr, .beats = beats, .write = 1, .tag = tag, .ready = now + 1};
+    conv_req rq = {.addr = addr, .beats = beats, .write = 1, .tag = tag, .ready = now + CONV_REQ_LAT};
     if (data) {
         rq.functional = 1;
         memcpy(rq.data, data, (beats < KH_CONV_MAX_BEATS ? beats : KH_CONV_MAX_BEATS) * sizeof rq.data[0]);
@@ -117,7 +126,7 @@ int kh_conv_write(kh_creq *r, uint64_t addr, unsigned beats, uint64_t tag,
 int kh_conv_write_strb(kh_creq *r, uint64_t addr, const uint64_t data[4], uint32_t strb, uint64_t tag,
                        kh_cycle now)
 {
-    conv_req rq = {.addr = addr, .beats = 1, .write = 1, .functional = 1, .tag = tag, .ready = now + 1,
+    conv_req rq = {.addr = addr, .beats = 1, .write = 1, .functional = 1, .tag = tag, .ready = now + CONV_REQ_LAT,
                    .strb = strb, .masked = strb != 0xFFFFFFFFu};
     memcpy(rq.data[0], data, sizeof rq.data[0]);
     return push_req(r, &r->wr, &rq, now);
@@ -179,10 +188,9 @@ static unsigned ram_beats(uint64_t addr, unsigned beats)
 }
 
 /* Timing figures are stated from the requester's AR / AW handshake
- * (memory.md §7, parameters.md §2.5). A requester's AXI outputs are
- * registers (ARVALID / AWVALID rise the cycle after it decides), so a
- * request pushed in cycle p is handshaken at p + 1 at the earliest: the
- * grant cycle t is the handshake. */
+ * (memory.md §7, parameters.md §2.5). A request pushed in cycle p is
+ * handshaken at p + CONV_REQ_LAT at the earliest: the grant cycle t is the
+ * handshake. */
 static kh_cycle after(kh_cycle want, kh_cycle t) { return want > t ? want : t + 1; }
 
 /* Cycle of the first read beat at the requester for a DRAM read granted at t. */
@@ -320,6 +328,11 @@ static void grant_write(kh_conv *cv, kh_creq *r, kh_target tg, kh_cycle t)
     kh_comp_wake(r->owner, b);
 }
 
+static int regrant_blocked(kh_cycle granted_at, kh_cycle t)
+{
+    return granted_at != KH_NEVER && granted_at + 1 == t;
+}
+
 /* Can requester r's head request (read or write) be granted in cycle t?
  * Returns its target, or -1 while it must wait. */
 static int grantable(kh_conv *cv, kh_creq *r, int write, kh_cycle t, int stage_taken)
@@ -327,6 +340,7 @@ static int grantable(kh_conv *cv, kh_creq *r, int write, kh_cycle t, int stage_t
     kh_ring *q = write ? &r->wr : &r->rd;
     conv_req *rq = kh_ring_at(q, 0);
     if (!rq || rq->ready > t || (write ? r->lost_wr : r->lost_rd)) return -1;
+    if (regrant_blocked(write ? r->wr_gnt_at : r->rd_gnt_at, t)) return -1;
     if (!write && rd_in_flight(r, t) >= (cv->n->p->dram_rd_out ? cv->n->p->dram_rd_out : 1)) return -1;
     kh_target tg = kh_node_target(cv->n, rq->addr);
     if (tg == KH_TGT_STAGE && (stage_taken || cv->stage_free > t)) return -1;
@@ -346,6 +360,7 @@ static void conv_step(kh_comp *c, kh_cycle t)
         if (tg < 0) continue;
         if (tg == KH_TGT_STAGE) stage_taken = 1;
         grant_read(cv, r, (kh_target)tg, t);
+        r->rd_gnt_at = t;
         cv->rd_ptr = (ch + 1) % cv->nch;
         break;
     }
@@ -355,6 +370,7 @@ static void conv_step(kh_comp *c, kh_cycle t)
         int tg = r ? grantable(cv, r, 1, t, stage_taken) : -1;
         if (tg < 0) continue;
         grant_write(cv, r, (kh_target)tg, t);
+        r->wr_gnt_at = t;
         cv->wr_ptr = (ch + 1) % cv->nch;
         break;
     }
@@ -367,6 +383,7 @@ static void conv_step(kh_comp *c, kh_cycle t)
             conv_req *rq = kh_ring_at(w ? &r->wr : &r->rd, 0);
             if (!rq || (w ? r->lost_wr : r->lost_rd)) continue;
             kh_cycle at = rq->ready > t + 1 ? rq->ready : t + 1;
+            if (regrant_blocked(w ? r->wr_gnt_at : r->rd_gnt_at, at)) at++;
             if (!w && rd_in_flight(r, t + 1) >= (cv->n->p->dram_rd_out ? cv->n->p->dram_rd_out : 1)) {
                 kh_cycle soonest = KH_NEVER;
                 for (unsigned k = 0; k < r->rd_ndone; k++)
@@ -455,4 +472,3 @@ kh_conv *kh_conv_new(kh_node *n, unsigned nch)
     return cv;
 }
 
-kh_comp *kh_conv_comp(kh_conv *cv) { return &cv->c; }

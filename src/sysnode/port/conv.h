@@ -6,8 +6,9 @@
  * A requester pushes whole bursts; the path answers with read beats and
  * write responses stamped with the cycle they reach the requester, and
  * wakes the requester's component then. Requests pushed in cycle t are
- * seen from t + 1, and answers always lie in the future, so the order in
- * which components are stepped never matters. Functional requests read
+ * seen from t + 2 (the older RTL's mag_dram_port registers every
+ * requester's valid before arbitrating), and answers always lie in the
+ * future, so the order in which components are stepped never matters. Functional requests read
  * and write memory at the grant; timing-only requests (the mover, whose
  * data moves in element order, memory.md §11.3) only occupy the path. */
 #ifndef KH_SYSNODE_CONV_H
@@ -39,7 +40,6 @@ typedef struct kh_conv_b {
 
 /* nch: requester channels the round-robins scan (memory.md §7). */
 kh_conv *kh_conv_new(kh_node *n, unsigned nch);
-kh_comp *kh_conv_comp(kh_conv *cv);
 
 /* Attach requester channel `ch` (memory.md §7 order: ports 0..P-1, host P,
  * mover P+1, interlink landing P+2), woken through `owner`. */

@@ -8,7 +8,7 @@
 #include "sysnode/fields.h"
 #include "sysnode/port/port_int.h"
 
-kh_link *kh_port_in(kh_port *p)
+static kh_link *kh_port_in(kh_port *p)
 {
     /* The link into this port is found once, by its receiver. */
     if (!p->in_looked) {

@@ -112,7 +112,4 @@ void kh_port_stream_capture(kh_port *p, kh_cycle now);
 int kh_port_stream_flit(kh_port *p, kh_flit *f, kh_cycle now);
 int kh_port_read_stuck(kh_port *p, char *buf, size_t len, size_t *used);
 
-/* port.c */
-kh_link *kh_port_in(kh_port *p);
-
 #endif

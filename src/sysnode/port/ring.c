@@ -23,26 +23,14 @@ int kh_ring_push(kh_ring *r, const void *e)
         unsigned char *nb = malloc(ncap * r->esize);
         if (!nb) return -1;
         for (size_t i = 0; i < r->count; i++)
-            memcpy(nb + i * r->esize, r->buf + ((r->head + i) % r->cap) * r->esize, r->esize);
+            memcpy(nb + i * r->esize, r->buf + ((r->head + i) & (r->cap - 1)) * r->esize, r->esize);
         free(r->buf);
         r->buf = nb;
         r->cap = ncap;
         r->head = 0;
     }
-    memcpy(r->buf + ((r->head + r->count) % r->cap) * r->esize, e, r->esize);
+    memcpy(r->buf + ((r->head + r->count) & (r->cap - 1)) * r->esize, e, r->esize);
     r->count++;
     return 0;
 }
 
-void *kh_ring_at(const kh_ring *r, size_t i)
-{
-    if (i >= r->count) return NULL;
-    return r->buf + ((r->head + i) % r->cap) * r->esize;
-}
-
-void kh_ring_pop(kh_ring *r)
-{
-    if (!r->count) return;
-    r->head = (r->head + 1) % r->cap;
-    r->count--;
-}

@@ -8,16 +8,26 @@
 
 typedef struct kh_ring {
     unsigned char *buf;
-    size_t esize, cap, head, count;
+    size_t esize, cap, head, count; /* cap: 0 or a power of two, so positions wrap by a mask */
 } kh_ring;
 
 void kh_ring_init(kh_ring *r, size_t esize);
 void kh_ring_free(kh_ring *r);
 /* Append a copy of *e. 0 ok, -1 out of memory. */
 int kh_ring_push(kh_ring *r, const void *e);
-/* The i-th record from the head (i < count), or NULL. */
-void *kh_ring_at(const kh_ring *r, size_t i);
-void kh_ring_pop(kh_ring *r);
+/* The i-th record from the head (i < count), or NULL. Inline with pop: the
+ * ports call them for every beat. */
+static inline void *kh_ring_at(const kh_ring *r, size_t i)
+{
+    if (i >= r->count) return NULL;
+    return r->buf + ((r->head + i) & (r->cap - 1)) * r->esize;
+}
+static inline void kh_ring_pop(kh_ring *r)
+{
+    if (!r->count) return;
+    r->head = (r->head + 1) & (r->cap - 1);
+    r->count--;
+}
 static inline size_t kh_ring_count(const kh_ring *r) { return r->count; }
 
 #endif

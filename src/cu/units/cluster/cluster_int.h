@@ -114,6 +114,7 @@ typedef struct kh_cl_sweep {
     kh_cycle first;      /* issue cycle of command 0 */
     kh_cycle issue_end;  /* cycle after the last issue (stopped issuing) */
     kh_cycle idle_at;    /* last result written to the tile (cascade + acc idle) */
+    kh_cycle chain_out;  /* cycle after the last result left the cascade (manager idle) */
     /* hazard tracking (§5.4): L1 slots the sweep reads, until issue_end */
     uint8_t *reads_a, *reads_b; /* GA / GB flags */
 } kh_cl_sweep;
@@ -164,7 +165,6 @@ typedef struct kh_cluster {
 
 /* unit.c: the state without a shell (tests and benchmarks of the arithmetic
  * use it with cu == NULL: no flits, no log). */
-int kh_cluster_check_params(const kh_params *p, char *err, size_t errlen);
 kh_cluster *kh_cluster_alloc(const kh_params *p, char *err, size_t errlen);
 void kh_cluster_free(kh_cluster *u);
 
@@ -174,7 +174,6 @@ static inline unsigned kh_cl_or1(unsigned v) { return v ? v : 1; } /* zero means
 unsigned kh_cl_l1ix(unsigned bank, unsigned off, unsigned size); /* §1 l1ix */
 
 /* fill.c */
-int kh_cl_fill_is_leader(const kh_cluster *u, unsigned peers, unsigned npeer);
 void kh_cl_fill_start(kh_cluster *u, kh_cycle now);
 int kh_cl_fill_resp(kh_cluster *u, const kh_flit *f, kh_cycle now);
 void kh_cl_place_word(kh_cluster *u, unsigned word, const uint64_t data[4], int b_packing,
@@ -185,7 +184,6 @@ int kh_cl_sweep_can_start(kh_cluster *u, kh_cycle now, kh_cycle *retry);
 void kh_cl_sweep_start(kh_cluster *u, kh_cycle now);
 void kh_cl_sweep_compute(kh_cluster *u, const kh_cl_inst *in, uint64_t (*emit_out)[4]);
 void kh_cl_fill_hazard(kh_cluster *u, const kh_cl_inst *in, kh_cycle now);
-int kh_cl_sweep_busy(const kh_cluster *u, kh_cycle now);
 
 /* drain.c */
 int kh_cl_batch_reserve(kh_cluster *u, unsigned total);

@@ -63,7 +63,7 @@ int kh_cl_drain_can_start(kh_cluster *u, kh_cycle now, kh_cycle *retry)
  * (numerics §6.2 EMIT / SEND). */
 static void pass_through(const kh_cluster *u, const uint32_t in[16], uint32_t out[16])
 {
-    for (unsigned l = 0; l < 16; l++) out[l] = kh_acc_add(in[l], 0, 0, 1, u->mw);
+    kh_acc_load16(in, u->mw, out); /* add(tile, forced zero) */
 }
 
 /* An explicit DRAIN starts in cycle now: the drain engine issues one EMIT per
@@ -102,9 +102,7 @@ void kh_cl_drain_start(kh_cluster *u, kh_cycle now)
             u->batch.avail[2 * k] = now + 2 * k + u->acc_lat + KH_CL_CONV_LAT;
             u->batch.avail[2 * k + 1] = u->batch.avail[2 * k] + 1;
         } else {
-            uint64_t *g = u->batch.val[k];
-            memset(g, 0, 4 * sizeof g[0]);
-            for (unsigned e = 0; e < 16; e++) kh_bits_set(g, 16 * e, 16, kh_acc_to_f16(v[e], u->mw));
+            kh_acc_to_f16_word(v, u->mw, u->batch.val[k]);
             u->batch.avail[k] = now + k + u->acc_lat + KH_CL_CONV_LAT;
         }
     }

@@ -8,7 +8,7 @@
 
 /* §4.2 leader rule: me = CU_Y·16 + CU_X must be below every present peer
  * byte; each member derives its role from its own coordinate. */
-int kh_cl_fill_is_leader(const kh_cluster *u, unsigned peers, unsigned npeer)
+static int kh_cl_fill_is_leader(const kh_cluster *u, unsigned peers, unsigned npeer)
 {
     uint64_t pv = peers;
     unsigned me = u->at.y * 16u + u->at.x;

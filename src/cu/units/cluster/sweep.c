@@ -26,11 +26,7 @@ static unsigned emitted_granules(const kh_cl_inst *in)
 
 /* The FP16 word of one sub-tile (numerics §7): element 4i+j at bits
  * [16(4i+j)+15 : 16(4i+j)]. */
-static void fp16_granule(const uint32_t v[16], unsigned mw, uint64_t out[4])
-{
-    memset(out, 0, 4 * sizeof out[0]);
-    for (unsigned e = 0; e < 16; e++) kh_bits_set(out, 16 * e, 16, kh_acc_to_f16(v[e], mw));
-}
+static void fp16_granule(const uint32_t v[16], unsigned mw, uint64_t out[4]) { kh_acc_to_f16_word(v, mw, out); }
 
 /* §5.1 in its sequential form: K block outermost, then g, then h. Each
  * command multiplies one A entry by one B entry exactly (numerics §4),
@@ -56,7 +52,7 @@ void kh_cl_sweep_compute(kh_cluster *u, const kh_cl_inst *in, uint64_t (*emit_ou
                     /* LOAD = add(forced zero, chain): the chain verbatim, 0 if its E is 0 */
                     uint32_t chain[16];
                     kh_mx_kernels_chain(&u->mx, a, b, anchor, mw, chain);
-                    for (unsigned l = 0; l < 16; l++) tv[l] = kh_acc_add(0, 1, chain[l], 0, mw);
+                    kh_acc_load16(chain, mw, tv);
                     u->loaded[t] = 1;
                 } else {
                     if (!u->loaded[t] && !warned) {
@@ -81,11 +77,21 @@ int kh_cl_sweep_can_start(kh_cluster *u, kh_cycle now, kh_cycle *retry)
     const kh_cl_inst *in = &u->in;
     kh_cycle t = u->accepted + KH_CL_GEMM_MIN_WAIT;
     unsigned sub = kh_cl_or1(in->gm) * kh_cl_or1(in->gn);
-    /* a small sweep could meet the previous one's last commands inside the
-     * reuse distance: it waits for the whole cascade and accumulator */
-    kh_cycle prev = sub < KH_CL_REUSE_MIN ? u->sw.idle_at : u->sw.issue_end;
+    /* Back-to-back sweeps (older RTL mx_cluster_cu S_GEMM; docs/timing.md
+     * "Cluster"): the start is registered one cycle after the busy it waits
+     * for falls. A small sweep could meet the previous one's last commands
+     * inside the reuse distance, so it waits for the node's gemm_busy: the
+     * cascade and the accumulator, whose busy_tail (mx_acu_fp) stays up
+     * REUSE_MIN cycles past its last command. A wide one waits for the
+     * manager only, whose `pending` still counts every command in the
+     * cascade. */
+    kh_cycle prev = 0;
+    if (sub < KH_CL_REUSE_MIN) {
+        if (u->acc_idle_at) prev = u->acc_idle_at + KH_CL_REUSE_MIN + 1;
+    } else if (u->n_gemm) {
+        prev = u->sw.chain_out + 1;
+    }
     if (prev > t) t = prev;
-    if (u->acc_idle_at > t && sub < KH_CL_REUSE_MIN) t = u->acc_idle_at;
     *retry = KH_NEVER;
     if (now < t) {
         *retry = t;
@@ -174,6 +180,7 @@ void kh_cl_sweep_start(kh_cluster *u, kh_cycle now)
     sw->first = now;
     sw->issue_end = last + 1;
     sw->idle_at = last + res_lat;
+    sw->chain_out = last + u->l1_lat + u->chain_lat + 1;
     if (sw->idle_at > u->acc_idle_at) u->acc_idle_at = sw->idle_at;
     mark_reads(in, u->ga, in->abank, in->aoff, gm, sw->reads_a);
     mark_reads(in, u->gb, in->bbank, in->boff, gn, sw->reads_b);
@@ -198,7 +205,3 @@ void kh_cl_fill_hazard(kh_cluster *u, const kh_cl_inst *in, kh_cycle now)
     }
 }
 
-int kh_cl_sweep_busy(const kh_cluster *u, kh_cycle now)
-{
-    return now < u->acc_idle_at;
-}

@@ -351,7 +351,7 @@ static int check_params(const kh_params *p, char *err, size_t errlen)
     return 0;
 }
 
-int kh_cluster_check_params(const kh_params *p, char *err, size_t errlen)
+static int kh_cluster_check_params(const kh_params *p, char *err, size_t errlen)
 {
     if (kh_param_rows_check(p, rows, sizeof rows / sizeof rows[0], err, errlen)) return -1;
     return check_params(p, err, errlen);

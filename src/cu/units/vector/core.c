@@ -8,9 +8,9 @@
 #include "cu/units/vector/vec.h"
 #include "kohaku/bufcat.h"
 
-void vec_state_reset(vec_state *st)
+static void vec_state_reset(vec_state *st)
 {
-    for (int d = 0; d < VEC_NDESC; d++) vec_desc_reset(&st->desc[d]);
+    for (int d = 0; d < VEC_NDESC; d++) kh_vec_desc_reset(&st->desc[d]);
     st->k3 = 0;             /* K3 = 0 (§2) */
     st->vl = VEC_MAXVL;     /* VL 128 */
     st->vmode = VEC_FLAT;
@@ -19,20 +19,21 @@ void vec_state_reset(vec_state *st)
     st->last_pr = 0;
 }
 
-void vec_state_power_on(vec_state *st)
+/* zeros, then reset */
+static void vec_state_power_on(vec_state *st)
 {
     memset(st, 0, sizeof *st); /* the recordings' power-on zeros (parameters.md §2.4) */
     vec_state_reset(st);
 }
 
-kh_e8 vec_kreg(const vec_state *st, unsigned idx)
+kh_e8 kh_vec_kreg(const vec_state *st, unsigned idx)
 {
     static const kh_e8 k[3] = {0x000000u, KH_E8_ONE, KH_E8_NEG_ONE}; /* K0..K2 (§2) */
     idx &= 3;
     return idx == 3 ? st->k3 : k[idx];
 }
 
-int vec_wr_ok(const vec_state *st, unsigned e, unsigned pm, unsigned pr)
+int kh_vec_wr_ok(const vec_state *st, unsigned e, unsigned pm, unsigned pr)
 {
     if (e >= st->vl) return 0;
     if (pm == 0) return 1;
@@ -40,18 +41,18 @@ int vec_wr_ok(const vec_state *st, unsigned e, unsigned pm, unsigned pr)
     return pm == 1 ? bit : !bit; /* pm 3 behaves as 2 (§4.1) */
 }
 
-void vec_core_init(vec_core *c, const vec_port *port)
+void kh_vec_core_init(vec_core *c, const vec_port *port)
 {
     memset(c, 0, sizeof *c);
     c->port = *port;
     vec_state_power_on(&c->st);
-    vec_lanes_reset(&c->lanes);
+    kh_vec_lanes_reset(&c->lanes);
     c->alat = 14;
     c->tree_lat = 8;
     c->phase = VP_IDLE;
 }
 
-void vec_core_log(vec_core *c, kh_log_level lvl, const char *fmt, ...)
+void kh_vec_core_log(vec_core *c, kh_log_level lvl, const char *fmt, ...)
 {
     char msg[256];
     va_list ap;
@@ -61,7 +62,7 @@ void vec_core_log(vec_core *c, kh_log_level lvl, const char *fmt, ...)
     if (c->port.log) c->port.log(c->port.ctx, lvl, msg);
 }
 
-int vec_core_busy(const vec_core *c) { return c->phase != VP_IDLE; }
+int kh_vec_core_busy(const vec_core *c) { return c->phase != VP_IDLE; }
 
 static void retire_at(vec_core *c, kh_cycle state, int fault, uint32_t result)
 {
@@ -75,11 +76,11 @@ static void retire_at(vec_core *c, kh_cycle state, int fault, uint32_t result)
 /* The FAULT state is at cycle f (§9: EXEC then FAULT). */
 static void fault_at(vec_core *c, kh_cycle f, unsigned code)
 {
-    vec_core_log(c, KH_LOG_DEBUG, "kernel fault %u at pc %u", code, c->cur_pc);
+    kh_vec_core_log(c, KH_LOG_DEBUG, "kernel fault %u at pc %u", code, c->cur_pc);
     retire_at(c, f, 1, code); /* exec_result = {24'b0, code} */
 }
 
-void vec_core_run(vec_core *c, unsigned pc, kh_cycle first_state)
+void kh_vec_core_run(vec_core *c, unsigned pc, kh_cycle first_state)
 {
     c->st.pc = pc % VEC_IMEM;
     c->st.loop_active = 0; /* RUN start disarms the loop (§5.6) */
@@ -91,12 +92,12 @@ void vec_core_run(vec_core *c, unsigned pc, kh_cycle first_state)
     c->stats.runs++;
 }
 
-uint32_t vec_fetch_extra(vec_core *c, const char *why)
+uint32_t kh_vec_fetch_extra(vec_core *c, const char *why)
 {
     vec_state *st = &c->st;
     if (st->loop_active && st->pc == st->loop_end) {
         c->stats.loop_warnings++;
-        vec_core_log(c, KH_LOG_WARN,
+        kh_vec_core_log(c, KH_LOG_WARN,
                      "VLOOP end %u falls on the %s of the instruction at pc %u: the end test "
                      "is skipped, the body runs once and the loop stays armed for the rest of "
                      "the RUN (vector.md §5.6)",
@@ -132,10 +133,10 @@ static void fetch_and_execute(vec_core *c, kh_cycle t)
     uint32_t word = st->imem[st->pc];
     st->pc = (st->pc + 1) % VEC_IMEM;
     vec_insn in;
-    vec_decode(word, &in);
+    kh_vec_decode(word, &in);
     vec_exec x = {.e = t + flen, .next = 0, .fault = 0};
     c->stats.insns++;
-    switch (vec_opdef_of(in.op)->body(c, &in, &x)) {
+    switch (kh_vec_opdef_of(in.op)->body(c, &in, &x)) {
     case VX_NEXT:
         c->phase = VP_FETCH;
         c->t = x.next;
@@ -176,9 +177,9 @@ static void wait_step(vec_core *c, kh_cycle now)
     }
 }
 
-void vec_core_step(vec_core *c, kh_cycle now)
+void kh_vec_core_step(vec_core *c, kh_cycle now)
 {
-    vec_outq_pump(c, now);
+    kh_vec_outq_pump(c, now);
     for (;;) {
         int before = c->phase;
         kh_cycle tb = c->t;
@@ -190,10 +191,10 @@ void vec_core_step(vec_core *c, kh_cycle now)
             if (c->t <= now) wait_step(c, now);
             break;
         case VP_FILL:
-            if (c->t <= now) vec_fill_step(c, now);
+            if (c->t <= now) kh_vec_fill_step(c, now);
             break;
         case VP_DRAIN:
-            if (c->t <= now) vec_drain_step(c, now);
+            if (c->t <= now) kh_vec_drain_step(c, now);
             break;
         case VP_RETIRE:
             if (c->t <= now) {
@@ -208,7 +209,7 @@ void vec_core_step(vec_core *c, kh_cycle now)
     }
 }
 
-int vec_core_describe(const vec_core *c, char *buf, size_t len)
+int kh_vec_core_describe(const vec_core *c, char *buf, size_t len)
 {
     static const char *const names[] = {"idle", "fetch", "wait for fills", "issuing VFILL reads",
                                         "sending VDRAIN words", "retiring"};
@@ -234,7 +235,7 @@ int vec_core_describe(const vec_core *c, char *buf, size_t len)
 
 static kh_cycle at_least(kh_cycle t, kh_cycle now) { return t > now ? t : now + 1; }
 
-kh_cycle vec_core_next_wake(const vec_core *c, kh_cycle now)
+kh_cycle kh_vec_core_next_wake(const vec_core *c, kh_cycle now)
 {
     kh_cycle w = KH_NEVER, p = KH_NEVER;
     if (c->q.n && !c->q_blocked) w = at_least(c->q.ready[c->q.head], now);

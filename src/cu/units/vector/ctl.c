@@ -1,7 +1,7 @@
 /* Scalar, mode and control instructions (vector.md §5.6, §10.1). */
 #include "cu/units/vector/vec.h"
 
-int vec_exec_vsetvl(vec_core *c, const vec_insn *in, vec_exec *x)
+int kh_vec_exec_vsetvl(vec_core *c, const vec_insn *in, vec_exec *x)
 {
     uint32_t v = c->st.s[in->va] & 0xFFFFFFu; /* an unsigned integer here (§2) */
     x->next = x->e + 1;
@@ -13,7 +13,7 @@ int vec_exec_vsetvl(vec_core *c, const vec_insn *in, vec_exec *x)
     return VX_NEXT;
 }
 
-int vec_exec_vsetmode(vec_core *c, const vec_insn *in, vec_exec *x)
+int kh_vec_exec_vsetmode(vec_core *c, const vec_insn *in, vec_exec *x)
 {
     c->st.vmode = in->mode;
     /* EXEC repeats while the lanes are not empty */
@@ -21,9 +21,9 @@ int vec_exec_vsetmode(vec_core *c, const vec_insn *in, vec_exec *x)
     return VX_NEXT;
 }
 
-int vec_exec_vseti(vec_core *c, const vec_insn *in, vec_exec *x)
+int kh_vec_exec_vseti(vec_core *c, const vec_insn *in, vec_exec *x)
 {
-    uint32_t imm = vec_decode_imm(vec_fetch_extra(c, "immediate"));
+    uint32_t imm = kh_vec_decode_imm(kh_vec_fetch_extra(c, "immediate"));
     if (in->sa == 3) /* sa = 3 -> K3 (§5.6) */
         c->st.k3 = imm;
     else
@@ -32,7 +32,7 @@ int vec_exec_vseti(vec_core *c, const vec_insn *in, vec_exec *x)
     return VX_NEXT;
 }
 
-int vec_exec_vloop(vec_core *c, const vec_insn *in, vec_exec *x)
+int kh_vec_exec_vloop(vec_core *c, const vec_insn *in, vec_exec *x)
 {
     vec_state *st = &c->st;
     x->next = x->e + 1;
@@ -46,7 +46,7 @@ int vec_exec_vloop(vec_core *c, const vec_insn *in, vec_exec *x)
     st->loop_active = 1;
     if (in->vb == 0 && st->loop_count > 1) {
         c->stats.loop_warnings++;
-        vec_core_log(c, KH_LOG_WARN,
+        kh_vec_core_log(c, KH_LOG_WARN,
                      "VLOOP at pc %u has an empty body and count %u: it runs nothing and stays "
                      "armed, so a later VLOOP in this RUN faults F_LOOP (vector.md §5.6)",
                      c->cur_pc, st->loop_count);
@@ -54,7 +54,7 @@ int vec_exec_vloop(vec_core *c, const vec_insn *in, vec_exec *x)
     return VX_NEXT;
 }
 
-int vec_exec_vbar(vec_core *c, const vec_insn *in, vec_exec *x)
+int kh_vec_exec_vbar(vec_core *c, const vec_insn *in, vec_exec *x)
 {
     (void)in;
     c->phase = VP_WAIT_FILL;
@@ -63,7 +63,7 @@ int vec_exec_vbar(vec_core *c, const vec_insn *in, vec_exec *x)
     return VX_PHASE;
 }
 
-int vec_exec_vhalt(vec_core *c, const vec_insn *in, vec_exec *x)
+int kh_vec_exec_vhalt(vec_core *c, const vec_insn *in, vec_exec *x)
 {
     (void)in;
     c->phase = VP_WAIT_FILL;

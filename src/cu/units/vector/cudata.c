@@ -9,17 +9,17 @@
 static void latch_fault(vec_core *c, const char *why)
 {
     c->cudata_fault = 1;
-    vec_core_log(c, KH_LOG_WARN, "CU_DATA %s: F_CUDATA latched, reported at the next RUN start "
+    kh_vec_core_log(c, KH_LOG_WARN, "CU_DATA %s: F_CUDATA latched, reported at the next RUN start "
                                  "or instruction fetch (vector.md §1.4)", why);
 }
 
-int vec_cudata_recv(vec_core *c, const kh_flit *f, kh_cycle now)
+static int vec_cudata_recv(vec_core *c, const kh_flit *f, kh_cycle now)
 {
     vec_rx *rx = &c->rx;
-    unsigned sx = vec_flit_src_x(f), sy = vec_flit_src_y(f);
+    unsigned sx = kh_vec_flit_src_x(f), sy = kh_vec_flit_src_y(f);
     if (!rx->open) { /* a descriptor */
         vec_cudata_desc d;
-        vec_flit_cudata_desc(f, &d);
+        kh_vec_flit_cudata_desc(f, &d);
         rx->open = 1;
         rx->accepted = d.buf == VEC_BUF && d.offset + d.len < VEC_L1; /* no 16-bit wrap */
         rx->remaining = d.len + 1;
@@ -63,18 +63,18 @@ int vec_cudata_recv(vec_core *c, const kh_flit *f, kh_cycle now)
                 dy = rx->src_y;
             }
             kh_flit s;
-            vec_flit_data_received(c, dx, dy, rx->buf, &s);
-            vec_outq_push(c, &s, now + 1, 0);
+            kh_vec_flit_data_received(c, dx, dy, rx->buf, &s);
+            kh_vec_outq_push(c, &s, now + 1, 0);
         }
     }
     return 1;
 }
 
-int vec_core_recv(vec_core *c, const kh_flit *f, kh_cycle now)
+int kh_vec_core_recv(vec_core *c, const kh_flit *f, kh_cycle now)
 {
-    switch (vec_flit_type(f)) {
+    switch (kh_vec_flit_type(f)) {
     case KH_T_MEM_RD_RESP:
-        vec_fill_response(c, f, now);
+        kh_vec_fill_response(c, f, now);
         return 1;
     case KH_T_CU_DATA:
         return vec_cudata_recv(c, f, now);

@@ -4,7 +4,7 @@
 
 #include "cu/units/vector/vec.h"
 
-void vec_decode(uint32_t word, vec_insn *in)
+void kh_vec_decode(uint32_t word, vec_insn *in)
 {
     const uint64_t w[1] = {word};
     in->word = word;
@@ -31,7 +31,7 @@ void vec_decode(uint32_t word, vec_insn *in)
     in->buf = (unsigned)kh_vinner_buf(w);
 }
 
-uint32_t vec_decode_imm(uint32_t word)
+uint32_t kh_vec_decode_imm(uint32_t word)
 {
     const uint64_t w[1] = {word};
     return (uint32_t)kh_vseti_imm_imm(w);

@@ -5,7 +5,7 @@
 
 #define ADDR_MASK ((UINT64_C(1) << 40) - 1) /* walks wrap in 40 bits (§3) */
 
-void vec_desc_reset(vec_desc *d)
+void kh_vec_desc_reset(vec_desc *d)
 {
     d->base = 0;
     for (int k = 0; k < 4; k++) {
@@ -14,7 +14,7 @@ void vec_desc_reset(vec_desc *d)
     }
 }
 
-void vec_desc_set_dim(vec_desc *d, unsigned dim, int32_t stride, uint32_t bound)
+void kh_vec_desc_set_dim(vec_desc *d, unsigned dim, int32_t stride, uint32_t bound)
 {
     d->stride[dim] = stride;
     d->bound[dim] = bound;
@@ -28,14 +28,14 @@ static uint32_t sat_mul(uint32_t a, uint32_t b)
     return p > 65535 ? 65535 : (uint32_t)p;
 }
 
-uint32_t vec_desc_total(const vec_desc *d)
+uint32_t kh_vec_desc_total(const vec_desc *d)
 {
     uint32_t lo = sat_mul(eff_bound(d->bound[0]), eff_bound(d->bound[1]));
     uint32_t hi = sat_mul(eff_bound(d->bound[2]), eff_bound(d->bound[3]));
     return sat_mul(lo, hi);
 }
 
-void vec_walk_init(vec_walk *w, const vec_desc *d, int64_t off)
+void kh_vec_walk_init(vec_walk *w, const vec_desc *d, int64_t off)
 {
     w->start = (d->base + (uint64_t)off) & ADDR_MASK;
     for (int k = 0; k < 4; k++) {
@@ -45,14 +45,14 @@ void vec_walk_init(vec_walk *w, const vec_desc *d, int64_t off)
     }
 }
 
-uint64_t vec_walk_addr(const vec_walk *w)
+uint64_t kh_vec_walk_addr(const vec_walk *w)
 {
     uint64_t a = w->start;
     for (int k = 0; k < 4; k++) a += (uint64_t)((int64_t)w->i[k] * w->stride[k]);
     return a & ADDR_MASK;
 }
 
-void vec_walk_step(vec_walk *w)
+void kh_vec_walk_step(vec_walk *w)
 {
     uint32_t nxt[4];
     for (int k = 0; k < 4; k++) nxt[k] = w->i[k];
@@ -66,7 +66,7 @@ void vec_walk_step(vec_walk *w)
     /* past the last tuple: the address stays at the last tuple (§3) */
 }
 
-void vec_peer_rec_decode(uint64_t base, vec_peer_rec *r)
+void kh_vec_peer_rec_decode(uint64_t base, vec_peer_rec *r)
 {
     const uint64_t w[1] = {base};
     r->offset = (unsigned)kh_vec_peer_offset(w);

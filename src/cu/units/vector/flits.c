@@ -17,7 +17,7 @@ static void to_memory(kh_flit *f, const vec_core *c, unsigned type, unsigned txn
                                       .type = type, .txn = txn, .last = last});
 }
 
-void vec_flit_rd_req(const vec_core *c, uint64_t addr, unsigned tag, kh_flit *f)
+void kh_vec_flit_rd_req(const vec_core *c, uint64_t addr, unsigned tag, kh_flit *f)
 {
     to_memory(f, c, KH_T_MEM_RD_REQ, tag, FILL_TXN_LAST); /* txn keeps tag[7:0] */
     kh_mem_rd_req_set_addr(f->w, addr);
@@ -25,20 +25,20 @@ void vec_flit_rd_req(const vec_core *c, uint64_t addr, unsigned tag, kh_flit *f)
     kh_mem_rd_req_set_flags(f->w, 0); /* plain read */
 }
 
-void vec_flit_wr_req(const vec_core *c, uint64_t addr, kh_flit *f)
+void kh_vec_flit_wr_req(const vec_core *c, uint64_t addr, kh_flit *f)
 {
     to_memory(f, c, KH_T_MEM_WR_REQ, DRAIN_TXN, 0);
     kh_mem_wr_req_set_addr(f->w, addr);
     kh_mem_wr_req_set_len(f->w, 0); /* one data flit */
 }
 
-void vec_flit_wr_data(const vec_core *c, const uint64_t word[4], kh_flit *f)
+void kh_vec_flit_wr_data(const vec_core *c, const uint64_t word[4], kh_flit *f)
 {
     to_memory(f, c, KH_T_MEM_WR_DATA, DRAIN_TXN, 1);
     kh_mem_wr_data_set_data(f->w, word);
 }
 
-void vec_flit_peer_desc(const vec_core *c, const vec_insn *in, const vec_peer_rec *r,
+void kh_vec_flit_peer_desc(const vec_core *c, const vec_insn *in, const vec_peer_rec *r,
                         unsigned total, kh_flit *f)
 {
     kh_flit_clear(f);
@@ -58,14 +58,14 @@ void vec_flit_peer_desc(const vec_core *c, const vec_insn *in, const vec_peer_re
     kh_cu_data_set_ack_x(f->w, r->ack_x);
 }
 
-void vec_flit_peer_data(const kh_flit *desc, const uint64_t word[4], int last, kh_flit *f)
+void kh_vec_flit_peer_data(const kh_flit *desc, const uint64_t word[4], int last, kh_flit *f)
 {
     *f = *desc;
     kh_cu_data_data_set_data(f->w, word);
     kh_hdr_set_last(f->w, last ? 1 : 0);
 }
 
-void vec_flit_data_received(const vec_core *c, unsigned dst_x, unsigned dst_y, unsigned buf,
+void kh_vec_flit_data_received(const vec_core *c, unsigned dst_x, unsigned dst_y, unsigned buf,
                             kh_flit *f)
 {
     kh_flit_clear(f);
@@ -75,12 +75,12 @@ void vec_flit_data_received(const vec_core *c, unsigned dst_x, unsigned dst_y, u
     kh_cu_signal_set_arg(f->w, buf);
 }
 
-unsigned vec_flit_type(const kh_flit *f) { return (unsigned)kh_hdr_type(f->w); }
-unsigned vec_flit_txn(const kh_flit *f) { return (unsigned)kh_hdr_txn(f->w); }
-unsigned vec_flit_src_x(const kh_flit *f) { return (unsigned)kh_hdr_src_x(f->w); }
-unsigned vec_flit_src_y(const kh_flit *f) { return (unsigned)kh_hdr_src_y(f->w); }
+unsigned kh_vec_flit_type(const kh_flit *f) { return (unsigned)kh_hdr_type(f->w); }
+unsigned kh_vec_flit_txn(const kh_flit *f) { return (unsigned)kh_hdr_txn(f->w); }
+unsigned kh_vec_flit_src_x(const kh_flit *f) { return (unsigned)kh_hdr_src_x(f->w); }
+unsigned kh_vec_flit_src_y(const kh_flit *f) { return (unsigned)kh_hdr_src_y(f->w); }
 
-void vec_flit_cudata_desc(const kh_flit *f, vec_cudata_desc *d)
+void kh_vec_flit_cudata_desc(const kh_flit *f, vec_cudata_desc *d)
 {
     d->buf = (unsigned)kh_cu_data_buf_id(f->w);
     d->offset = (unsigned)kh_cu_data_offset(f->w);

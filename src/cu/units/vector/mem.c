@@ -7,7 +7,7 @@
 
 /* ---- outbound queue ---- */
 
-void vec_outq_push(vec_core *c, const kh_flit *f, kh_cycle ready, int of_job)
+void kh_vec_outq_push(vec_core *c, const kh_flit *f, kh_cycle ready, int of_job)
 {
     vec_outq *q = &c->q;
     unsigned slot = (q->head + q->n) % VEC_OUTQ; /* callers wait for room (job.pending) */
@@ -18,7 +18,7 @@ void vec_outq_push(vec_core *c, const kh_flit *f, kh_cycle ready, int of_job)
     if (of_job) c->job.pending++;
 }
 
-void vec_outq_pump(vec_core *c, kh_cycle now)
+void kh_vec_outq_pump(vec_core *c, kh_cycle now)
 {
     vec_outq *q = &c->q;
     if (!q->n || q->ready[q->head] > now) return;
@@ -47,22 +47,28 @@ static vec_job *job_start(vec_core *c, const vec_insn *in, uint32_t total)
     memset(j, 0, sizeof *j);
     j->pending = pending;
     j->acc = acc;
-    vec_walk_init(&j->walk, &c->st.desc[in->ad], 0); /* off = 0; offset = L1 start (§3) */
+    kh_vec_walk_init(&j->walk, &c->st.desc[in->ad], 0); /* off = 0; offset = L1 start (§3) */
     j->total = total;
     j->l1 = in->l1;
     return j;
 }
 
+/* The walk's states after EXEC: AGW, MEMW1-3, then MEM0 (vector.md §10.1). */
+#define VEC_WALK_MEM0 5
+
+/* F_LEN is found where the older RTL checks the walk's length: in S_MEM0,
+ * once the AGU has latched the descriptor (vec_core S_AGW, S_MEMW1-3), so
+ * the fault state follows MEM0, not EXEC (docs/timing.md "Vector"). */
 static int walk_len_fault(vec_core *c, const vec_insn *in, vec_exec *x, uint32_t *total)
 {
-    *total = vec_desc_total(&c->st.desc[in->ad]);
+    *total = kh_vec_desc_total(&c->st.desc[in->ad]);
     if (*total <= VEC_MAX_WALK) return 0;
     x->fault = VEC_F_LEN;
-    x->next = x->e + 1;
+    x->next = x->e + VEC_WALK_MEM0 + 1;
     return 1;
 }
 
-int vec_exec_vfill(vec_core *c, const vec_insn *in, vec_exec *x)
+int kh_vec_exec_vfill(vec_core *c, const vec_insn *in, vec_exec *x)
 {
     uint32_t total;
     if (walk_len_fault(c, in, x, &total)) return VX_FAULT;
@@ -75,7 +81,7 @@ int vec_exec_vfill(vec_core *c, const vec_insn *in, vec_exec *x)
 }
 
 /* One read request per word, raised only after the previous was accepted. */
-void vec_fill_step(vec_core *c, kh_cycle now)
+void kh_vec_fill_step(vec_core *c, kh_cycle now)
 {
     vec_job *j = &c->job;
     if (j->pending) return;
@@ -92,42 +98,42 @@ void vec_fill_step(vec_core *c, kh_cycle now)
     unsigned tag = idx & 0xFF; /* txn = L1 index[7:0]; the 9th bit stays here (§1.3) */
     c->tag_hi[tag] = (uint8_t)(idx >> 8);
     kh_flit f;
-    vec_flit_rd_req(c, vec_walk_addr(&j->walk), tag, &f);
-    vec_walk_step(&j->walk);
-    vec_outq_push(c, &f, now + 1, 1);
+    kh_vec_flit_rd_req(c, kh_vec_walk_addr(&j->walk), tag, &f);
+    kh_vec_walk_step(&j->walk);
+    kh_vec_outq_push(c, &f, now + 1, 1);
     j->i++;
     c->fill_out++;
     c->stats.fill_words++;
 }
 
-void vec_fill_response(vec_core *c, const kh_flit *f, kh_cycle now)
+void kh_vec_fill_response(vec_core *c, const kh_flit *f, kh_cycle now)
 {
-    unsigned tag = vec_flit_txn(f);
+    unsigned tag = kh_vec_flit_txn(f);
     unsigned idx = (unsigned)c->tag_hi[tag] << 8 | tag;
     for (int k = 0; k < 4; k++) c->st.l1[idx][k] = f->w[k];
     if (c->fill_out) {
         c->fill_out--;
         c->fill_landed = now + VEC_T_FILL_LAND;
     } else {
-        vec_core_log(c, KH_LOG_WARN, "MEM_RD_RESP txn 0x%02x with no fill outstanding: written to "
+        kh_vec_core_log(c, KH_LOG_WARN, "MEM_RD_RESP txn 0x%02x with no fill outstanding: written to "
                                      "L1 word %u anyway", tag, idx);
     }
 }
 
 /* ---- VDRAIN ---- */
 
-int vec_exec_vdrain(vec_core *c, const vec_insn *in, vec_exec *x)
+int kh_vec_exec_vdrain(vec_core *c, const vec_insn *in, vec_exec *x)
 {
     uint32_t total;
     if (walk_len_fault(c, in, x, &total)) return VX_FAULT;
     vec_job *j = job_start(c, in, total);
     j->peer = (int)in->peer;
-    kh_cycle mem0 = x->e + 5; /* AGW, MEMW1-3, MEM0 */
+    kh_cycle mem0 = x->e + VEC_WALK_MEM0;
     if (j->peer) { /* one CU_DATA burst; the base is a record (§8.3) */
         vec_peer_rec r;
-        vec_peer_rec_decode(c->st.desc[in->ad].base, &r);
-        vec_flit_peer_desc(c, in, &r, total, &j->hdr);
-        vec_outq_push(c, &j->hdr, mem0 + 1, 1);
+        kh_vec_peer_rec_decode(c->st.desc[in->ad].base, &r);
+        kh_vec_flit_peer_desc(c, in, &r, total, &j->hdr);
+        kh_vec_outq_push(c, &j->hdr, mem0 + 1, 1);
     }
     c->phase = VP_DRAIN;
     c->t = mem0 + 3; /* DRA, DRW, then DRD of word 0 */
@@ -136,7 +142,7 @@ int vec_exec_vdrain(vec_core *c, const vec_insn *in, vec_exec *x)
 
 /* c->t is the DRD state of word i: it waits while the previous word is
  * still unaccepted, then hands the word to the port. */
-void vec_drain_step(vec_core *c, kh_cycle now)
+void kh_vec_drain_step(vec_core *c, kh_cycle now)
 {
     vec_job *j = &c->job;
     if (j->pending) return;
@@ -147,14 +153,14 @@ void vec_drain_step(vec_core *c, kh_cycle now)
     const uint64_t *word = c->st.l1[(j->l1 + j->i) % VEC_L1];
     kh_flit f;
     if (j->peer) {
-        vec_flit_peer_data(&j->hdr, word, j->i + 1 == j->total, &f);
-        vec_outq_push(c, &f, c->t + 1, 1);
+        kh_vec_flit_peer_data(&j->hdr, word, j->i + 1 == j->total, &f);
+        kh_vec_outq_push(c, &f, c->t + 1, 1);
     } else {
-        vec_flit_wr_req(c, vec_walk_addr(&j->walk), &f);
-        vec_outq_push(c, &f, c->t + 1, 1);
-        vec_flit_wr_data(c, word, &f);
-        vec_outq_push(c, &f, c->t + 1, 1);
-        vec_walk_step(&j->walk);
+        kh_vec_flit_wr_req(c, kh_vec_walk_addr(&j->walk), &f);
+        kh_vec_outq_push(c, &f, c->t + 1, 1);
+        kh_vec_flit_wr_data(c, word, &f);
+        kh_vec_outq_push(c, &f, c->t + 1, 1);
+        kh_vec_walk_step(&j->walk);
     }
     c->stats.drain_words++;
     if (++j->i == j->total) { /* final DRA, then the next fetch */

@@ -24,26 +24,26 @@ static int dtype_fault(const vec_insn *in, vec_exec *x)
     return 1;
 }
 
-static unsigned l1_index(const vec_walk *w) { return (unsigned)(vec_walk_addr(w) % VEC_L1); }
+static unsigned l1_index(const vec_walk *w) { return (unsigned)(kh_vec_walk_addr(w) % VEC_L1); }
 
-int vec_exec_vld(vec_core *c, const vec_insn *in, vec_exec *x)
+int kh_vec_exec_vld(vec_core *c, const vec_insn *in, vec_exec *x)
 {
     vec_state *st = &c->st;
     if (dtype_fault(in, x)) return VX_FAULT;
     unsigned nc = vec_nchunk(st->vl);
     vec_walk w;
-    vec_walk_init(&w, &st->desc[in->ad], in->off);
+    kh_vec_walk_init(&w, &st->desc[in->ad], in->off);
     for (unsigned ch = 0; ch < nc; ch++) {
         kh_e8 *dst = &st->v[in->vd][VEC_SLICES * ch];
         if (in->dt == DT_F16) {
             const uint64_t *word = st->l1[l1_index(&w)];
-            vec_walk_step(&w);
+            kh_vec_walk_step(&w);
             for (unsigned s = 0; s < VEC_SLICES; s++) dst[s] = kh_e8_from_f16(get16(word, s));
         } else {
             const uint64_t *w0 = st->l1[l1_index(&w)];
-            vec_walk_step(&w);
+            kh_vec_walk_step(&w);
             const uint64_t *w1 = st->l1[l1_index(&w)];
-            vec_walk_step(&w);
+            kh_vec_walk_step(&w);
             for (unsigned s = 0; s < 8; s++) {
                 dst[s] = kh_e8_from_f32(get32(w0, s));
                 dst[8 + s] = kh_e8_from_f32(get32(w1, s));
@@ -55,13 +55,13 @@ int vec_exec_vld(vec_core *c, const vec_insn *in, vec_exec *x)
     return VX_NEXT;
 }
 
-int vec_exec_vst(vec_core *c, const vec_insn *in, vec_exec *x)
+int kh_vec_exec_vst(vec_core *c, const vec_insn *in, vec_exec *x)
 {
     vec_state *st = &c->st;
     if (dtype_fault(in, x)) return VX_FAULT;
     unsigned nc = vec_nchunk(st->vl);
     vec_walk w;
-    vec_walk_init(&w, &st->desc[in->ad], in->off);
+    kh_vec_walk_init(&w, &st->desc[in->ad], in->off);
     for (unsigned ch = 0; ch < nc; ch++) {
         const kh_e8 *src = &st->v[in->vd][VEC_SLICES * ch];
         if (in->dt == DT_F16) {
@@ -69,7 +69,7 @@ int vec_exec_vst(vec_core *c, const vec_insn *in, vec_exec *x)
             for (unsigned s = 0; s < VEC_SLICES; s++) put16(word, s, kh_e8_to_f16(src[s]));
             uint64_t *dst = st->l1[l1_index(&w)];
             for (int k = 0; k < 4; k++) dst[k] = word[k];
-            vec_walk_step(&w);
+            kh_vec_walk_step(&w);
             continue;
         }
         uint64_t lo[4] = {0}, hi[4] = {0};
@@ -80,15 +80,15 @@ int vec_exec_vst(vec_core *c, const vec_insn *in, vec_exec *x)
         uint64_t *dst = st->l1[l1_index(&w)];
         if (c->opt.vst32_defect) { /* S-era RTL: both halves to one word, high wins (§5.5) */
             for (int k = 0; k < 4; k++) dst[k] = hi[k];
-            vec_walk_step(&w);
-            vec_walk_step(&w);
+            kh_vec_walk_step(&w);
+            kh_vec_walk_step(&w);
             continue;
         }
         for (int k = 0; k < 4; k++) dst[k] = lo[k];
-        vec_walk_step(&w);
+        kh_vec_walk_step(&w);
         dst = st->l1[l1_index(&w)];
         for (int k = 0; k < 4; k++) dst[k] = hi[k];
-        vec_walk_step(&w);
+        kh_vec_walk_step(&w);
     }
     /* EXEC stall, AGW, STR STW STD per chunk (STD twice for FP32) */
     x->next = lanes_empty(c, x->e) + 2 + (kh_cycle)(in->dt == DT_F16 ? 3 : 4) * nc;
@@ -97,7 +97,7 @@ int vec_exec_vst(vec_core *c, const vec_insn *in, vec_exec *x)
 
 static kh_e8 f16_round_trip(kh_e8 v) { return kh_e8_from_f16(kh_e8_to_f16(v)); }
 
-int vec_exec_vcvt(vec_core *c, const vec_insn *in, vec_exec *x)
+int kh_vec_exec_vcvt(vec_core *c, const vec_insn *in, vec_exec *x)
 {
     vec_state *st = &c->st;
     if (dtype_fault(in, x)) return VX_FAULT;
@@ -120,7 +120,7 @@ int vec_exec_vcvt(vec_core *c, const vec_insn *in, vec_exec *x)
     return VX_NEXT;
 }
 
-int vec_exec_vshuf(vec_core *c, const vec_insn *in, vec_exec *x)
+int kh_vec_exec_vshuf(vec_core *c, const vec_insn *in, vec_exec *x)
 {
     vec_state *st = &c->st;
     unsigned nc = vec_nchunk(st->vl), k = st->s[in->vb] & 0xF; /* raw bits (§5.5) */
@@ -134,7 +134,7 @@ int vec_exec_vshuf(vec_core *c, const vec_insn *in, vec_exec *x)
     return VX_NEXT;
 }
 
-int vec_exec_vbcast(vec_core *c, const vec_insn *in, vec_exec *x)
+int kh_vec_exec_vbcast(vec_core *c, const vec_insn *in, vec_exec *x)
 {
     vec_state *st = &c->st;
     if (in->sa == VEC_SEL_S) { /* sa = 1: V[vd][e] = S[va], every slot of nc chunks */

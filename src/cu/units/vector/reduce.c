@@ -40,13 +40,13 @@ static int any_all(const vec_state *st, unsigned pn, int all)
     return all;
 }
 
-int vec_exec_vred(vec_core *c, const vec_insn *in, vec_exec *x)
+int kh_vec_exec_vred(vec_core *c, const vec_insn *in, vec_exec *x)
 {
     vec_state *st = &c->st;
     unsigned kind = in->kind;
     if (kind == VEC_R_ANY || kind == VEC_R_ALL) { /* any mode, any VL (§5.4) */
         unsigned pn = c->opt.anyall_prev_pr ? st->last_pr : in->pr; /* older core (§11) */
-        vec_hazard_check(c, pn, x->e, 1, vec_nchunk(st->vl), "VRED ANY/ALL");
+        kh_vec_hazard_check(c, pn, x->e, 1, vec_nchunk(st->vl), "VRED ANY/ALL");
         st->s[in->vd] = any_all(st, pn, kind == VEC_R_ALL) ? KH_E8_ONE : 0;
         st->last_pr = in->pr;
         x->next = x->e + 1;
@@ -69,7 +69,7 @@ int vec_exec_vred(vec_core *c, const vec_insn *in, vec_exec *x)
     unsigned nbeat = two ? 2 * nc : nc;
     if (kind == VEC_R_EXPSUM && st->last_pm) {
         c->stats.expsum_pm_warnings++;
-        vec_core_log(c, KH_LOG_WARN,
+        kh_vec_core_log(c, KH_LOG_WARN,
                      "VRED EXPSUM at pc %u: its write-back to V%u is predicated by pm %u of the "
                      "last ALU instruction and P%u (vector.md §11.2)",
                      c->cur_pc, in->vb, st->last_pm, in->pr);
@@ -92,7 +92,7 @@ int vec_exec_vred(vec_core *c, const vec_insn *in, vec_exec *x)
                 unsigned e = VEC_SLICES * ch + 8 * p + j;
                 if (kind == VEC_R_EXPSUM) {
                     leaf[j] = kh_valu(KH_VALU_EXP2, st->v[in->va][e], 0, 0, NULL, r.opts);
-                    if (vec_wr_ok(st, e, st->last_pm, in->pr)) st->v[in->vb][e] = leaf[j];
+                    if (kh_vec_wr_ok(st, e, st->last_pm, in->pr)) st->v[in->vb][e] = leaf[j];
                 } else { /* SUMSQ = DOT: va times vb (Open point 3) */
                     leaf[j] = kh_valu(KH_VALU_MUL, st->v[in->va][e], st->v[in->vb][e], 0, NULL,
                                       r.opts);
@@ -109,7 +109,7 @@ int vec_exec_vred(vec_core *c, const vec_insn *in, vec_exec *x)
 
     /* timing: nbeat issue beats + 1, RDRAIN until the lanes are empty and one
      * tail issue, then RWAIT for the tree (§10.1) */
-    vec_lanes_issue(&c->lanes, x->e + 1, nbeat, 1, kind == VEC_R_EXPSUM ? (int)in->vb : -1, -1,
+    kh_vec_lanes_issue(&c->lanes, x->e + 1, nbeat, 1, kind == VEC_R_EXPSUM ? (int)in->vb : -1, -1,
                     c->alat);
     kh_cycle rdrain = x->e + nbeat + 2;
     if (c->lanes.idle > rdrain) rdrain = c->lanes.idle;

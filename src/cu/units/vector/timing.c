@@ -11,9 +11,9 @@
 
 #include "cu/units/vector/vec.h"
 
-void vec_lanes_reset(vec_lanes *l) { memset(l, 0, sizeof *l); }
+void kh_vec_lanes_reset(vec_lanes *l) { memset(l, 0, sizeof *l); }
 
-kh_cycle vec_lanes_haz(const vec_lanes *l, kh_cycle from, const unsigned *regs, unsigned n)
+kh_cycle kh_vec_lanes_haz(const vec_lanes *l, kh_cycle from, const unsigned *regs, unsigned n)
 {
     kh_cycle b = from;
     for (unsigned i = 0; i < n; i++)
@@ -21,7 +21,7 @@ kh_cycle vec_lanes_haz(const vec_lanes *l, kh_cycle from, const unsigned *regs, 
     return b;
 }
 
-void vec_lanes_issue(vec_lanes *l, kh_cycle b0, unsigned nc, unsigned depth, int vd, int pn,
+void kh_vec_lanes_issue(vec_lanes *l, kh_cycle b0, unsigned nc, unsigned depth, int vd, int pn,
                      unsigned alat)
 {
     kh_cycle last = b0;
@@ -34,7 +34,7 @@ void vec_lanes_issue(vec_lanes *l, kh_cycle b0, unsigned nc, unsigned depth, int
     if (l->idle < last + 1 + VEC_T_LANE_TAIL) l->idle = last + 1 + VEC_T_LANE_TAIL;
 }
 
-void vec_hazard_check(vec_core *c, unsigned pn, kh_cycle b0, unsigned depth, unsigned nc,
+void kh_vec_hazard_check(vec_core *c, unsigned pn, kh_cycle b0, unsigned depth, unsigned nc,
                       const char *what)
 {
     for (unsigned ch = 0; ch < nc; ch++) {
@@ -45,7 +45,7 @@ void vec_hazard_check(vec_core *c, unsigned pn, kh_cycle b0, unsigned depth, uns
         if (!(c->hazard_pc_seen[pc >> 5] & bit)) {
             c->hazard_pc_seen[pc >> 5] |= bit;
             c->stats.hazard_warnings++;
-            vec_core_log(c, KH_LOG_WARN,
+            kh_vec_core_log(c, KH_LOG_WARN,
                          "%s at pc %u reads P%u %llu cycle(s) before the compare that writes it "
                          "has written back: the RTL would use the old predicate bits; the "
                          "simulator uses the new ones (vector.md §11.1)",

@@ -35,12 +35,13 @@ static void port_log(void *ctx, kh_log_level lvl, const char *msg)
 
 static void reschedule(vec_unit *u, kh_cycle now)
 {
-    kh_cycle w = vec_core_next_wake(&u->core, now);
+    kh_cycle w = kh_vec_core_next_wake(&u->core, now);
     if (u->outer_done != KH_NEVER && u->outer_done < w) w = u->outer_done;
     if (w != KH_NEVER) kh_cu_wake(u->shell, w);
 }
 
-void vec_opts_from_params(vec_opts *o, const kh_params *p)
+/* The behaviour options params->rtl_compat selects (vector.md §5.5, §11). */
+static void vec_opts_from_params(vec_opts *o, const kh_params *p)
 {
     int compat = p->rtl_compat != 0;
     o->vst32_defect = compat;
@@ -59,7 +60,7 @@ static void *create(kh_cu *shell, const kh_params *p, char *err, size_t errlen)
     }
     u->shell = shell;
     vec_port port = {u, port_send, port_done, NULL, port_log};
-    vec_core_init(&u->core, &port);
+    kh_vec_core_init(&u->core, &port);
     vec_opts_from_params(&u->core.opt, p);
     u->core.alat = (unsigned)p->vec_alat;
     u->core.tree_lat = (unsigned)p->vec_tree_lat;
@@ -79,7 +80,7 @@ static void destroy(void *unit) { free(unit); }
 static int inst(void *unit, const kh_flit *f, kh_cycle now)
 {
     vec_unit *u = unit;
-    if (vec_core_busy(&u->core) || u->outer_done != KH_NEVER) return 0;
+    if (kh_vec_core_busy(&u->core) || u->outer_done != KH_NEVER) return 0;
     const uint64_t *w = f->w;
     if (u->first_inst == KH_NEVER) u->first_inst = now;
     switch (kh_vec_op(w)) {
@@ -92,11 +93,11 @@ static int inst(void *unit, const kh_flit *f, kh_cycle now)
         if (fld == 0) /* {[68:63], [245:212]}: the whole 40 bits */
             d->base = kh_vec_value(w);
         else if (fld <= 4)
-            vec_desc_set_dim(d, fld - 1, (int32_t)kh_vec_stride_s(w), (uint32_t)kh_vec_bound(w));
+            kh_vec_desc_set_dim(d, fld - 1, (int32_t)kh_vec_stride_s(w), (uint32_t)kh_vec_bound(w));
         break; /* 5..7 ignored */
     }
     case KH_VEC_OP_RUN:
-        vec_core_run(&u->core, (unsigned)kh_vec_addr(w), now + VEC_T_RUN_START);
+        kh_vec_core_run(&u->core, (unsigned)kh_vec_addr(w), now + VEC_T_RUN_START);
         reschedule(u, now);
         return 1;
     default: /* any other opcode retires at once, result 0 (§1.1) */
@@ -110,7 +111,7 @@ static int inst(void *unit, const kh_flit *f, kh_cycle now)
 static int recv(void *unit, const kh_flit *f, kh_cycle now)
 {
     vec_unit *u = unit;
-    int took = vec_core_recv(&u->core, f, now);
+    int took = kh_vec_core_recv(&u->core, f, now);
     reschedule(u, now);
     return took;
 }
@@ -122,13 +123,13 @@ static void step(void *unit, kh_cycle now)
         u->outer_done = KH_NEVER;
         kh_cu_done(u->shell, 0, 0, now);
     }
-    vec_core_step(&u->core, now);
+    kh_vec_core_step(&u->core, now);
     reschedule(u, now);
 }
 
 static int describe_stuck(void *unit, char *buf, size_t len)
 {
-    return vec_core_describe(&((vec_unit *)unit)->core, buf, len);
+    return kh_vec_core_describe(&((vec_unit *)unit)->core, buf, len);
 }
 
 static void stats_json(void *unit, char *buf, size_t len)

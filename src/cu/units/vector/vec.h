@@ -73,8 +73,8 @@ typedef struct vec_insn {
     unsigned dx, dy, buf;          /* peer VDRAIN [20:17] [16:13] [12:9] */
 } vec_insn;
 
-void vec_decode(uint32_t word, vec_insn *in);
-uint32_t vec_decode_imm(uint32_t word); /* VSETI's second word [23:0] */
+void kh_vec_decode(uint32_t word, vec_insn *in);
+uint32_t kh_vec_decode_imm(uint32_t word); /* VSETI's second word [23:0] */
 
 /* ---- descriptors and walks (desc.c, vector.md §3) ---- */
 typedef struct vec_desc {
@@ -90,18 +90,18 @@ typedef struct vec_walk {
     uint32_t i[4];
 } vec_walk;
 
-void vec_desc_reset(vec_desc *d);
-void vec_desc_set_dim(vec_desc *d, unsigned dim, int32_t stride, uint32_t bound);
-uint32_t vec_desc_total(const vec_desc *d); /* pair products saturated at 65535 */
-void vec_walk_init(vec_walk *w, const vec_desc *d, int64_t off);
-uint64_t vec_walk_addr(const vec_walk *w); /* 40-bit */
-void vec_walk_step(vec_walk *w);           /* stays at the last tuple */
+void kh_vec_desc_reset(vec_desc *d);
+void kh_vec_desc_set_dim(vec_desc *d, unsigned dim, int32_t stride, uint32_t bound);
+uint32_t kh_vec_desc_total(const vec_desc *d); /* pair products saturated at 65535 */
+void kh_vec_walk_init(vec_walk *w, const vec_desc *d, int64_t off);
+uint64_t kh_vec_walk_addr(const vec_walk *w); /* 40-bit */
+void kh_vec_walk_step(vec_walk *w);           /* stays at the last tuple */
 
 /* The peer-drain record held in a descriptor's base (§8.3). */
 typedef struct vec_peer_rec {
     unsigned offset, ack_x, ack_y, mesh, fin_x, fin_y;
 } vec_peer_rec;
-void vec_peer_rec_decode(uint64_t base, vec_peer_rec *r);
+void kh_vec_peer_rec_decode(uint64_t base, vec_peer_rec *r);
 
 /* ---- architectural state (vector.md §2) ---- */
 typedef struct vec_state {
@@ -123,9 +123,6 @@ typedef struct vec_state {
     kh_e8 porta[VEC_SLICES];   /* last chunk read on lane port a (older-core VCVT skew) */
 } vec_state;
 
-void vec_state_power_on(vec_state *st); /* zeros, then reset */
-void vec_state_reset(vec_state *st);    /* descriptors, K, VL, VMODE, loop */
-
 static inline unsigned vec_nchunk(unsigned vl) { return (vl + VEC_SLICES - 1) / VEC_SLICES; }
 static inline int vec_pbit(const vec_state *st, unsigned n, unsigned e)
 {
@@ -137,9 +134,9 @@ static inline void vec_pset(vec_state *st, unsigned n, unsigned e, int bit)
     st->p[n][e >> 6] = bit ? st->p[n][e >> 6] | m : st->p[n][e >> 6] & ~m;
 }
 /* K register value (§2): K0 +0, K1 1.0, K2 -1.0, K3 writable. */
-kh_e8 vec_kreg(const vec_state *st, unsigned idx);
+kh_e8 kh_vec_kreg(const vec_state *st, unsigned idx);
 /* wr_ok(e) of §5: inside VL and the pm test on P[pr]. */
-int vec_wr_ok(const vec_state *st, unsigned e, unsigned pm, unsigned pr);
+int kh_vec_wr_ok(const vec_state *st, unsigned e, unsigned pm, unsigned pr);
 
 /* ---- behaviour options ---- */
 typedef struct vec_opts {
@@ -253,20 +250,20 @@ typedef struct vec_core {
     uint32_t hazard_pc_seen[VEC_IMEM / 32]; /* warn once per pc and RUN */
 } vec_core;
 
-void vec_core_init(vec_core *c, const vec_port *port);
-void vec_core_log(vec_core *c, kh_log_level lvl, const char *fmt, ...)
+void kh_vec_core_init(vec_core *c, const vec_port *port);
+void kh_vec_core_log(vec_core *c, kh_log_level lvl, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
 /* Start a RUN at pc; the first fetch state is at cycle `first_state`. */
-void vec_core_run(vec_core *c, unsigned pc, kh_cycle first_state);
+void kh_vec_core_run(vec_core *c, unsigned pc, kh_cycle first_state);
 /* Advance everything that is due at `now` (sequencer and outbound queue). */
-void vec_core_step(vec_core *c, kh_cycle now);
+void kh_vec_core_step(vec_core *c, kh_cycle now);
 /* An inbound flit from the receive FIFO (fill response, CU_DATA, acks). */
-int vec_core_recv(vec_core *c, const kh_flit *f, kh_cycle now); /* 1 = consumed */
-int vec_core_busy(const vec_core *c);
-/* Earliest cycle after now at which vec_core_step has work, or KH_NEVER
+int kh_vec_core_recv(vec_core *c, const kh_flit *f, kh_cycle now); /* 1 = consumed */
+int kh_vec_core_busy(const vec_core *c);
+/* Earliest cycle after now at which kh_vec_core_step has work, or KH_NEVER
  * (waiting only on the outside: a fill response or the shell's send port). */
-kh_cycle vec_core_next_wake(const vec_core *c, kh_cycle now);
-int vec_core_describe(const vec_core *c, char *buf, size_t len);
+kh_cycle kh_vec_core_next_wake(const vec_core *c, kh_cycle now);
+int kh_vec_core_describe(const vec_core *c, char *buf, size_t len);
 
 /* ---- the opcode table (optable.c) ---- */
 /* What an instruction body tells the sequencer. */
@@ -282,69 +279,67 @@ typedef struct vec_opdef {
     vec_body body;
     int alu;             /* ALU opcode as the ALU sees it (numerics §9), -1 if none */
 } vec_opdef;
-const vec_opdef *vec_opdef_of(unsigned op);
-int vec_is_alu_op(unsigned op);
-int vec_is_compare(unsigned alu_op);
+const vec_opdef *kh_vec_opdef_of(unsigned op);
+int kh_vec_is_compare(unsigned alu_op);
 
 /* bodies */
-int vec_exec_alu(vec_core *c, const vec_insn *in, vec_exec *x);
-int vec_exec_vred(vec_core *c, const vec_insn *in, vec_exec *x);
-int vec_exec_vld(vec_core *c, const vec_insn *in, vec_exec *x);
-int vec_exec_vst(vec_core *c, const vec_insn *in, vec_exec *x);
-int vec_exec_vcvt(vec_core *c, const vec_insn *in, vec_exec *x);
-int vec_exec_vshuf(vec_core *c, const vec_insn *in, vec_exec *x);
-int vec_exec_vbcast(vec_core *c, const vec_insn *in, vec_exec *x);
-int vec_exec_vsetvl(vec_core *c, const vec_insn *in, vec_exec *x);
-int vec_exec_vsetmode(vec_core *c, const vec_insn *in, vec_exec *x);
-int vec_exec_vseti(vec_core *c, const vec_insn *in, vec_exec *x);
-int vec_exec_vloop(vec_core *c, const vec_insn *in, vec_exec *x);
-int vec_exec_vbar(vec_core *c, const vec_insn *in, vec_exec *x);
-int vec_exec_vhalt(vec_core *c, const vec_insn *in, vec_exec *x);
-int vec_exec_vfill(vec_core *c, const vec_insn *in, vec_exec *x);
-int vec_exec_vdrain(vec_core *c, const vec_insn *in, vec_exec *x);
+int kh_vec_exec_alu(vec_core *c, const vec_insn *in, vec_exec *x);
+int kh_vec_exec_vred(vec_core *c, const vec_insn *in, vec_exec *x);
+int kh_vec_exec_vld(vec_core *c, const vec_insn *in, vec_exec *x);
+int kh_vec_exec_vst(vec_core *c, const vec_insn *in, vec_exec *x);
+int kh_vec_exec_vcvt(vec_core *c, const vec_insn *in, vec_exec *x);
+int kh_vec_exec_vshuf(vec_core *c, const vec_insn *in, vec_exec *x);
+int kh_vec_exec_vbcast(vec_core *c, const vec_insn *in, vec_exec *x);
+int kh_vec_exec_vsetvl(vec_core *c, const vec_insn *in, vec_exec *x);
+int kh_vec_exec_vsetmode(vec_core *c, const vec_insn *in, vec_exec *x);
+int kh_vec_exec_vseti(vec_core *c, const vec_insn *in, vec_exec *x);
+int kh_vec_exec_vloop(vec_core *c, const vec_insn *in, vec_exec *x);
+int kh_vec_exec_vbar(vec_core *c, const vec_insn *in, vec_exec *x);
+int kh_vec_exec_vhalt(vec_core *c, const vec_insn *in, vec_exec *x);
+int kh_vec_exec_vfill(vec_core *c, const vec_insn *in, vec_exec *x);
+int kh_vec_exec_vdrain(vec_core *c, const vec_insn *in, vec_exec *x);
 
 /* The next word after pc, fetched without the loop test (chain stages,
  * VSETI's immediate); warns if it steps over an armed loop's end. */
-uint32_t vec_fetch_extra(vec_core *c, const char *why);
+uint32_t kh_vec_fetch_extra(vec_core *c, const char *why);
 
 /* ---- timing.c ---- */
-void vec_lanes_reset(vec_lanes *l);
+void kh_vec_lanes_reset(vec_lanes *l);
 /* First beat of an ALU instruction whose ALU state starts at `from`, naming
  * registers regs[0..n). */
-kh_cycle vec_lanes_haz(const vec_lanes *l, kh_cycle from, const unsigned *regs, unsigned n);
+kh_cycle kh_vec_lanes_haz(const vec_lanes *l, kh_cycle from, const unsigned *regs, unsigned n);
 /* Record nbeats beats from b0 (depth d) writing vd (or predicate pn if >= 0). */
-void vec_lanes_issue(vec_lanes *l, kh_cycle b0, unsigned nbeats, unsigned depth, int vd,
+void kh_vec_lanes_issue(vec_lanes *l, kh_cycle b0, unsigned nbeats, unsigned depth, int vd,
                      int pn, unsigned alat);
 /* Check a predicated read of P[pn] by beats from b0 (depth d, nc chunks). */
-void vec_hazard_check(vec_core *c, unsigned pn, kh_cycle b0, unsigned depth, unsigned nc,
+void kh_vec_hazard_check(vec_core *c, unsigned pn, kh_cycle b0, unsigned depth, unsigned nc,
                       const char *what);
 
 /* ---- mem.c ---- */
-void vec_outq_push(vec_core *c, const kh_flit *f, kh_cycle ready, int of_job);
-void vec_outq_pump(vec_core *c, kh_cycle now);
-void vec_fill_step(vec_core *c, kh_cycle now);
-void vec_drain_step(vec_core *c, kh_cycle now);
-void vec_fill_response(vec_core *c, const kh_flit *f, kh_cycle now);
+void kh_vec_outq_push(vec_core *c, const kh_flit *f, kh_cycle ready, int of_job);
+void kh_vec_outq_pump(vec_core *c, kh_cycle now);
+void kh_vec_fill_step(vec_core *c, kh_cycle now);
+void kh_vec_drain_step(vec_core *c, kh_cycle now);
+void kh_vec_fill_response(vec_core *c, const kh_flit *f, kh_cycle now);
 
 /* ---- cudata.c ---- */
-int vec_cudata_recv(vec_core *c, const kh_flit *f, kh_cycle now);
 
 /* ---- flits.c: every flit the core builds or reads ---- */
-void vec_flit_rd_req(const vec_core *c, uint64_t addr, unsigned tag, kh_flit *f);
-void vec_flit_wr_req(const vec_core *c, uint64_t addr, kh_flit *f);
-void vec_flit_wr_data(const vec_core *c, const uint64_t word[4], kh_flit *f);
-void vec_flit_peer_desc(const vec_core *c, const vec_insn *in, const vec_peer_rec *r,
+void kh_vec_flit_rd_req(const vec_core *c, uint64_t addr, unsigned tag, kh_flit *f);
+void kh_vec_flit_wr_req(const vec_core *c, uint64_t addr, kh_flit *f);
+void kh_vec_flit_wr_data(const vec_core *c, const uint64_t word[4], kh_flit *f);
+void kh_vec_flit_peer_desc(const vec_core *c, const vec_insn *in, const vec_peer_rec *r,
                         unsigned total, kh_flit *f);
-void vec_flit_peer_data(const kh_flit *desc, const uint64_t word[4], int last, kh_flit *f);
-void vec_flit_data_received(const vec_core *c, unsigned dst_x, unsigned dst_y, unsigned buf,
+void kh_vec_flit_peer_data(const kh_flit *desc, const uint64_t word[4], int last, kh_flit *f);
+void kh_vec_flit_data_received(const vec_core *c, unsigned dst_x, unsigned dst_y, unsigned buf,
                             kh_flit *f);
-unsigned vec_flit_type(const kh_flit *f);
-unsigned vec_flit_txn(const kh_flit *f);
-unsigned vec_flit_src_x(const kh_flit *f);
-unsigned vec_flit_src_y(const kh_flit *f);
+unsigned kh_vec_flit_type(const kh_flit *f);
+unsigned kh_vec_flit_txn(const kh_flit *f);
+unsigned kh_vec_flit_src_x(const kh_flit *f);
+unsigned kh_vec_flit_src_y(const kh_flit *f);
 typedef struct vec_cudata_desc {
     unsigned buf, offset, len, flags, ack_x, ack_y;
 } vec_cudata_desc;
-void vec_flit_cudata_desc(const kh_flit *f, vec_cudata_desc *d);
+void kh_vec_flit_cudata_desc(const kh_flit *f, vec_cudata_desc *d);
 
 #endif

@@ -11,7 +11,5 @@ vec_core *kh_vec_unit_core(void *unit);
 /* The cycle the unit took its first instruction (the recordings' origin of
  * time, vectors/README.md `cycles`), KH_NEVER before. */
 kh_cycle kh_vec_unit_first_inst(void *unit);
-/* The behaviour options params->rtl_compat selects (vector.md §5.5, §11). */
-void vec_opts_from_params(vec_opts *o, const kh_params *p);
 
 #endif
