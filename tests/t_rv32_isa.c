@@ -30,6 +30,15 @@ typedef struct op_case {
     uint32_t insn, a, b, want;
 } op_case;
 
+static void run_cases(const op_case *cases, const uint32_t *insns, unsigned n)
+{
+    for (unsigned i = 0; i < n; i++) {
+        uint32_t got = run_op(insns[i], cases[i].a, cases[i].b, NULL);
+        if (got != cases[i].want)
+            kh_test_fail(__FILE__, __LINE__, "%s: 0x%08x, want 0x%08x", cases[i].what, got, cases[i].want);
+    }
+}
+
 #define R(f3, f7) rv_r(OPR, f3, f7, 3, 1, 2)
 #define I(f3, imm) rv_i(OPI, f3, 3, 1, imm)
 #define SH(f3, f7, sh) rv_i(OPI, f3, 3, 1, (int32_t)((f7) << 5 | (sh)))
@@ -60,11 +69,7 @@ static void alu_register_forms(void)
     const uint32_t insns[] = {R(0, 0), R(0, 0), R(0, 0x20), R(0, 0x20), R(1, 0), R(1, 0), R(5, 0), R(5, 0),
                               R(5, 0x20), R(5, 0x20), R(5, 0x20), R(2, 0), R(2, 0), R(2, 0), R(3, 0), R(3, 0),
                               R(4, 0), R(6, 0), R(7, 0)};
-    for (unsigned i = 0; i < sizeof cases / sizeof cases[0]; i++) {
-        uint32_t got = run_op(insns[i], cases[i].a, cases[i].b, NULL);
-        if (got != cases[i].want)
-            kh_test_fail(__FILE__, __LINE__, "%s: 0x%08x, want 0x%08x", cases[i].what, got, cases[i].want);
-    }
+    run_cases(cases, insns, sizeof cases / sizeof cases[0]);
 }
 
 static void alu_immediate_forms(void)
@@ -86,11 +91,7 @@ static void alu_immediate_forms(void)
     };
     const uint32_t insns[] = {I(0, -2048), I(0, 2047), I(2, -1), I(2, -1), I(3, -1), I(3, 1), I(4, -1),
                               I(6, -2047), I(7, -1928), SH(1, 0, 31), SH(5, 0, 31), SH(5, 0x20, 31), SH(5, 0x20, 0)};
-    for (unsigned i = 0; i < sizeof cases / sizeof cases[0]; i++) {
-        uint32_t got = run_op(insns[i], cases[i].a, cases[i].b, NULL);
-        if (got != cases[i].want)
-            kh_test_fail(__FILE__, __LINE__, "%s: 0x%08x, want 0x%08x", cases[i].what, got, cases[i].want);
-    }
+    run_cases(cases, insns, sizeof cases / sizeof cases[0]);
 }
 
 /* LUI, AUIPC, x0 writes, FENCE / FENCE.I as no-ops. */
