@@ -333,6 +333,87 @@ static void cu_caps_of_the_processor(void)
     kh_machine_free(m);
 }
 
+/* §8.1: the CU_DATA loader through the mailbox (src chosen per flit): a
+ * burst past granule 255 or to another buf_id is consumed and dropped with
+ * a warning; a CU_DATA from another source while a burst is open is
+ * discarded; word mode honours byte enables for the scratchpad (buf_id 4)
+ * and ignores them for the instruction memory (buf_id 5). */
+static void mbox(kh_machine *m, const kh_flit *f)
+{
+    char err[256];
+    kh_card *card = kh_machine_card(m);
+    for (unsigned k = 0; k < 5; k++) kh_card_write64(card, kh_host_ctrl(0, KH_ORCH_TX_FLIT + 8 * k), f->w[k], err, sizeof err);
+    kh_card_write64(card, kh_host_ctrl(0, KH_ORCH_TX_KICK), 1, err, sizeof err);
+    kh_sim_run_until_idle(kh_machine_sim(m), 10000);
+}
+
+static kh_flit cu_data(unsigned sx, unsigned sy, int desc, unsigned buf, unsigned off, unsigned len)
+{
+    kh_flit f;
+    kh_flit_clear(&f);
+    kh_flit_set_hdr(&f, &(kh_flit_hdr){.dst_x = 0, .dst_y = 0, .src_x = sx, .src_y = sy, .type = KH_T_CU_DATA,
+                                       .last = !desc});
+    if (desc) {
+        kh_cu_data_set_buf_id(f.w, buf);
+        kh_cu_data_set_offset(f.w, off);
+        kh_cu_data_set_len(f.w, len);
+    } else {
+        uint64_t d[4] = {0x1111111122222222ull, 0x3333333344444444ull, 0x5555555566666666ull, 0x7777777788888888ull};
+        kh_cu_data_data_set_data(f.w, d);
+    }
+    return f;
+}
+
+static void cu_data_loader(void)
+{
+    char err[512];
+    kh_machine *m = kh_machine_new(NULL, NULL, err, sizeof err);
+    unsigned warns0 = kh_sim_log_count(kh_machine_sim(m), KH_LOG_WARN);
+    kh_rv32 *cpu = kh_machine_cpu_at(m, 0);
+    kh_flit f = cu_data(0, 1, 1, 1, 250, 6); /* 250 + 6 >= 256: rejected */
+    mbox(m, &f);
+    for (unsigned j = 0; j < 7; j++) {
+        f = cu_data(0, 1, 0, 0, 0, 0);
+        mbox(m, &f);
+    }
+    CHECK_EQ(kh_rv32_imem_word(cpu, 250 * 8), 0);
+    f = cu_data(0, 1, 1, 2, 0, 0); /* buf_id 2: rejected */
+    mbox(m, &f);
+    f = cu_data(0, 1, 0, 0, 0, 0);
+    mbox(m, &f);
+    CHECK_EQ(kh_rv32_spad_word(cpu, 0), 0);
+    CHECK(kh_sim_log_count(kh_machine_sim(m), KH_LOG_WARN) >= warns0 + 2);
+    /* granules 5 and 6 of the instruction memory; a flit from (2,2) in between is discarded */
+    f = cu_data(0, 1, 1, 1, 5, 1);
+    mbox(m, &f);
+    f = cu_data(2, 2, 0, 0, 0, 0);
+    mbox(m, &f);
+    CHECK_EQ(kh_rv32_imem_word(cpu, 40), 0);
+    f = cu_data(0, 1, 0, 0, 0, 0);
+    mbox(m, &f);
+    mbox(m, &f);
+    CHECK_EQ(kh_rv32_imem_word(cpu, 40), 0x22222222); /* payload word 0 at bits [31:0] */
+    CHECK_EQ(kh_rv32_imem_word(cpu, 47), 0x77777777);
+    CHECK_EQ(kh_rv32_imem_word(cpu, 48), 0x22222222);
+    CHECK_EQ(kh_rv32_imem_word(cpu, 56), 0);
+    /* word mode: scratchpad with enables 0101, instruction memory without */
+    for (unsigned b = 4; b <= 5; b++) {
+        f = cu_data(0, 1, 1, b, 2, 0);
+        mbox(m, &f);
+        kh_flit d;
+        kh_flit_clear(&d);
+        kh_flit_set_hdr(&d, &(kh_flit_hdr){.dst_x = 0, .dst_y = 0, .src_x = 0, .src_y = 1, .type = KH_T_CU_DATA,
+                                           .last = 1});
+        kh_rv32_word_data_set_ws(d.w, 3);
+        kh_rv32_word_data_set_be(d.w, 0x5);
+        kh_rv32_word_data_set_data(d.w, 0xAABBCCDD);
+        mbox(m, &d);
+    }
+    CHECK_EQ(kh_rv32_spad_word(cpu, 19), 0x00BB00DD);
+    CHECK_EQ(kh_rv32_imem_word(cpu, 19), 0xAABBCCDD);
+    kh_machine_free(m);
+}
+
 int main(void)
 {
     KH_RUN(ecall_and_ebreak);
@@ -346,5 +427,6 @@ int main(void)
     KH_RUN(cpu_exact_ping_pong);
     KH_RUN(unreachable_without_port_01);
     KH_RUN(cu_caps_of_the_processor);
+    KH_RUN(cu_data_loader);
     return kh_test_end("t_rv32_traps");
 }
