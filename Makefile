@@ -41,6 +41,11 @@ STAGE1_OBJS := $(patsubst %.c,$(BUILD)/obj/%.o,$(STAGE1_SRCS))
 LIB_SRCS := $(sort $(filter-out $(STAGE1_SRCS),$(wildcard src/*.c src/*/*.c src/*/*/*.c src/*/*/*/*.c)))
 LIB_OBJS := $(patsubst %.c,$(BUILD)/obj/%.o,$(LIB_SRCS)) $(STAGE1_OBJS) $(BUILD)/obj/gen/isa_embed.o
 LIB      := $(BUILD)/libkohaku.a
+# The shared library: the same sources compiled position-independent into
+# their own tree; only kh_ symbols are exported (src/api/kohaku.map).
+SO_NAME  := libkohaku.so.1
+SO       := $(BUILD)/$(SO_NAME)
+PIC_OBJS := $(patsubst $(BUILD)/obj/%.o,$(BUILD)/pic/%.o,$(LIB_OBJS))
 
 CLI_SRCS := $(sort $(wildcard tools/kohaku/*.c))
 CLI_OBJS := $(patsubst %.c,$(BUILD)/obj/%.o,$(CLI_SRCS))
@@ -62,11 +67,11 @@ RV_CFLAGS := -march=rv32i -mabi=ilp32 -Os -ffreestanding -nostdlib -Wall -Wextra
 RV_DEPS   := examples/rv32/crt0.S examples/rv32/kohaku_rv32.ld examples/rv32/kohaku_rv32.h
 RV_PROGS  := $(patsubst examples/rv32/%.c,$(BUILD)/rv32/%.elf,$(sort $(wildcard examples/rv32/*.c)))
 
-.PHONY: all lib cli test run bench fuzz clean docs rv32
+.PHONY: all lib cli test run bench fuzz clean docs install rv32
 # Keep intermediate objects (tests, benches) so rebuilds stay incremental.
 .SECONDARY:
-all: $(LIB) $(CLI)
-lib: $(LIB)
+all: $(LIB) $(SO) $(CLI)
+lib: $(LIB) $(SO)
 cli: $(CLI)
 
 $(BUILD)/isagen: $(STAGE1_OBJS) $(BUILD)/obj/tools/isagen.o
@@ -108,6 +113,27 @@ $(LIB): $(LIB_OBJS) | $(ISA_HDRS)
 	@echo "  AR    $@"
 	$(Q)rm -f $@ && ar rcs $@ $^
 
+$(BUILD)/pic/gen/isa_embed.o: $(GEN)/isa_embed.c
+	@mkdir -p $(@D)
+	@echo "  CC    $< (pic)"
+	$(Q)$(CC) $(CFLAGS) -fPIC -c -o $@ $<
+
+$(BUILD)/pic/%.o: %.c | $(ISA_HDRS)
+	@mkdir -p $(@D)
+	@echo "  CC    $< (pic)"
+	$(Q)$(CC) $(CFLAGS) -fPIC -c -o $@ $<
+
+$(SO): $(PIC_OBJS) src/api/kohaku.map
+	@echo "  LD    $@"
+	$(Q)$(CC) $(LDFLAGS) -shared -Wl,-soname,$(SO_NAME) -Wl,--version-script=src/api/kohaku.map \
+	    -Wl,--no-undefined -o $@ $(PIC_OBJS) $(LDLIBS)
+	$(Q)ln -sf $(SO_NAME) $(BUILD)/libkohaku.so
+
+# make install PREFIX=DIR: headers, both libraries, kohaku.pc and the CLI.
+PREFIX  ?= /usr/local
+install: $(LIB) $(SO) $(CLI)
+	@sh tools/install.sh "$(PREFIX)" "$(BUILD)" "$(SO_NAME)"
+
 $(CLI): $(CLI_OBJS) $(LIB)
 	@echo "  LD    $@"
 	$(Q)$(CC) $(LDFLAGS) -o $@ $(CLI_OBJS) $(LIB) $(LDLIBS)
@@ -130,7 +156,7 @@ $(BUILD)/rv32/%.elf: examples/rv32/%.c $(RV_DEPS)
 rv32: $(if $(RV_HAVE),$(RV_PROGS))
 	@$(if $(RV_HAVE),true,echo "rv32: $(RV_CC) not found: install gcc-riscv64-unknown-elf to build examples/rv32")
 
-test: $(TEST_BINS) $(CLI) $(if $(RV_HAVE),$(RV_PROGS))
+test: $(TEST_BINS) $(CLI) $(SO) $(if $(RV_HAVE),$(RV_PROGS))
 	@BUILD=$(BUILD) sh tests/run.sh $(TEST_BINS)
 
 run: $(CLI)
@@ -161,4 +187,4 @@ docs: $(BUILD)/isagen
 clean:
 	rm -rf build build-san build-fuzz
 
--include $(shell find $(BUILD)/obj -name '*.d' 2>/dev/null)
+-include $(shell find $(BUILD)/obj $(BUILD)/pic -name '*.d' 2>/dev/null)

@@ -44,12 +44,16 @@ typedef struct bench {
     fake_mem *mem;
 } bench;
 
-static bench make(uint64_t host_cycles)
+/* A card whose host link costs wr / rd cycles per transaction and beat
+ * cycles per further burst beat (0, 0, 0: the zero-time host). */
+static bench make_link(uint64_t wr, uint64_t rd, uint64_t beat)
 {
     bench b;
     kh_params p;
     kh_params_default(&p);
-    p.host_access_cycles = host_cycles;
+    p.host_write_cycles = wr;
+    p.host_read_cycles = rd;
+    p.host_beat_cycles = beat;
     b.sim = kh_sim_new(&p);
     char err[256];
     kh_orch_cfg cfg = {.x = 0, .y = 1, .grid_lo = 1, .grid_hi = 2};
@@ -61,6 +65,8 @@ static bench make(uint64_t host_cycles)
     if (kh_card_attach_mesh(b.card, 0, b.orch, &mem, err, sizeof err)) printf("attach: %s\n", err);
     return b;
 }
+
+static bench make(uint64_t host_cycles) { return make_link(host_cycles, host_cycles, 0); }
 
 static void done(bench *b)
 {
@@ -188,18 +194,50 @@ static void a_refused_block_changes_nothing(void)
 
 static void host_access_cost_advances_the_clock(void)
 {
-    bench b = make(3);
+    bench b = make_link(5, 3, 2);
     char err[256];
     uint64_t v;
     kh_cycle t = kh_sim_now(b.sim);
     CHECK_EQ(kh_card_write64(b.card, 0x800048, 1, err, sizeof err), 0);
-    CHECK_EQ(kh_sim_now(b.sim), t + 3);
+    CHECK_EQ(kh_sim_now(b.sim), t + 5);
     CHECK_EQ(kh_card_read64(b.card, 0x800048, &v, err, sizeof err), 0);
-    CHECK_EQ(v, 1); /* the write landed during the 3 cycles */
-    CHECK_EQ(kh_sim_now(b.sim), t + 6);
+    CHECK_EQ(v, 1); /* the write landed during its 5 cycles */
+    CHECK_EQ(kh_sim_now(b.sim), t + 8);
+    /* A memory block is one burst: one transaction and 3 further beats. */
     uint8_t bytes[32] = {0};
     CHECK_EQ(kh_card_write_block(b.card, kh_host_dram(0, 0x1000), bytes, 32, err, sizeof err), 0);
-    CHECK_EQ(kh_sim_now(b.sim), t + 6 + 4 * 3); /* four word accesses */
+    CHECK_EQ(kh_sim_now(b.sim), t + 8 + 5 + 3 * 2);
+    CHECK_EQ(kh_card_read_block(b.card, kh_host_dram(0, 0x1000), bytes, 32, err, sizeof err), 0);
+    CHECK_EQ(kh_sim_now(b.sim), t + 8 + 11 + 3 + 3 * 2);
+    /* A control-window block is single-beat words: two writes. */
+    CHECK_EQ(kh_card_write_block(b.card, 0x800040, bytes, 16, err, sizeof err), 0);
+    CHECK_EQ(kh_sim_now(b.sim), t + 28 + 2 * 5);
+    done(&b);
+}
+
+static void a_burst_never_crosses_4_kib(void)
+{
+    bench b = make_link(10, 10, 1);
+    char err[256];
+    static uint8_t bytes[8192];
+    kh_cycle t = kh_sim_now(b.sim);
+    /* 0x1f80 .. 0x2080: 16 beats up to the 4 KiB line, 16 after it: two bursts */
+    CHECK_EQ(kh_card_write_block(b.card, kh_host_dram(0, 0x1f80), bytes, 256, err, sizeof err), 0);
+    CHECK_EQ(kh_sim_now(b.sim), t + 2 * (10 + 15));
+    /* 8 KiB aligned: 1024 beats in bursts of 256 */
+    t = kh_sim_now(b.sim);
+    CHECK_EQ(kh_card_write_block(b.card, kh_host_dram(0, 0x2000), bytes, 8192, err, sizeof err), 0);
+    CHECK_EQ(kh_sim_now(b.sim), t + 4 * (10 + 255));
+    done(&b);
+}
+
+static void a_read_of_an_idle_machine_is_settled(void)
+{
+    bench b = make(4);
+    char err[256];
+    uint64_t v;
+    CHECK_EQ(kh_card_read64(b.card, 0x800010, &v, err, sizeof err), 0);
+    CHECK(kh_card_read_settled(b.card));
     done(&b);
 }
 
@@ -225,6 +263,8 @@ int main(void)
     KH_RUN(a_block_must_be_whole_words);
     KH_RUN(a_refused_block_changes_nothing);
     KH_RUN(host_access_cost_advances_the_clock);
+    KH_RUN(a_burst_never_crosses_4_kib);
+    KH_RUN(a_read_of_an_idle_machine_is_settled);
     KH_RUN(zero_cost_accesses_take_no_time);
     return kh_test_end("t_card");
 }

@@ -341,11 +341,10 @@ static void one_job_two_drivers(void)
         printf("skip: %s (gcc-riscv64-unknown-elf not installed? make rv32)\n", err);
         return;
     }
-    static const unsigned access[2] = {0, 100};
     for (unsigned h = 0; h < 2; h++) {
         kh_params p;
-        kh_params_default(&p);
-        p.host_access_cycles = access[h];
+        kh_params_default(&p); /* h = 1: the default host link (docs/host-link.md) */
+        if (h == 0) CHECK_EQ(kh_params_profile(&p, "host-zero", err, sizeof err), 0);
         /* host-driven */
         kh_machine *m = kh_machine_new(NULL, &p, err, sizeof err);
         static job j;
@@ -394,10 +393,11 @@ static void one_job_two_drivers(void)
         uint64_t g_card[16];
         read_dram(m, G_REGION, g_card, sizeof g_card);
         CHECK(!memcmp(g_host, g_card, sizeof g_host));
-        printf("host_access_cycles %u: host-driven %llu cycles; on the processor: %llu with the job's descriptors "
+        printf("host link %s (write %llu, read %llu cycles): host-driven %llu cycles; on the processor: %llu with the job's descriptors "
                "uploaded, %llu for the kick of a resident job (core %u cycles, %u instructions); loading the "
                "program once: %llu\n",
-               access[h], (unsigned long long)host_cycles, (unsigned long long)with_upload,
+               h ? "default" : "host-zero", (unsigned long long)p.host_write_cycles,
+               (unsigned long long)p.host_read_cycles, (unsigned long long)host_cycles, (unsigned long long)with_upload,
                (unsigned long long)(res.done_cycle - res.load_cycle), res.cycles, res.instret,
                (unsigned long long)code_load);
         free(im);

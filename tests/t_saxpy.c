@@ -167,6 +167,55 @@ static void driver_sequence_dispatches_to_both_units(void)
     kh_machine_free(m);
 }
 
+/* Issue 10: upstream's kick (poll PROG_STAT.run == 0, then PROG_DST,
+ * PROG_BASE, PROG_LEN, PROG_KICK) for unit A and right away for unit B,
+ * with a host that takes no time (the worst case: every write lands in the
+ * end-of-dispatch window). The card holds the PROG_DST write until A's
+ * final flit is pushed, so each unit gets exactly its own program; with
+ * host_rtl_window = 1 (the RTL) A's last flit goes to B and A never
+ * completes. */
+static int kick_a_then_b(int rtl_window, uint64_t *held, char *err, size_t errlen)
+{
+    kh_params p;
+    kh_params_default(&p);
+    kh_params_profile(&p, "host-zero", err, errlen);
+    p.host_rtl_window = (uint64_t)rtl_window;
+    kh_machine *m = kh_machine_new(two_units, &p, err, errlen);
+    if (!m) return -2;
+    kh_sim_set_log(kh_machine_sim(m), NULL, NULL, KH_LOG_ERROR);
+    text t = {0};
+    put(&t, "write SIG_DONE 0\nstage 0 txn=0x11 last=0 payload=");
+    put_saxpy(&t, 1, 8, 1.0f, 0x1000, 0x2000);
+    put(&t, "\nstage 1 txn=0x11 last=1 payload=");
+    put_saxpy(&t, 1, 8, 1.0f, 0x1100, 0x2100);
+    put(&t, "\nstage 2 txn=0x22 last=1 payload=");
+    put_saxpy(&t, 1, 8, 1.0f, 0x3000, 0x4000);
+    put(&t, "\nwrite PROG_CRED 4\n");
+    put(&t, "poll PROG_STAT 0 mask 1\nwrite PROG_DST XY(1,0)\nwrite PROG_BASE 0\nwrite PROG_LEN 2\nwrite PROG_KICK 1\n");
+    put(&t, "poll PROG_STAT 0 mask 1\nwrite PROG_DST XY(1,2)\nwrite PROG_BASE 2\nwrite PROG_LEN 1\nwrite PROG_KICK 1\n");
+    put(&t, "poll NODE_STATUS(1,0) 0x0100000011000201 limit 100000\n");
+    put(&t, "poll NODE_STATUS(1,2) 0x0100000022000101 limit 100000\nidle\n");
+    int rc = run_text(m, t.s, err, errlen);
+    *held = kh_card_held_beats(kh_machine_card(m), 0);
+    free(t.s);
+    kh_machine_free(m);
+    return rc;
+}
+
+static void back_to_back_kicks_never_misdirect_a_flit(void)
+{
+    char err[4096];
+    uint64_t held = 0;
+    int rc = kick_a_then_b(0, &held, err, sizeof err);
+    CHECK_EQ(rc, 0);
+    if (rc) printf("%s\n", err);
+    CHECK_EQ(held, 1); /* B's PROG_DST write waited for A's final push */
+    rc = kick_a_then_b(1, &held, err, sizeof err);
+    CHECK_EQ(rc, 1);
+    CHECK(strstr(err, "NODE_STATUS") || strstr(err, "0x801008")); /* A's poll gives up */
+    CHECK_EQ(held, 0);
+}
+
 /* ---- credits with real completions (control.md §2.5) --------------------- */
 
 static uint64_t rd(kh_machine *m, uint64_t addr)
@@ -543,6 +592,7 @@ static void default_machine_is_the_2x2_picture(void)
 int main(void)
 {
     KH_RUN(driver_sequence_dispatches_to_both_units);
+    KH_RUN(back_to_back_kicks_never_misdirect_a_flit);
     KH_RUN(credits_refill_only_on_inst_complete_and_reseed_works);
     KH_RUN(cu_ctrl_write_reads_and_returns_the_old_value);
     KH_RUN(control_program_runs_dispatch_and_completion_with_one_go);

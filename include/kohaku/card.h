@@ -4,20 +4,26 @@
  * blocks, where a block is the same run of word accesses at ascending
  * addresses, little-endian (byte k of a block is byte k mod 8 of word k div 8).
  *
- * Each word access is applied between cycles, in zero simulated time, in the
- * order issued; a control-window write is a full-strobe beat accepted in the
- * next cycle; then the clock advances by params->host_access_cycles
- * (control.md §9.3). Unaligned or unmapped addresses are refused with a
- * message naming the address; nothing reaches the machine.
+ * Each access is applied between cycles, in the order issued; a
+ * control-window write is a full-strobe beat accepted in the next cycle;
+ * then the clock advances by the host link's time (docs/host-link.md,
+ * control.md §9.3): host_write_cycles or host_read_cycles per single-beat
+ * transaction. A block in a memory window moves as AXI bursts (at most
+ * host_burst_beats beats, never across 4 KiB), each applied whole and
+ * costing one transaction plus host_beat_cycles per further beat; a block
+ * anywhere else is its run of single-beat word accesses. Unaligned or
+ * unmapped addresses are refused with a message naming the address;
+ * nothing reaches the machine.
  *
- * One exception keeps a driver's program order: a read of a control window
- * sees the host's own earlier writes, as one AXI master does on hardware (the
- * read is issued after the write's B). When such a write's beat has not
- * acted yet, the read first lets the clock run to the second boundary after
- * that beat (the register lands at the end of the beat; kicks, seeds and
- * clears act in the cycle after, control.md §2.1).
+ * One exception keeps a driver's program order when host accesses cost
+ * nothing (profile host-zero): a read of a control window sees the host's
+ * own earlier writes, as one AXI master does on hardware (the read is
+ * issued after the write's B). When such a write's beat has not acted yet,
+ * the read first lets the clock run to the second boundary after that beat
+ * (the register lands at the end of the beat; kicks, seeds and clears act
+ * in the cycle after, control.md §2.1).
  *
- * And a polling loop progresses even when accesses cost nothing: reading an
+ * And a polling loop progresses with a zero-time host too: reading an
  * address (or a block at an address) already read in the same cycle, with
  * no write in between, first runs the machine through its next event. With
  * nothing pending the value cannot change and the read returns at once.
@@ -73,5 +79,14 @@ int kh_card_write64(kh_card *c, uint64_t addr, uint64_t value, char *err, size_t
 int kh_card_read64(kh_card *c, uint64_t addr, uint64_t *value, char *err, size_t errlen);
 int kh_card_write_block(kh_card *c, uint64_t addr, const void *bytes, size_t n, char *err, size_t errlen);
 int kh_card_read_block(kh_card *c, uint64_t addr, void *bytes, size_t n, char *err, size_t errlen);
+/* Whether the last read (word or block) sampled a machine with nothing
+ * pending: then its value cannot change without another host access, and
+ * a poll for another value can never succeed. Exact: judged at the
+ * sampling point, before the read's own link time ran the clock. */
+int kh_card_read_settled(const kh_card *c);
+/* Host writes to mesh's node control window that were held back so they
+ * could not re-stamp or collide with a dispatch's final flit (PROG_DST or
+ * TX_KICK in the end-of-dispatch window, docs/host-link.md). */
+uint64_t kh_card_held_beats(const kh_card *c, unsigned mesh);
 
 #endif

@@ -47,9 +47,11 @@ int kh_params_set(kh_params *p, const char *name, const char *value, char *err, 
 int kh_params_check(const kh_params *p, char *err, size_t errlen);
 /* Apply "name=value" (as from --param). */
 int kh_params_set_assign(kh_params *p, const char *assign, char *err, size_t errlen);
-/* Apply a recording profile of parameters.md §2: "machine" (defaults),
- * "rec" (stand-in FIFOs: fall-through 1, capacity DEPTH+2), or a unit
- * kind's ("rec-saxpy", "rec-cluster", "rec-vector"). 0 ok, -1 unknown name
+/* Apply a profile: "machine" (defaults), "host-zero" (host accesses cost
+ * no simulated time, control.md §9.3), or a recording profile of
+ * parameters.md §2, each with the zero-time host: "rec" (stand-in FIFOs:
+ * fall-through 1, capacity DEPTH+2) or a unit kind's ("rec-saxpy",
+ * "rec-cluster", "rec-vector"). 0 ok, -1 unknown name
  * (message in err, naming the profiles). */
 int kh_params_profile(kh_params *p, const char *profile, char *err, size_t errlen);
 /* Row i of the whole table (the kernel's rows, then each unit kind's, in
@@ -76,7 +78,8 @@ int kh_params_core_check(const kh_params *p, char *err, size_t errlen);
 /* The kernel's profiles ("machine", "rec"): 1 applied, 0 not one of them. */
 int kh_params_core_profile(kh_params *p, const char *profile);
 /* parameters.md §2.1: the recordings' stand-in FIFOs (fall-through 1,
- * capacity DEPTH + 2); every recording profile starts from them. */
+ * capacity DEPTH + 2) and their zero-time host; every recording profile
+ * starts from them. */
 void kh_params_stand_in_fifos(kh_params *p);
 
 #endif

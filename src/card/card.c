@@ -11,6 +11,11 @@ typedef struct card_mesh {
     kh_orch *orch;
     kh_card_mem mem;
     int present;
+    /* Host beats to this window are placed at or after this cycle: a write
+     * that would land in the end-of-dispatch window waits for the push, and
+     * every later beat keeps its order behind it (docs/host-link.md). */
+    kh_cycle hold_until;
+    uint64_t held;      /* beats held so (kh_card_held_beats) */
 } card_mesh;
 
 struct kh_card {
@@ -30,6 +35,9 @@ struct kh_card {
     kh_cycle seen_at;
     unsigned nseen;
     uint64_t seen[8];
+    /* The last read sampled a machine with nothing pending: its value
+     * cannot change without another host access (kh_card_read_settled). */
+    int settled;
 };
 
 /* What an address decodes to. */
@@ -102,18 +110,49 @@ static int check_aligned(uint64_t addr, char *err, size_t errlen)
     return 0;
 }
 
-/* The host-link cost of one access (parameters.md row 118). */
-static void advance(kh_card *c)
+/* The host-link cost of one transaction (docs/host-link.md, parameters.md
+ * row 118): a single-beat access, or a burst of beats in a memory window. */
+static void advance(kh_card *c, int is_read, size_t beats)
 {
-    uint64_t k = kh_sim_params(c->sim)->host_access_cycles;
+    const kh_params *p = kh_sim_params(c->sim);
+    uint64_t k = is_read ? p->host_read_cycles : p->host_write_cycles;
+    if (beats > 1) k += (beats - 1) * p->host_beat_cycles;
     if (k) kh_sim_run(c->sim, k);
 }
+
+static int zero_time(const kh_card *c) { return kh_sim_params(c->sim)->host_read_cycles == 0; }
 
 static kh_cycle host_beat(const kh_card *c, kh_orch *target)
 {
     kh_cycle now = kh_sim_now(c->sim);
     if (target == c->eng_target && c->eng_until > now) return c->eng_until;
     return now;
+}
+
+/* No legal host sequence may misdirect or duplicate a dispatch: a write of
+ * PROG_DST (the final flit samples it at its push) or TX_KICK (its push
+ * collides with the final one, control.md Open point 5) whose beat would
+ * land in the end-of-dispatch window is held until the push. The RTL does
+ * not hold it; host_rtl_window = 1 models that. */
+static kh_cycle guard_window(kh_card *c, card_mesh *cm, uint32_t off, kh_cycle beat)
+{
+    if (beat < cm->hold_until) beat = cm->hold_until;
+    if (off != KH_ORCH_PROG_DST && off != KH_ORCH_TX_KICK) return beat;
+    kh_cycle push = kh_orch_final_push_at(cm->orch);
+    if (push == KH_NEVER || beat >= push) return beat;
+    if (kh_sim_params(c->sim)->host_rtl_window) {
+        kh_sim_log(c->sim, KH_LOG_WARN,
+                   "host write of %s at cycle %llu lands before the final flit's push at cycle %llu: %s "
+                   "(control.md §2.4, Open point 5; host_rtl_window = 1 models the RTL)",
+                   off == KH_ORCH_PROG_DST ? "PROG_DST" : "TX_KICK", (unsigned long long)beat,
+                   (unsigned long long)push,
+                   off == KH_ORCH_PROG_DST ? "the final flit goes to the new PROG_DST"
+                                           : "the mailbox flit collides with the final push");
+        return beat;
+    }
+    cm->hold_until = push;
+    cm->held++;
+    return push;
 }
 
 /* One word, no clock advance. */
@@ -129,7 +168,7 @@ static int write_word(kh_card *c, uint64_t addr, uint64_t value, char *err, size
         return 0;
     case WIN_CTRL: {
         kh_orch *o = c->mesh[mesh].orch;
-        kh_cycle beat = host_beat(c, o);
+        kh_cycle beat = guard_window(c, &c->mesh[mesh], (uint32_t)(off & 0xFFFF), host_beat(c, o));
         kh_orch_write(o, (uint32_t)off, value, 0xFF, beat);
         if (beat + 2 > c->wrote_until) c->wrote_until = beat + 2;
         return 0;
@@ -161,6 +200,7 @@ static int read_word(kh_card *c, uint64_t addr, uint64_t *value, char *err, size
     if (check_aligned(addr, err, errlen)) return -1;
     card_win win = decode(c, addr, &mesh, &off);
     if (win == WIN_CMD || win == WIN_CTRL) wait_for_own_writes(c);
+    c->settled = kh_sim_idle(c->sim);
     kh_cycle now = kh_sim_now(c->sim);
     switch (win) {
     case WIN_CMD: *value = kh_engine_read(c->engine, (uint32_t)off, now); return 0;
@@ -181,7 +221,7 @@ static int read_word(kh_card *c, uint64_t addr, uint64_t *value, char *err, size
 static void poll_progress(kh_card *c, uint64_t addr)
 {
     kh_cycle now = kh_sim_now(c->sim);
-    if (kh_sim_params(c->sim)->host_access_cycles) return;
+    if (!zero_time(c)) return;
     if (c->seen_at != now) {
         c->seen_at = now;
         c->nseen = 0;
@@ -202,7 +242,7 @@ int kh_card_write64(kh_card *c, uint64_t addr, uint64_t value, char *err, size_t
 {
     c->nseen = 0;
     if (write_word(c, addr, value, err, errlen)) return -1;
-    advance(c);
+    advance(c, 0, 1);
     return 0;
 }
 
@@ -210,20 +250,20 @@ int kh_card_read64(kh_card *c, uint64_t addr, uint64_t *value, char *err, size_t
 {
     poll_progress(c, addr);
     if (read_word(c, addr, value, err, errlen)) return -1;
-    advance(c);
+    advance(c, 1, 1);
     return 0;
 }
 
-/* A block inside one memory window with no host-link cost is one node call
- * (the same bytes as the run of word accesses). */
-static int whole_mem_block(kh_card *c, uint64_t addr, size_t n, unsigned *mesh, uint64_t *off)
+/* The length of the memory-window burst starting at addr, at most n bytes:
+ * an AXI burst of at most host_burst_beats beats that never crosses a
+ * 4 KiB boundary (docs/host-link.md). 0 when addr is not in a memory window. */
+static size_t mem_burst(kh_card *c, uint64_t addr, size_t n, unsigned *mesh, uint64_t *off)
 {
-    if (kh_sim_params(c->sim)->host_access_cycles) return 0;
-    unsigned m2 = 0;
-    uint64_t o2 = 0;
     if (decode(c, addr, mesh, off) != WIN_MEM) return 0;
-    if (decode(c, addr + n - 8, &m2, &o2) != WIN_MEM || m2 != *mesh) return 0;
-    return 1;
+    size_t len = (size_t)(4096 - (addr & 4095));
+    size_t most = (size_t)kh_sim_params(c->sim)->host_burst_beats * 8;
+    if (len > most) len = most;
+    return len < n ? len : n;
 }
 
 static int check_block(uint64_t addr, size_t n, char *err, size_t errlen)
@@ -254,15 +294,21 @@ int kh_card_write_block(kh_card *c, uint64_t addr, const void *bytes, size_t n, 
     c->nseen = 0;
     if (check_block(addr, n, err, errlen)) return -1;
     if (n == 0) return 0;
-    unsigned mesh;
-    uint64_t off;
-    if (whole_mem_block(c, addr, n, &mesh, &off))
-        return c->mesh[mesh].mem.write(c->mesh[mesh].mem.ctx, off, b, n, err, errlen);
     if (check_mapped(c, addr, n, err, errlen)) return -1;
-    for (size_t k = 0; k < n; k += 8) {
+    for (size_t k = 0; k < n;) {
+        unsigned mesh;
+        uint64_t off;
+        size_t len = mem_burst(c, addr + k, n - k, &mesh, &off);
+        if (len) { /* one burst: its bytes at once, then its time */
+            if (c->mesh[mesh].mem.write(c->mesh[mesh].mem.ctx, off, b + k, len, err, errlen)) return -1;
+            advance(c, 0, len / 8);
+            k += len;
+            continue;
+        }
         uint64_t v;
         kh_words_from_bytes(&v, 1, b + k);
         if (kh_card_write64(c, addr + k, v, err, errlen)) return -1;
+        k += 8;
     }
     return 0;
 }
@@ -272,20 +318,37 @@ int kh_card_read_block(kh_card *c, uint64_t addr, void *bytes, size_t n, char *e
     uint8_t *b = bytes;
     if (check_block(addr, n, err, errlen)) return -1;
     if (n == 0) return 0;
-    unsigned mesh;
-    uint64_t off;
+    if (check_mapped(c, addr, n, err, errlen)) return -1;
     /* A block read again is a poll too: judged on its first address. */
     poll_progress(c, addr);
-    if (whole_mem_block(c, addr, n, &mesh, &off))
-        return c->mesh[mesh].mem.read(c->mesh[mesh].mem.ctx, off, b, n, err, errlen);
-    if (check_mapped(c, addr, n, err, errlen)) return -1;
-    for (size_t k = 0; k < n; k += 8) {
+    int settled = 1;
+    for (size_t k = 0; k < n;) {
+        unsigned mesh;
+        uint64_t off;
+        size_t len = mem_burst(c, addr + k, n - k, &mesh, &off);
+        if (len) {
+            settled &= kh_sim_idle(c->sim);
+            if (c->mesh[mesh].mem.read(c->mesh[mesh].mem.ctx, off, b + k, len, err, errlen)) return -1;
+            advance(c, 1, len / 8);
+            k += len;
+            continue;
+        }
         uint64_t v;
         if (read_word(c, addr + k, &v, err, errlen)) return -1;
-        advance(c);
+        settled &= c->settled;
+        advance(c, 1, 1);
         kh_words_to_bytes(&v, 1, b + k);
+        k += 8;
     }
+    c->settled = settled;
     return 0;
+}
+
+int kh_card_read_settled(const kh_card *c) { return c->settled; }
+
+uint64_t kh_card_held_beats(const kh_card *c, unsigned mesh)
+{
+    return mesh < KH_HOST_MESHES ? c->mesh[mesh].held : 0;
 }
 
 /* ---- the engine's master: control space only (32-bit addresses) ---- */

@@ -71,7 +71,10 @@ static int do_poll(const kh_session *s, const sess_cmd *c, kh_machine *m, char *
         if (kh_card_read64(card, c->addr, &v, e2, sizeof e2)) return refused(err, errlen, s, c, e2);
         if (masked_eq(v, c->value, c->mask)) return 0;
         kh_cycle now = kh_sim_now(sim);
-        if (kh_sim_idle(sim)) {
+        /* Exact: the value was sampled with nothing pending, so it can never
+         * change. (Idle now is not enough: the read's own link time may
+         * have run the machine to idle after the value was taken.) */
+        if (kh_card_read_settled(card)) {
             say(err, errlen, s, c,
                 "poll 0x%llx: expected 0x%016llx%s, got 0x%016llx; the machine stopped making progress at "
                 "cycle %llu (waited %llu cycles):",

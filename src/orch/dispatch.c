@@ -52,6 +52,8 @@ static void push_flit(kh_orch *o, kh_cycle now)
     }
 }
 
+kh_cycle kh_orch_final_push_at(const kh_orch *o) { return o->run ? KH_NEVER : o->push_at; }
+
 static uint64_t ram_word(const kh_orch *o, unsigned rd)
 {
     /* rd < stage_words is guaranteed by the kick check. */

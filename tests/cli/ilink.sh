@@ -7,19 +7,24 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
 expect_rc "the two-mesh example passes" 0 $KOHAKU run examples/two_mesh.machine examples/two_mesh.session
-expect_out "it ends with ok" "ok: 41 commands, cycle 161" \
+# 41 accesses at the host link's default cost (docs/host-link.md); with the
+# zero-time host only the machine's own work is counted.
+expect_out "it ends with ok" "ok: 41 commands, cycle 3429" \
     sh -c "$KOHAKU run examples/two_mesh.machine examples/two_mesh.session | tail -n 1"
+expect_out "zero-time host: the machine's own cycles" "ok: 41 commands, cycle 161" \
+    sh -c "$KOHAKU run examples/two_mesh.machine examples/two_mesh.session --profile host-zero | tail -n 1"
 expect_out "mesh prints a machine file's meshes" \
     "machine examples/two_mesh.machine: 2 meshes in a line, ids 0..1, each node with its interlink (control.md §7.1); ilink_lat 8" \
     sh -c "$KOHAKU mesh examples/two_mesh.machine | head -n 1"
 expect_out "each mesh is named with its map" "mesh 1: default" \
     sh -c "$KOHAKU mesh examples/two_mesh.machine | grep '^mesh 1'"
 
-# A ring from mesh 0 counted at mesh 1 one hop later: 5 + ilink_lat cycles.
+# A ring from mesh 0 counted at mesh 1 one hop later: 5 + ilink_lat cycles,
+# timed with the zero-time host (the ring write itself takes no time).
 printf 'mesh 0\nwrite AUX_CFG(0x90) 1\nrun 14\nmesh 1\nread AUX_STATW(2) 1 mask 0xffff\n' > "$tmp/ring.session"
 printf 'machine\nmesh default\nmesh default\nparam ilink_lat=8\n' > "$tmp/lat8.machine"
-expect_rc "the file's ilink_lat applies" 0 $KOHAKU run "$tmp/lat8.machine" "$tmp/ring.session"
-expect_rc "--param overrides the file" 1 $KOHAKU run "$tmp/lat8.machine" "$tmp/ring.session" --param ilink_lat=30
+expect_rc "the file's ilink_lat applies" 0 $KOHAKU run "$tmp/lat8.machine" "$tmp/ring.session" --profile host-zero
+expect_rc "--param overrides the file" 1 $KOHAKU run "$tmp/lat8.machine" "$tmp/ring.session" --profile host-zero --param ilink_lat=30
 expect_err_has "ilink_lat 0 is refused" "parameter ilink_lat = 0 is outside 1.." \
     $KOHAKU run "$tmp/lat8.machine" "$tmp/ring.session" --param ilink_lat=0
 

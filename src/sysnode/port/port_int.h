@@ -43,7 +43,9 @@ typedef struct kh_sreq {
     unsigned next_ar;           /* entries whose AR was issued */
     unsigned cap_entry, cap_beats;
     int cap_full;               /* the capture registers hold a whole entry */
-    uint64_t cap[4][4];
+    uint64_t cap[8][4];         /* 4 words an entry; 8 FP16 words under quant */
+    int quant;                  /* read_quant: FP16 entries quantised on the way (flags[4]) */
+    unsigned qmode;             /* flags[5]: 0 the A packing, 1 the B packing */
     int emit_valid;             /* the emit buffer holds entry emit_entry */
     unsigned emit_entry, emit_d, emit_w;
     kh_cycle emit_free;         /* the emitter is idle from this cycle */

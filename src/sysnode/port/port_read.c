@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "kohaku/num.h"
 #include "sysnode/fields.h"
 #include "sysnode/port/port_int.h"
 
@@ -46,11 +47,14 @@ int kh_port_plain_flit(kh_port *p, kh_flit *f, kh_cycle now)
 
 /* ---- streaming read (§3.2) ---- */
 
+/* Words read per entry: 8 FP16 words become one 4-word MXFP7 entry. */
+static unsigned read_words(const kh_sreq *s) { return s->quant ? 8 : s->ew; }
+
 static void stream_ar(kh_port *p, kh_cycle now)
 {
     kh_sreq *s = &p->s;
-    uint64_t a = (s->addr + (uint64_t)s->next_ar * s->ew * 32) & ((UINT64_C(1) << 40) - 1);
-    kh_conv_read(p->rq, a, s->ew, TAG_STREAM, 1, now);
+    uint64_t a = (s->addr + (uint64_t)s->next_ar * read_words(s) * 32) & ((UINT64_C(1) << 40) - 1);
+    kh_conv_read(p->rq, a, read_words(s), TAG_STREAM, 1, now);
     s->next_ar++;
     p->rd_count++; /* one AR per entry (§10) */
 }
@@ -88,6 +92,13 @@ int kh_port_stream_start(kh_port *p, kh_cycle now)
     s->n = kf_count(f) ? kf_count(f) : 1;
     s->ew = kf_entry_words(f) >= 1 && kf_entry_words(f) <= 4 ? kf_entry_words(f) : 4;
     s->txn = kf_txn(f);
+    /* The older agent's read path (read_quant): FP16 in, MXFP7 entries out. */
+    uint64_t flags = kh_mem_rd_req_flags(f->w);
+    if (kh_sim_params(p->c.sim)->read_quant && (flags & 0x10)) {
+        s->quant = 1;
+        s->qmode = (flags >> 5) & 1;
+        s->ew = 4;
+    }
     s->dx[0] = (uint8_t)kf_src_x(f);
     s->dy[0] = (uint8_t)kf_src_y(f);
     s->ndest = 1 + kf_n_peer(f);
@@ -111,7 +122,13 @@ void kh_port_stream_capture(kh_port *p, kh_cycle now)
     /* The hand-over needs the emitter idle since the start of the cycle, and
      * capture resumes the cycle after it (RS_WAIT, then RS_FILL). */
     if (s->cap_full && !s->emit_valid && now >= s->emit_free) {
-        memcpy(s->emit, s->cap, sizeof s->cap);
+        if (s->quant) { /* 2048 FP16 bits in address order, 1024 MXFP7 bits out */
+            uint64_t in[32], out[16];
+            memcpy(in, s->cap, sizeof in);
+            kh_quant_entry(in, s->qmode, out);
+            memcpy(s->emit, out, sizeof out);
+        } else
+            memcpy(s->emit, s->cap, sizeof s->emit);
         s->emit_entry = s->cap_entry;
         s->emit_valid = 1;
         s->emit_d = s->emit_w = 0;
@@ -124,7 +141,7 @@ void kh_port_stream_capture(kh_port *p, kh_cycle now)
     memcpy(s->cap[s->cap_beats], b->d, sizeof b->d);
     kh_conv_beat_pop(p->rq);
     p->progressed = 1;
-    if (++s->cap_beats < s->ew) return;
+    if (++s->cap_beats < read_words(s)) return;
     s->cap_full = 1;
     s->cap_entry = s->next_ar - 1;
     s->cap_beats = 0;

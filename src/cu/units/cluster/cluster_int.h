@@ -32,6 +32,8 @@
 #define KH_CL_WR_TXN 0x02 /* §6.4: txn of every local drain flit */
 #define KH_CL_SIG_DATA_RECEIVED 0x03 /* flits.md §5 */
 #define KH_CL_RD_FLAGS_STREAM 0x40   /* §4.2: flags byte, STREAM only */
+#define KH_CL_RD_FLAGS_QUANT 0x10    /* §11 (older agent): FP16 entries quantised on the read path */
+#define KH_CL_RD_FLAGS_BLAYOUT 0x20  /* §11: with QUANT, the B packing */
 #define KH_CL_BUF_PEER 2  /* §6.2 / §7: buffer 2 = FP22 tile, ADD_PEER / SEND */
 #define KH_CL_ANCHOR 40   /* numerics §5: 2·SBIAS */
 
@@ -61,6 +63,7 @@ typedef struct kh_cl_inst {
     unsigned op;
     unsigned n;      /* 16 bits raw */
     unsigned sel, acc, gm, gn, nk, anchor;
+    unsigned preq;   /* [141], read only under read_quant (§11) */
     unsigned peers;  /* 24 bits, peer j = byte j */
     unsigned npeer, eoff, aoff, boff, emit, fuse, abank, bbank, fbank;
     kh_cl_dest d;    /* addr40 and the drain fields */
@@ -127,6 +130,7 @@ typedef struct kh_cluster {
     kh_cu_place at;
     /* build parameters (§1) */
     unsigned tiles, ga, gb, mw;
+    int read_quant;   /* FILL with preq = 0 asks for FP16 entries (param read_quant, §11) */
     unsigned l1_lat, chain_lat, acc_lat;
     kh_mx_kernels mx;    /* the block-product path, resolved once at creation */
     /* architectural state (§3) */

@@ -13,6 +13,7 @@ void kh_cl_decode(const kh_flit *inst, kh_cl_inst *o)
     o->d.base = kh_cluster_addr(w); /* {addr_hi [68:63], addr [251:218]} */
     o->n = (unsigned)kh_cluster_n(w);
     o->sel = (unsigned)kh_cluster_sel(w);
+    o->preq = (unsigned)kh_cluster_preq(w);
     o->acc = (unsigned)kh_cluster_acc(w);
     o->gm = (unsigned)kh_cluster_gm(w);
     o->gn = (unsigned)kh_cluster_gn(w);

@@ -26,7 +26,11 @@ static void build_request(const kh_cluster *u, kh_flit *f)
                                       .src_y = u->at.y, .type = KH_T_MEM_RD_REQ, .txn = in->eoff, .last = 1});
     kh_mem_rd_req_set_addr(f->w, in->d.base);
     kh_mem_rd_req_set_len(f->w, 3);                     /* four words per entry */
-    kh_mem_rd_req_set_flags(f->w, KH_CL_RD_FLAGS_STREAM);
+    /* The older agent (read_quant, cluster.md §11): preq = 0 asks for FP16
+     * entries, quantised on the read path with the packing of the side. */
+    unsigned flags = KH_CL_RD_FLAGS_STREAM;
+    if (u->read_quant && !in->preq) flags |= KH_CL_RD_FLAGS_QUANT | (in->sel ? KH_CL_RD_FLAGS_BLAYOUT : 0);
+    kh_mem_rd_req_set_flags(f->w, flags);
     kh_mem_rd_req_set_count(f->w, in->n);               /* n[7:0] (the setter masks) */
     kh_mem_rd_req_set_peer(f->w, in->peers);            /* verbatim */
     kh_mem_rd_req_set_n_peer(f->w, in->npeer);

@@ -378,6 +378,7 @@ kh_cluster *kh_cluster_alloc(const kh_params *p, char *err, size_t errlen)
     u->ga = (unsigned)p->cluster_ga;
     u->gb = (unsigned)p->cluster_gb;
     u->mw = (unsigned)p->cluster_acc_mw;
+    u->read_quant = p->read_quant != 0;
     kh_mx_kernels_get(kh_mx_path_best(), &u->mx);
     u->l1_lat = (unsigned)p->cluster_l1_lat;
     u->chain_lat = (unsigned)p->cluster_chain_lat;

@@ -1,0 +1,94 @@
+/* The stable C API of libkohaku for a host program (docs/python.md): open a
+ * simulated machine, drive it through the host window as a driver drives
+ * the card, run it, read its cycle count, trace and statistics, close.
+ * Everything else under include/kohaku/ is the simulator's own interface
+ * and may change between versions; this header does not, within a major
+ * version. Every call returns a kh_status; kh_dev_message() says why the
+ * last call failed. One kh_dev is one simulation: several may be open at
+ * once, each used by one thread at a time.
+ */
+#ifndef KOHAKU_API_H
+#define KOHAKU_API_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#define KH_API_MAJOR 1
+#define KH_API_MINOR 0
+/* The library's API version: major << 16 | minor. A program built against
+ * KH_API_MAJOR runs with any library of the same major version. */
+unsigned kh_api_version(void);
+
+typedef enum kh_status {
+    KH_OK = 0,
+    KH_E_ARG = 1,      /* a bad argument (NULL, a bad option) */
+    KH_E_MACHINE = 2,  /* the machine could not be built: map, machine file, profile or parameter */
+    KH_E_ALIGN = 3,    /* an address not 8-byte aligned */
+    KH_E_PARTIAL = 4,  /* a block that is not whole 64-bit words */
+    KH_E_UNMAPPED = 5, /* an address no host window decodes */
+    KH_E_REFUSED = 6,  /* the machine refused an operation (a kick past the staging RAM, ...) */
+    KH_E_STUCK = 7,    /* a read repeated with nothing pending: the value can never change */
+    KH_E_BUSY = 8,     /* idle: the machine was still busy at the limit */
+    KH_E_IO = 9,       /* a trace or statistics file could not be written */
+    KH_E_NOMEM = 10,
+} kh_status;
+/* "KH_E_ALIGN", ...; "unknown" for another value. */
+const char *kh_status_name(int status);
+
+typedef struct kh_dev kh_dev;
+
+/* Open a machine. machine: a map picture file, a machine file, or
+ * "default". profile: NULL or a profile name (kohaku params --profile),
+ * applied after a machine file's own param lines; params: nparams
+ * "name=value" strings applied last. On failure *out is NULL and err holds
+ * the reason. */
+int kh_dev_open(kh_dev **out, const char *machine, const char *profile, const char *const *params,
+                size_t nparams, char *err, size_t errlen);
+void kh_dev_close(kh_dev *d);
+/* Why the last failing call on d failed ("" after a success). */
+const char *kh_dev_message(const kh_dev *d);
+
+/* The host window (control.md §9): word and block accesses; a block is the
+ * same run of word accesses, little-endian. Each access costs the host
+ * link's time (docs/host-link.md). A refused access changes nothing. */
+int kh_dev_write64(kh_dev *d, uint64_t addr, uint64_t value);
+int kh_dev_read64(kh_dev *d, uint64_t addr, uint64_t *value);
+int kh_dev_write_block(kh_dev *d, uint64_t addr, const void *bytes, size_t n);
+int kh_dev_read_block(kh_dev *d, uint64_t addr, void *bytes, size_t n);
+
+/* Polls that cannot succeed: when the same address (or block) is read n
+ * times in a row with nothing else in between, each time with nothing
+ * pending in the machine and the same value, the n-th read fails with
+ * KH_E_STUCK, naming the address and the machine's diagnosis. Default 8;
+ * 0 never fails. (Reading an idle register twice is fine.) */
+int kh_dev_set_stuck_reads(kh_dev *d, unsigned n);
+
+/* Advance n cycles with no host traffic. */
+int kh_dev_run(kh_dev *d, uint64_t cycles);
+/* Run until nothing is pending (KH_E_BUSY after limit cycles, with the
+ * diagnosis in the message). */
+int kh_dev_idle(kh_dev *d, uint64_t limit);
+/* The next cycle to execute (cycles elapsed since the machine was built). */
+uint64_t kh_dev_cycles(const kh_dev *d);
+/* Host accesses so far (words, and one per block). */
+uint64_t kh_dev_accesses(const kh_dev *d);
+
+/* Start a Perfetto / Chrome trace-event file (path NULL: finish the trace
+ * being written). */
+int kh_dev_trace(kh_dev *d, const char *path);
+/* The statistics as one JSON object (the --stats format) into buf, at most
+ * len bytes with the terminating 0; *need (if not NULL) is the length
+ * without it, so a first call with len 0 sizes the buffer. */
+int kh_dev_stats(kh_dev *d, char *buf, size_t len, size_t *need);
+/* Why the machine is not progressing (kohaku's hang report) into buf;
+ * "" when nothing is pending. */
+int kh_dev_diagnose(kh_dev *d, char *buf, size_t len);
+
+/* Mesh mesh's DRAM at local byte offset, with no host time and no host
+ * window (a backdoor, as upstream's simulated card's BR/BW). */
+int kh_dev_dram_read(kh_dev *d, unsigned mesh, uint64_t offset, void *bytes, size_t n);
+int kh_dev_dram_write(kh_dev *d, unsigned mesh, uint64_t offset, const void *bytes, size_t n);
+/* Meshes of the machine (1..4). */
+unsigned kh_dev_meshes(const kh_dev *d);
+
+#endif

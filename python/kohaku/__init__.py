@@ -1,0 +1,277 @@
+"""kohaku: the KohakuAccel / KohakuTPU simulator from Python.
+
+A thin ctypes layer over libkohaku's stable C API (include/kohaku/api.h); no
+compiled extension, no dependency beyond the standard library.
+
+    import kohaku
+    m = kohaku.Machine()                      # the built-in default machine
+    t = kohaku.SimTransport(m)                # upstream's transport surface
+    t.read64(0x80_0010)                       # the node's CAPS
+    m.cycles, m.idle(), m.stats()
+
+The library is found through $KOHAKU_LIB, then build/libkohaku.so of the
+checkout this package sits in, then the system's library path.
+"""
+
+import ctypes
+import ctypes.util
+import json
+import os
+
+__all__ = ["Machine", "SimTransport", "KohakuError", "StuckError", "api_version"]
+
+WORD_BYTES = 8
+MASK64 = (1 << 64) - 1
+
+# kh_status (api.h)
+_E_ALIGN, _E_PARTIAL, _E_STUCK = 3, 4, 7
+
+
+def _find_library():
+    env = os.environ.get("KOHAKU_LIB")
+    if env:
+        return env
+    here = os.path.dirname(os.path.abspath(__file__))
+    local = os.path.join(here, "..", "..", "build", "libkohaku.so")
+    if os.path.exists(local):
+        return local
+    found = ctypes.util.find_library("kohaku")
+    if found:
+        return found
+    raise OSError("libkohaku.so not found: build it with `make`, or set KOHAKU_LIB to its path")
+
+
+def _load():
+    lib = ctypes.CDLL(_find_library())
+    u64, p = ctypes.c_uint64, ctypes.c_void_p
+    sigs = {
+        "kh_api_version": (ctypes.c_uint, []),
+        "kh_status_name": (ctypes.c_char_p, [ctypes.c_int]),
+        "kh_dev_open": (ctypes.c_int, [ctypes.POINTER(p), ctypes.c_char_p, ctypes.c_char_p,
+                                       ctypes.POINTER(ctypes.c_char_p), ctypes.c_size_t,
+                                       ctypes.c_char_p, ctypes.c_size_t]),
+        "kh_dev_close": (None, [p]),
+        "kh_dev_message": (ctypes.c_char_p, [p]),
+        "kh_dev_write64": (ctypes.c_int, [p, u64, u64]),
+        "kh_dev_read64": (ctypes.c_int, [p, u64, ctypes.POINTER(u64)]),
+        "kh_dev_write_block": (ctypes.c_int, [p, u64, ctypes.c_char_p, ctypes.c_size_t]),
+        "kh_dev_read_block": (ctypes.c_int, [p, u64, ctypes.c_char_p, ctypes.c_size_t]),
+        "kh_dev_set_stuck_reads": (ctypes.c_int, [p, ctypes.c_uint]),
+        "kh_dev_run": (ctypes.c_int, [p, u64]),
+        "kh_dev_idle": (ctypes.c_int, [p, u64]),
+        "kh_dev_cycles": (u64, [p]),
+        "kh_dev_accesses": (u64, [p]),
+        "kh_dev_trace": (ctypes.c_int, [p, ctypes.c_char_p]),
+        "kh_dev_stats": (ctypes.c_int, [p, ctypes.c_char_p, ctypes.c_size_t, ctypes.POINTER(ctypes.c_size_t)]),
+        "kh_dev_diagnose": (ctypes.c_int, [p, ctypes.c_char_p, ctypes.c_size_t]),
+        "kh_dev_dram_read": (ctypes.c_int, [p, ctypes.c_uint, u64, ctypes.c_char_p, ctypes.c_size_t]),
+        "kh_dev_dram_write": (ctypes.c_int, [p, ctypes.c_uint, u64, ctypes.c_char_p, ctypes.c_size_t]),
+        "kh_dev_meshes": (ctypes.c_uint, [p]),
+    }
+    for name, (res, args) in sigs.items():
+        fn = getattr(lib, name)
+        fn.restype, fn.argtypes = res, args
+    return lib
+
+
+_lib = None
+
+
+def _api():
+    global _lib
+    if _lib is None:
+        _lib = _load()
+    return _lib
+
+
+def api_version():
+    """The library's API version as (major, minor)."""
+    v = _api().kh_api_version()
+    return v >> 16, v & 0xFFFF
+
+
+class KohakuError(RuntimeError):
+    """The simulator refused an operation; `status` is the kh_status name."""
+
+    def __init__(self, status, message):
+        super().__init__(message)
+        self.status = status
+
+
+class StuckError(KohakuError, TimeoutError):
+    """A read was repeated with nothing pending in the machine: the value can
+    never change, so a polling loop would spin until its timeout. A
+    TimeoutError, so a driver that handles a poll timeout handles this too."""
+
+
+class Machine:
+    """One simulated machine.
+
+    machine: a map picture, a machine file, or "default". profile: a
+    parameter profile (e.g. "host-zero" for zero-time host accesses, the
+    rec-* recording profiles). params: {name: value} machine parameters
+    (`kohaku params` lists them), applied last.
+    """
+
+    def __init__(self, machine="default", profile=None, params=None):
+        lib = _api()
+        items = [f"{k}={v}".encode() for k, v in (params or {}).items()]
+        arr = (ctypes.c_char_p * max(1, len(items)))(*items)
+        err = ctypes.create_string_buffer(4096)
+        h = ctypes.c_void_p()
+        rc = lib.kh_dev_open(ctypes.byref(h), str(machine).encode(),
+                             profile.encode() if profile else None, arr, len(items), err, len(err))
+        if rc:
+            raise KohakuError(lib.kh_status_name(rc).decode(), err.value.decode(errors="replace"))
+        self._h = h
+        self.machine, self.profile, self.params = machine, profile, dict(params or {})
+
+    # -- plumbing
+    def _check(self, rc):
+        if rc == 0:
+            return
+        lib = _api()
+        msg = lib.kh_dev_message(self._h).decode(errors="replace")
+        status = lib.kh_status_name(rc).decode()
+        if rc in (_E_ALIGN, _E_PARTIAL):
+            raise ValueError(msg)
+        if rc == _E_STUCK:
+            raise StuckError(status, msg)
+        raise KohakuError(status, msg)
+
+    def _handle(self):
+        if self._h is None:
+            raise KohakuError("KH_E_ARG", "the machine is closed")
+        return self._h
+
+    # -- the machine
+    @property
+    def cycles(self):
+        """Simulated cycles since the machine was built."""
+        return _api().kh_dev_cycles(self._handle())
+
+    @property
+    def accesses(self):
+        """Host accesses so far (a word, or a block)."""
+        return _api().kh_dev_accesses(self._handle())
+
+    @property
+    def meshes(self):
+        return _api().kh_dev_meshes(self._handle())
+
+    def run(self, n):
+        """Advance n cycles with no host traffic."""
+        self._check(_api().kh_dev_run(self._handle(), int(n)))
+
+    def idle(self, limit=10_000_000):
+        """Run until nothing is pending; KohakuError (with the machine's
+        diagnosis) if it is still busy after `limit` cycles."""
+        self._check(_api().kh_dev_idle(self._handle(), int(limit)))
+
+    def trace(self, path):
+        """Write a Perfetto / Chrome trace of what follows to `path` (None:
+        finish the trace)."""
+        self._check(_api().kh_dev_trace(self._handle(), str(path).encode() if path is not None else None))
+
+    def stats(self):
+        """Every component's and link's counters, as a dict (--stats)."""
+        lib, h = _api(), self._handle()
+        need = ctypes.c_size_t()
+        self._check(lib.kh_dev_stats(h, None, 0, ctypes.byref(need)))
+        buf = ctypes.create_string_buffer(need.value + 1)
+        self._check(lib.kh_dev_stats(h, buf, len(buf), None))
+        return json.loads(buf.value.decode())
+
+    def diagnose(self):
+        """Why the machine is not progressing ("" when nothing is pending)."""
+        buf = ctypes.create_string_buffer(16384)
+        self._check(_api().kh_dev_diagnose(self._handle(), buf, len(buf)))
+        return buf.value.decode(errors="replace")
+
+    def dram_read(self, mesh, offset, nbytes):
+        """Mesh `mesh`'s DRAM at byte `offset`, no host time (a backdoor)."""
+        buf = ctypes.create_string_buffer(nbytes)
+        self._check(_api().kh_dev_dram_read(self._handle(), mesh, offset, buf, nbytes))
+        return buf.raw
+
+    def dram_write(self, mesh, offset, data):
+        self._check(_api().kh_dev_dram_write(self._handle(), mesh, offset, bytes(data), len(data)))
+
+    def close(self):
+        if self._h is not None:
+            _api().kh_dev_close(self._h)
+            self._h = None
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.close()
+
+    def __del__(self):
+        try:
+            self.close()
+        except Exception:  # noqa: BLE001 -- interpreter shutdown
+            pass
+
+    def __repr__(self):
+        return f"kohaku.Machine({self.machine!r}, cycle {self.cycles})"
+
+
+class SimTransport:
+    """Upstream's transport surface over a Machine: write64, read64,
+    write_block, read_block (the same run of word accesses, little-endian),
+    bulk = True. ValueError for an unaligned address or a partial word; every
+    access costs the host link's simulated time (docs/host-link.md); a read
+    that can never change raises StuckError (after `stuck_reads` identical
+    reads with nothing pending; 0 never)."""
+
+    bulk = True
+
+    def __init__(self, machine, stuck_reads=8):
+        self.machine = machine
+        machine._check(_api().kh_dev_set_stuck_reads(machine._handle(), int(stuck_reads)))
+
+    @staticmethod
+    def _aligned(addr):
+        if addr % WORD_BYTES:
+            raise ValueError(f"host address {addr:#x} is not 8-byte aligned: the host moves 64-bit words")
+
+    @staticmethod
+    def _words(nbytes):
+        if nbytes % WORD_BYTES:
+            raise ValueError(f"a block of {nbytes} bytes is not made of whole 64-bit words")
+
+    def write64(self, addr, data):
+        self._aligned(addr)
+        m = self.machine
+        m._check(_api().kh_dev_write64(m._handle(), addr, data & MASK64))
+
+    def read64(self, addr):
+        self._aligned(addr)
+        m = self.machine
+        v = ctypes.c_uint64()
+        m._check(_api().kh_dev_read64(m._handle(), addr, ctypes.byref(v)))
+        return v.value
+
+    def write_block(self, addr, data):
+        self._aligned(addr)
+        data = bytes(data)
+        self._words(len(data))
+        if not data:
+            return
+        m = self.machine
+        m._check(_api().kh_dev_write_block(m._handle(), addr, data, len(data)))
+
+    def read_block(self, addr, nbytes):
+        self._aligned(addr)
+        self._words(nbytes)
+        if not nbytes:
+            return b""
+        m = self.machine
+        buf = ctypes.create_string_buffer(nbytes)
+        m._check(_api().kh_dev_read_block(m._handle(), addr, buf, nbytes))
+        return buf.raw
+
+    def __repr__(self):
+        return f"kohaku.SimTransport({self.machine!r})"

@@ -1,0 +1,285 @@
+/* The stable host API (include/kohaku/api.h) over the machine and its card. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "kohaku/api.h"
+#include "kohaku/card.h"
+#include "kohaku/machine.h"
+#include "kohaku/node.h"
+#include "kohaku/trace.h"
+
+#define DEV_MSG_LEN 8192
+#define DEV_STUCK_DEFAULT 8
+
+struct kh_dev {
+    kh_machine *m;
+    kh_trace *trace;
+    char msg[DEV_MSG_LEN];
+    uint64_t accesses;
+    /* the run of identical settled reads (kh_dev_set_stuck_reads) */
+    unsigned stuck_limit, same;
+    uint64_t last_addr, last_value;
+    size_t last_n;
+};
+
+unsigned kh_api_version(void) { return (KH_API_MAJOR << 16) | KH_API_MINOR; }
+
+const char *kh_status_name(int status)
+{
+    static const char *const names[] = {"KH_OK",      "KH_E_ARG",     "KH_E_MACHINE", "KH_E_ALIGN",
+                                        "KH_E_PARTIAL", "KH_E_UNMAPPED", "KH_E_REFUSED", "KH_E_STUCK",
+                                        "KH_E_BUSY",  "KH_E_IO",      "KH_E_NOMEM"};
+    return status >= 0 && (size_t)status < sizeof names / sizeof names[0] ? names[status] : "unknown";
+}
+
+static int ok(kh_dev *d)
+{
+    d->msg[0] = 0;
+    return KH_OK;
+}
+
+/* The card's refusals, classified by the rule the message names. */
+static int card_status(const char *msg)
+{
+    if (strstr(msg, "not 8-byte aligned")) return KH_E_ALIGN;
+    if (strstr(msg, "whole 64-bit words")) return KH_E_PARTIAL;
+    if (strstr(msg, "unmapped")) return KH_E_UNMAPPED;
+    return KH_E_REFUSED;
+}
+
+static int after_access(kh_dev *d)
+{
+    const char *e = kh_machine_error(d->m);
+    if (e) {
+        snprintf(d->msg, sizeof d->msg, "the machine refused an operation: %s", e);
+        return KH_E_REFUSED;
+    }
+    return ok(d);
+}
+
+int kh_dev_open(kh_dev **out, const char *machine, const char *profile, const char *const *params,
+                size_t nparams, char *err, size_t errlen)
+{
+    *out = NULL;
+    if (!machine) machine = "default";
+    kh_params p;
+    kh_params_default(&p);
+    kh_machine_spec *s = kh_machine_spec_load(machine, err, errlen);
+    if (!s) return KH_E_MACHINE;
+    /* the file's param lines, then the caller's profile and parameters */
+    int rc = kh_machine_spec_params(s, &p, err, errlen);
+    if (!rc && profile) rc = kh_params_profile(&p, profile, err, errlen);
+    for (size_t i = 0; !rc && i < nparams; i++) rc = kh_params_set_assign(&p, params[i], err, errlen);
+    kh_machine *m = rc ? NULL : kh_machine_build(s, &p, err, errlen);
+    kh_machine_spec_free(s);
+    if (!m) return KH_E_MACHINE;
+    kh_dev *d = calloc(1, sizeof *d);
+    if (!d) {
+        kh_machine_free(m);
+        snprintf(err, errlen, "out of memory opening the machine");
+        return KH_E_NOMEM;
+    }
+    d->m = m;
+    d->stuck_limit = DEV_STUCK_DEFAULT;
+    *out = d;
+    return KH_OK;
+}
+
+void kh_dev_close(kh_dev *d)
+{
+    if (!d) return;
+    if (d->trace) kh_trace_json_close(d->trace, d->msg, sizeof d->msg);
+    kh_machine_free(d->m);
+    free(d);
+}
+
+const char *kh_dev_message(const kh_dev *d) { return d ? d->msg : "no machine (NULL)"; }
+
+int kh_dev_set_stuck_reads(kh_dev *d, unsigned n)
+{
+    d->stuck_limit = n;
+    d->same = 0;
+    return ok(d);
+}
+
+/* Any access other than a repeat of the same read breaks the run. */
+static void forget_reads(kh_dev *d) { d->same = 0; }
+
+/* A read of (addr, n bytes) returned value: fail once it is the n-th
+ * identical settled read in a row. */
+static int judge_read(kh_dev *d, uint64_t addr, size_t n, uint64_t value)
+{
+    kh_card *card = kh_machine_card(d->m);
+    if (!kh_card_read_settled(card)) {
+        d->same = 0;
+        return KH_OK;
+    }
+    if (d->same && d->last_addr == addr && d->last_n == n && d->last_value == value)
+        d->same++;
+    else
+        d->same = 1;
+    d->last_addr = addr;
+    d->last_n = n;
+    d->last_value = value;
+    if (!d->stuck_limit || d->same < d->stuck_limit) return KH_OK;
+    int used = snprintf(d->msg, sizeof d->msg,
+                        "read of 0x%llx returned 0x%016llx %u times in a row with nothing pending in the "
+                        "machine (cycle %llu): the value can never change without another host access\n",
+                        (unsigned long long)addr, (unsigned long long)value, d->same,
+                        (unsigned long long)kh_sim_now(kh_machine_sim(d->m)));
+    if (used > 0 && (size_t)used < sizeof d->msg && kh_machine_diagnose(d->m, d->msg + used, sizeof d->msg - (size_t)used) == 0)
+        snprintf(d->msg + used, sizeof d->msg - (size_t)used, "nothing in the machine has work outstanding");
+    size_t len = strlen(d->msg);
+    if (len && d->msg[len - 1] == '\n') d->msg[len - 1] = 0;
+    d->same = 0;
+    return KH_E_STUCK;
+}
+
+int kh_dev_write64(kh_dev *d, uint64_t addr, uint64_t value)
+{
+    forget_reads(d);
+    d->accesses++;
+    if (kh_card_write64(kh_machine_card(d->m), addr, value, d->msg, sizeof d->msg)) return card_status(d->msg);
+    return after_access(d);
+}
+
+int kh_dev_read64(kh_dev *d, uint64_t addr, uint64_t *value)
+{
+    d->accesses++;
+    if (kh_card_read64(kh_machine_card(d->m), addr, value, d->msg, sizeof d->msg)) {
+        forget_reads(d);
+        return card_status(d->msg);
+    }
+    int rc = after_access(d);
+    return rc ? rc : judge_read(d, addr, 8, *value);
+}
+
+int kh_dev_write_block(kh_dev *d, uint64_t addr, const void *bytes, size_t n)
+{
+    forget_reads(d);
+    d->accesses++;
+    if (kh_card_write_block(kh_machine_card(d->m), addr, bytes, n, d->msg, sizeof d->msg))
+        return card_status(d->msg);
+    return after_access(d);
+}
+
+/* A cheap summary of a block's bytes for the identical-read test. */
+static uint64_t digest(const uint8_t *b, size_t n)
+{
+    uint64_t h = UINT64_C(1469598103934665603);
+    for (size_t i = 0; i < n; i++) h = (h ^ b[i]) * UINT64_C(1099511628211);
+    return h;
+}
+
+int kh_dev_read_block(kh_dev *d, uint64_t addr, void *bytes, size_t n)
+{
+    d->accesses++;
+    if (kh_card_read_block(kh_machine_card(d->m), addr, bytes, n, d->msg, sizeof d->msg)) {
+        forget_reads(d);
+        return card_status(d->msg);
+    }
+    int rc = after_access(d);
+    return rc ? rc : judge_read(d, addr, n, digest(bytes, n));
+}
+
+int kh_dev_run(kh_dev *d, uint64_t cycles)
+{
+    forget_reads(d);
+    kh_sim_run(kh_machine_sim(d->m), cycles);
+    return after_access(d);
+}
+
+int kh_dev_idle(kh_dev *d, uint64_t limit)
+{
+    forget_reads(d);
+    kh_sim *sim = kh_machine_sim(d->m);
+    if (!kh_sim_run_until_idle(sim, limit)) {
+        int used = snprintf(d->msg, sizeof d->msg, "idle: the machine was still busy after %llu cycles (cycle %llu):\n",
+                            (unsigned long long)limit, (unsigned long long)kh_sim_now(sim));
+        if (used > 0 && (size_t)used < sizeof d->msg) kh_machine_diagnose(d->m, d->msg + used, sizeof d->msg - (size_t)used);
+        return KH_E_BUSY;
+    }
+    return after_access(d);
+}
+
+uint64_t kh_dev_cycles(const kh_dev *d) { return kh_sim_now(kh_machine_sim(d->m)); }
+uint64_t kh_dev_accesses(const kh_dev *d) { return d->accesses; }
+
+int kh_dev_trace(kh_dev *d, const char *path)
+{
+    kh_sim *sim = kh_machine_sim(d->m);
+    if (d->trace) {
+        int rc = kh_trace_json_close(d->trace, d->msg, sizeof d->msg);
+        d->trace = NULL;
+        if (rc) return KH_E_IO;
+    }
+    if (!path) return ok(d);
+    d->trace = kh_trace_json_open(sim, path, d->msg, sizeof d->msg);
+    if (!d->trace) return KH_E_IO;
+    kh_sim_set_trace(sim, d->trace);
+    return ok(d);
+}
+
+int kh_dev_stats(kh_dev *d, char *buf, size_t len, size_t *need)
+{
+    char *text = NULL;
+    size_t n = 0;
+    FILE *f = open_memstream(&text, &n);
+    if (!f) {
+        snprintf(d->msg, sizeof d->msg, "out of memory writing the statistics");
+        return KH_E_NOMEM;
+    }
+    kh_stats_fprint_json(kh_machine_sim(d->m), f);
+    fclose(f);
+    while (n && (text[n - 1] == '\n')) text[--n] = 0;
+    if (need) *need = n;
+    if (len) snprintf(buf, len, "%s", text);
+    free(text);
+    return ok(d);
+}
+
+int kh_dev_diagnose(kh_dev *d, char *buf, size_t len)
+{
+    if (len) buf[0] = 0;
+    kh_machine_diagnose(d->m, buf, len);
+    return ok(d);
+}
+
+static int dram_check(kh_dev *d, unsigned mesh, kh_node **node)
+{
+    *node = kh_machine_node_at(d->m, mesh);
+    if (!*node) {
+        snprintf(d->msg, sizeof d->msg, "mesh %u is not a mesh of this machine (0..%u)", mesh,
+                 kh_machine_nmeshes(d->m) - 1);
+        return KH_E_ARG;
+    }
+    return KH_OK;
+}
+
+/* The node's inside address of mesh's DRAM at offset (memory.md §1.2). */
+static uint64_t dram_inside(unsigned mesh, uint64_t offset)
+{
+    return kh_host_dram(mesh, offset) & ((UINT64_C(1) << KH_HOST_MEM_SHIFT) - 1);
+}
+
+int kh_dev_dram_read(kh_dev *d, unsigned mesh, uint64_t offset, void *bytes, size_t n)
+{
+    kh_node *node;
+    int rc = dram_check(d, mesh, &node);
+    if (rc) return rc;
+    if (kh_node_host_read(node, dram_inside(mesh, offset), bytes, n, d->msg, sizeof d->msg)) return KH_E_UNMAPPED;
+    return ok(d);
+}
+
+int kh_dev_dram_write(kh_dev *d, unsigned mesh, uint64_t offset, const void *bytes, size_t n)
+{
+    kh_node *node;
+    int rc = dram_check(d, mesh, &node);
+    if (rc) return rc;
+    forget_reads(d);
+    if (kh_node_host_write(node, dram_inside(mesh, offset), bytes, n, d->msg, sizeof d->msg)) return KH_E_UNMAPPED;
+    return ok(d);
+}
+
+unsigned kh_dev_meshes(const kh_dev *d) { return kh_machine_nmeshes(d->m); }
