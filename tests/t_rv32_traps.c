@@ -338,12 +338,19 @@ static void cu_caps_of_the_processor(void)
  * a warning; a CU_DATA from another source while a burst is open is
  * discarded; word mode honours byte enables for the scratchpad (buf_id 4)
  * and ignores them for the instruction memory (buf_id 5). */
-static void mbox(kh_machine *m, const kh_flit *f)
+static void mbox_send(kh_machine *m, const kh_flit *f)
 {
     char err[256];
     kh_card *card = kh_machine_card(m);
     for (unsigned k = 0; k < 5; k++) kh_card_write64(card, kh_host_ctrl(0, KH_ORCH_TX_FLIT + 8 * k), f->w[k], err, sizeof err);
     kh_card_write64(card, kh_host_ctrl(0, KH_ORCH_TX_KICK), 1, err, sizeof err);
+    uint64_t v;
+    kh_card_read64(card, kh_host_ctrl(0, KH_ORCH_TX_STATUS), &v, err, sizeof err); /* the kick acts first */
+}
+
+static void mbox(kh_machine *m, const kh_flit *f)
+{
+    mbox_send(m, f);
     kh_sim_run_until_idle(kh_machine_sim(m), 10000);
 }
 
@@ -414,6 +421,55 @@ static void cu_data_loader(void)
     kh_machine_free(m);
 }
 
+/* Open point 13: a CU_DATA write to the scratchpad while the executor
+ * reads its descriptor through the same port is reported as an error. */
+static void loader_executor_collision(void)
+{
+    char err[512];
+    kh_params p;
+    kh_params_default(&p);
+    CHECK_EQ(kh_params_profile(&p, "host-zero", err, sizeof err), 0);
+    kh_machine *m = kh_machine_new(NULL, &p, err, sizeof err);
+    static kh_rv32_image img;
+    memset(&img, 0, sizeof img);
+    unsigned k = rv_li(img.imem, 1, 0xF0000000);
+    img.imem[k++] = RV_ADDI(2, 0, 64);
+    img.imem[k++] = RV_SW(1, 2, 0);
+    img.imem[k++] = RV_LW(4, 1, 0);
+    img.imem[k++] = rv_i(KH_RV32_OP_OP_IMM, 7, 4, 4, 1);
+    img.imem[k++] = rv_b(1, 4, 0, -8);
+    img.imem[k++] = RV_ECALL;
+    img.imem_granules = 2;
+    uint32_t *d = &img.spad[64];
+    d[0] = 40; /* 39 fill-value writes and a GO: the executor reads for about 240 cycles */
+    for (unsigned i = 0; i < 39; i++) d[1 + 3 * i] = 0x40;
+    uint64_t go = 0;
+    kh_mover_ctrl_set_mode(&go, 4);
+    kh_mover_ctrl_set_ewidth(&go, 2);
+    kh_mover_ctrl_set_go(&go, 1);
+    d[1 + 3 * 39] = 0x00;
+    d[2 + 3 * 39] = (uint32_t)go;
+    img.spad_lo = 8;
+    img.spad_hi = 24;
+    CHECK_EQ(kh_rv32_host_load(kh_machine_card(m), 0, &img, 0, 1, 0, err, sizeof err), 0);
+    unsigned errors0 = kh_sim_log_count(kh_machine_sim(m), KH_LOG_ERROR);
+    /* once the executor runs, send a CU_DATA burst to the scratchpad */
+    kh_rv32_state st;
+    unsigned c = 0;
+    do {
+        kh_sim_run(kh_machine_sim(m), 1);
+        kh_rv32_get_state(kh_machine_cpu_at(m, 0), &st);
+    } while (!kh_rv32_pe_status_exec_busy(&st.pe_status) && ++c < 5000);
+    CHECK(c < 5000);
+    kh_flit f = cu_data(0, 1, 1, 0, 100, 0);
+    mbox_send(m, &f);
+    f = cu_data(0, 1, 0, 0, 0, 0);
+    mbox_send(m, &f);
+    kh_sim_run_until_idle(kh_machine_sim(m), 100000);
+    CHECK(kh_sim_log_count(kh_machine_sim(m), KH_LOG_ERROR) > errors0);
+    kh_machine_free(m);
+}
+
 int main(void)
 {
     KH_RUN(ecall_and_ebreak);
@@ -428,5 +484,6 @@ int main(void)
     KH_RUN(unreachable_without_port_01);
     KH_RUN(cu_caps_of_the_processor);
     KH_RUN(cu_data_loader);
+    KH_RUN(loader_executor_collision);
     return kh_test_end("t_rv32_traps");
 }
