@@ -13,7 +13,8 @@
 #                   (default ${TMPDIR:-/tmp}/kohaku-bench)
 #   BENCH_ONLY      a list of workload numbers to run (default: 1 2 3 4 5 6)
 # Output: a line per workload. "values": "same" when both printed the same
-# (timing lines of `bench noc` left out), else "DIFFERS" and the files to diff.
+# results (lines naming cycles, and the timing lines of `bench noc`, left
+# out), else "DIFFERS" and the files to diff.
 # "cycles": each build runs the workload once more with --stats (every link's
 # flits and stall cycles, every unit's busy cycles, the final cycle; for (1)
 # `replay -v` on one case: every request and completion with its cycle) and
@@ -90,8 +91,10 @@ for n in $ONLY; do
     # shellcheck disable=SC2086 # the arguments are words by design
     line=$("$PAIR" "$RUNS" "$W/out$n.base" "$W/out$n.this" -- "$B" $a -- "$K" $a) || { status=1; continue; }
     set -- $line
-    grep -v ' speed ' "$W/out$n.base" >"$W/out$n.base.values"
-    grep -v ' speed ' "$W/out$n.this" >"$W/out$n.this.values"
+    # values: what the run printed less its timing (speed) and its cycle
+    # counts, which the cycles column compares
+    grep -v -e ' speed ' -e 'cycle' "$W/out$n.base" >"$W/out$n.base.values"
+    grep -v -e ' speed ' -e 'cycle' "$W/out$n.this" >"$W/out$n.this.values"
     if [ "$7" != 0 ] || [ "$8" != 0 ]; then
         same="exit $7/$8"
         status=1

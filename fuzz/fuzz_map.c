@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "fuzz_text.h"
 #include "kohaku/machine.h"
 #include "kohaku/mesh.h"
 
@@ -12,10 +13,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-    char *text = malloc(size + 1);
+    char *text = fuzz_text(data, size);
     if (!text) return 0;
-    memcpy(text, data, size);
-    text[size] = 0; /* the parser takes text; a NUL ends it early */
     char err[512];
     kh_map_units units;
     kh_machine_map_units(&units);

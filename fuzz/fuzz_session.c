@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "host/session_int.h"
+#include "fuzz_text.h"
 #include "kohaku/machine.h"
 #include "kohaku/session.h"
 
@@ -33,10 +34,8 @@ static int quick(const kh_session *s)
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-    char *text = malloc(size + 1);
+    char *text = fuzz_text(data, size);
     if (!text) return 0;
-    memcpy(text, data, size);
-    text[size] = 0;
     char err[8192];
     err[0] = 0;
     /* no base directory: a `file` operand names a path as given */

@@ -44,17 +44,11 @@ typedef struct bench {
     fake_mem *mem;
 } bench;
 
-/* A card whose host link costs wr / rd cycles per transaction and beat
- * cycles per further burst beat (0, 0, 0: the zero-time host). */
-static bench make_link(uint64_t wr, uint64_t rd, uint64_t beat)
+/* A card on a simulation with parameters p. */
+static bench make_params(const kh_params *p)
 {
     bench b;
-    kh_params p;
-    kh_params_default(&p);
-    p.host_write_cycles = wr;
-    p.host_read_cycles = rd;
-    p.host_beat_cycles = beat;
-    b.sim = kh_sim_new(&p);
+    b.sim = kh_sim_new(p);
     char err[256];
     kh_orch_cfg cfg = {.x = 0, .y = 1, .grid_lo = 1, .grid_hi = 2};
     b.orch = kh_orch_new(b.sim, &cfg, NULL, err, sizeof err);
@@ -64,6 +58,18 @@ static bench make_link(uint64_t wr, uint64_t rd, uint64_t beat)
     kh_card_mem mem = {.ctx = b.mem, .read = fm_read, .write = fm_write};
     if (kh_card_attach_mesh(b.card, 0, b.orch, &mem, err, sizeof err)) printf("attach: %s\n", err);
     return b;
+}
+
+/* A card whose host link costs wr / rd cycles per transaction and beat
+ * cycles per further burst beat (0, 0, 0: the zero-time host). */
+static bench make_link(uint64_t wr, uint64_t rd, uint64_t beat)
+{
+    kh_params p;
+    kh_params_default(&p);
+    p.host_write_cycles = wr;
+    p.host_read_cycles = rd;
+    p.host_beat_cycles = beat;
+    return make_params(&p);
 }
 
 static bench make(uint64_t host_cycles) { return make_link(host_cycles, host_cycles, 0); }
@@ -215,6 +221,23 @@ static void host_access_cost_advances_the_clock(void)
     done(&b);
 }
 
+static void host_access_cycles_add_to_every_access(void)
+{
+    kh_params p;
+    kh_params_default(&p);
+    p.host_write_cycles = 5;
+    p.host_read_cycles = 3;
+    p.host_access_cycles = 10;
+    bench b = make_params(&p);
+    char err[256];
+    uint64_t v;
+    kh_cycle t = kh_sim_now(b.sim);
+    CHECK_EQ(kh_card_write64(b.card, 0x800048, 1, err, sizeof err), 0);
+    CHECK_EQ(kh_card_read64(b.card, 0x800048, &v, err, sizeof err), 0);
+    CHECK_EQ(kh_sim_now(b.sim), t + 15 + 13);
+    done(&b);
+}
+
 static void a_burst_never_crosses_4_kib(void)
 {
     bench b = make_link(10, 10, 1);
@@ -264,6 +287,7 @@ int main(void)
     KH_RUN(a_refused_block_changes_nothing);
     KH_RUN(host_access_cost_advances_the_clock);
     KH_RUN(a_burst_never_crosses_4_kib);
+    KH_RUN(host_access_cycles_add_to_every_access);
     KH_RUN(a_read_of_an_idle_machine_is_settled);
     KH_RUN(zero_cost_accesses_take_no_time);
     return kh_test_end("t_card");

@@ -59,6 +59,32 @@ static void axi_ram_one_read_burst_at_a_time(void)
     rig_free(&r);
 }
 
+/* Two ports read 4 words each in the same cycle: the second burst's RAM
+ * read waits for the first (one burst at a time), and its beats then wait
+ * in the DRAM port's R FIFO behind the first burst's, which hands out one
+ * 32-byte beat per cycle (mag_dram_port u_rq): its first beat is 4 cycles
+ * after the first burst's. Upstream 7703ee8 under Verilator on the 2x2
+ * mesh: port 0's entry out from 142, port 1's, handshaken a cycle later,
+ * from 146 (docs/timing.md "Memory port"). */
+static void axi_ram_second_burst_waits_for_the_return_path(void)
+{
+    kh_params p;
+    kh_params_default(&p);
+    p.axi_ram_model = 1;
+    rig r;
+    rig_init(&r, &p, 2, 0, 0);
+    kh_flit f = mk_rd(2, 1, 0x0, 3, 0);
+    tep_send_at(r.src[0], &f, 10);
+    f = mk_rd(2, 3, 0x1000, 3, 0);
+    tep_send_at(r.src[1], &f, 10);
+    rig_run(&r);
+    CHECK_EQ(r.sink[0]->ngot, 4);
+    CHECK_EQ(r.sink[1]->ngot, 4);
+    kh_cycle a = r.sink[0]->got_at[0], b = r.sink[1]->got_at[0];
+    CHECK_EQ(a < b ? b - a : a - b, 4);
+    rig_free(&r);
+}
+
 /* §8: a staging read returns a word every stage_rd_lat + 1 cycles (one word
  * outstanding); DRAM streams one per cycle. */
 static void staging_read_one_word_outstanding(void)
@@ -163,6 +189,7 @@ int main(void)
     KH_RUN(default_dram_first_beat_after_dram_lat);
     KH_RUN(axi_ram_first_beat_after_8);
     KH_RUN(axi_ram_one_read_burst_at_a_time);
+    KH_RUN(axi_ram_second_burst_waits_for_the_return_path);
     KH_RUN(plain_reads_of_one_word_start_12_apart);
     KH_RUN(plain_reads_of_eight_words_start_19_apart);
     KH_RUN(write_of_one_beat_is_acked_after_17);

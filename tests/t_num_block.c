@@ -5,6 +5,7 @@
 
 #include "kohaku/bits.h"
 #include "kohaku/hex.h"
+#include "kohaku/isa.h"
 #include "kohaku/num.h"
 #include "support/test.h"
 
@@ -200,8 +201,52 @@ static void cluster_end_to_end_worked_example(void)
     CHECK_STR(hex, "00000000000000000000000000000000000000000000000000000000be01426e");
 }
 
+/* The MXFP7 word is described once (isa/mxfp7.isa's mxfp7_word): the packer puts
+ * every slot and scale where the embedded table says, read back through the
+ * table engine, not through the packer's own positions. */
+static void mx_pack_follows_the_table(void)
+{
+    char err[200];
+    kh_isa *isa = kh_isa_open_builtin(err, sizeof err);
+    CHECK(isa != NULL);
+    const kh_isa_layout *l = isa ? kh_isa_find(isa, "mxfp7_word") : NULL;
+    CHECK(l != NULL);
+    if (!l) {
+        kh_isa_free(isa);
+        return;
+    }
+    for (int b = 0; b < 2; b++) {
+        kh_mx_entry e;
+        for (unsigned lane = 0; lane < 4; lane++) {
+            e.scale[lane] = (uint8_t)(0x51 + 0x22 * lane);
+            for (unsigned k = 0; k < 32; k++) e.q[lane][k] = (int8_t)((int)(lane * 32 + k) % 127 - 63);
+        }
+        uint64_t words[16];
+        kh_mx_pack(&e, b, words);
+        for (unsigned w = 0; w < 4; w++) {
+            for (unsigned o = 0; o < 32; o++) {
+                char name[8];
+                snprintf(name, sizeof name, "s%u", o);
+                kh_isa_val v;
+                kh_isa_get(l, words + 4 * w, (unsigned)kh_isa_field_find(l, name), &v);
+                unsigned lane = b ? o % 4 : o / 8, k = b ? 8 * w + o / 4 : 8 * w + o % 8; /* numerics.md §2.2 */
+                CHECK_EQ(v.w[0], (uint8_t)e.q[lane][k] & 0x7F);
+            }
+            for (unsigned lane = 0; lane < 4; lane++) {
+                char name[8];
+                snprintf(name, sizeof name, "scale%u", lane);
+                kh_isa_val v;
+                kh_isa_get(l, words + 4 * w, (unsigned)kh_isa_field_find(l, name), &v);
+                CHECK_EQ(v.w[0], e.scale[lane]);
+            }
+        }
+    }
+    kh_isa_free(isa);
+}
+
 int main(void)
 {
+    KH_RUN(mx_pack_follows_the_table);
     KH_RUN(mx_block_every_path_is_exact);
     KH_RUN(mx_block_dispatch_names_a_running_path);
     KH_RUN(mx_block_pipeline_is_product_scale_add);

@@ -79,6 +79,19 @@ int kh_card_write64(kh_card *c, uint64_t addr, uint64_t value, char *err, size_t
 int kh_card_read64(kh_card *c, uint64_t addr, uint64_t *value, char *err, size_t errlen);
 int kh_card_write_block(kh_card *c, uint64_t addr, const void *bytes, size_t n, char *err, size_t errlen);
 int kh_card_read_block(kh_card *c, uint64_t addr, void *bytes, size_t n, char *err, size_t errlen);
+/* The registers' names (the session language's, docs/session.md): the
+ * orchestrator's in a node control window (control.md §2.2) and the
+ * control-program engine's in the command window (§3). */
+typedef struct kh_card_reg {
+    const char *name;
+    uint32_t off;
+} kh_card_reg;
+const kh_card_reg *kh_card_orch_regs(size_t *n);
+const kh_card_reg *kh_card_engine_regs(size_t *n);
+/* A host address in words: "PROG_STAT of mesh 0's node control window",
+ * "NODE_STATUS(1,0) of mesh 0", "mesh 0's memory window + 0x1000", ... */
+void kh_card_addr_name(const kh_card *c, uint64_t addr, char *buf, size_t len);
+
 /* Whether the last read (word or block) sampled a machine with nothing
  * pending: then its value cannot change without another host access, and
  * a poll for another value can never succeed. Exact: judged at the

@@ -47,6 +47,12 @@ enum kh_signal_code {
 };
 
 static inline void kh_flit_clear(kh_flit *f) { memset(f, 0, sizeof *f); }
+/* Keep the flit's 288 bits: a host window writes five words, of which word
+ * 4 carries only bits [287:256] (flits.md §8); the rest is ignored. */
+static inline void kh_flit_trim(kh_flit *f)
+{
+    kh_bits_set(f->w, KH_FLIT_BITS, KH_FLIT_WORDS * 64 - KH_FLIT_BITS, 0);
+}
 
 /* Every header field of flits.md §2, to build a header in one statement:
  * kh_flit_set_hdr(&f, &(kh_flit_hdr){.dst_x = 2, .dst_y = 1, ...}). */

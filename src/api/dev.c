@@ -123,10 +123,12 @@ static int judge_read(kh_dev *d, uint64_t addr, size_t n, uint64_t value)
     d->last_n = n;
     d->last_value = value;
     if (!d->stuck_limit || d->same < d->stuck_limit) return KH_OK;
+    char what[96];
+    kh_card_addr_name(card, addr, what, sizeof what);
     int used = snprintf(d->msg, sizeof d->msg,
-                        "read of 0x%llx returned 0x%016llx %u times in a row with nothing pending in the "
+                        "read of 0x%llx (%s) returned 0x%016llx %u times in a row with nothing pending in the "
                         "machine (cycle %llu): the value can never change without another host access\n",
-                        (unsigned long long)addr, (unsigned long long)value, d->same,
+                        (unsigned long long)addr, what, (unsigned long long)value, d->same,
                         (unsigned long long)kh_sim_now(kh_machine_sim(d->m)));
     if (used > 0 && (size_t)used < sizeof d->msg && kh_machine_diagnose(d->m, d->msg + used, sizeof d->msg - (size_t)used) == 0)
         snprintf(d->msg + used, sizeof d->msg - (size_t)used, "nothing in the machine has work outstanding");

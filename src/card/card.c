@@ -6,6 +6,7 @@
 
 #include "kohaku/bits.h"
 #include "kohaku/card.h"
+#include "kohaku/gen/addr.h"
 
 typedef struct card_mesh {
     kh_orch *orch;
@@ -51,15 +52,17 @@ uint64_t kh_host_ctrl(unsigned mesh, uint32_t off)
 /* The canonical inside addresses of memory.md §1.2: the mesh id is written
  * twice, once as the window and once in bits [37:36]; bit 39 selects the
  * staging aperture. */
-uint64_t kh_host_dram(unsigned mesh, uint64_t offset)
+static uint64_t inside(unsigned mesh, int staging, uint64_t offset)
 {
-    return ((uint64_t)(mesh + 1) << KH_HOST_MEM_SHIFT) + ((uint64_t)mesh << 36) + offset;
+    uint64_t a = 0; /* isa/addr.isa */
+    kh_addr_set_mesh(&a, mesh);
+    kh_addr_set_aperture(&a, staging ? 1 : 0);
+    return ((uint64_t)(mesh + 1) << KH_HOST_MEM_SHIFT) + a + offset;
 }
 
-uint64_t kh_host_staging(unsigned mesh, uint64_t offset)
-{
-    return ((uint64_t)(mesh + 1) << KH_HOST_MEM_SHIFT) + ((uint64_t)1 << 39) + ((uint64_t)mesh << 36) + offset;
-}
+uint64_t kh_host_dram(unsigned mesh, uint64_t offset) { return inside(mesh, 0, offset); }
+
+uint64_t kh_host_staging(unsigned mesh, uint64_t offset) { return inside(mesh, 1, offset); }
 
 static card_win decode(const kh_card *c, uint64_t addr, unsigned *mesh, uint64_t *off)
 {
@@ -115,12 +118,16 @@ static int check_aligned(uint64_t addr, char *err, size_t errlen)
 static void advance(kh_card *c, int is_read, size_t beats)
 {
     const kh_params *p = kh_sim_params(c->sim);
-    uint64_t k = is_read ? p->host_read_cycles : p->host_write_cycles;
+    uint64_t k = (is_read ? p->host_read_cycles : p->host_write_cycles) + p->host_access_cycles;
     if (beats > 1) k += (beats - 1) * p->host_beat_cycles;
     if (k) kh_sim_run(c->sim, k);
 }
 
-static int zero_time(const kh_card *c) { return kh_sim_params(c->sim)->host_read_cycles == 0; }
+static int zero_time(const kh_card *c)
+{
+    const kh_params *p = kh_sim_params(c->sim);
+    return p->host_read_cycles == 0 && p->host_access_cycles == 0;
+}
 
 static kh_cycle host_beat(const kh_card *c, kh_orch *target)
 {
@@ -417,6 +424,69 @@ int kh_card_attach_mesh(kh_card *c, unsigned mesh, kh_orch *orch, const kh_card_
     if (mem) c->mesh[mesh].mem = *mem;
     c->mesh[mesh].present = 1;
     return 0;
+}
+
+static const kh_card_reg orch_regs[] = {
+    {"CTRL", KH_ORCH_CTRL},           {"STATUS", KH_ORCH_STATUS},       {"CAPS", KH_ORCH_CAPS},
+    {"IRQ_STAT", KH_ORCH_IRQ_STAT},   {"IRQ_EN", KH_ORCH_IRQ_EN},       {"PROG_DST", KH_ORCH_PROG_DST},
+    {"PROG_LEN", KH_ORCH_PROG_LEN},   {"PROG_KICK", KH_ORCH_PROG_KICK}, {"PROG_STAT", KH_ORCH_PROG_STAT},
+    {"PROG_CRED", KH_ORCH_PROG_CRED}, {"PROG_BASE", KH_ORCH_PROG_BASE}, {"SIG_DONE", KH_ORCH_SIG_DONE},
+    {"AUX_STAT", KH_ORCH_AUX_STAT},   {"TX_KICK", KH_ORCH_TX_KICK},     {"TX_STATUS", KH_ORCH_TX_STATUS},
+    {"RX_POP", KH_ORCH_RX_POP},       {"RX_STATUS", KH_ORCH_RX_STATUS},
+};
+
+static const kh_card_reg engine_regs[] = {
+    {"ENG_CTRL", KH_ENG_CTRL},
+    {"ENG_PC", KH_ENG_PC},
+    {"ENG_CODE", KH_ENG_CODE},
+    {"ENG_POLLS", KH_ENG_POLLS},
+};
+
+const kh_card_reg *kh_card_orch_regs(size_t *n)
+{
+    *n = sizeof orch_regs / sizeof orch_regs[0];
+    return orch_regs;
+}
+
+const kh_card_reg *kh_card_engine_regs(size_t *n)
+{
+    *n = sizeof engine_regs / sizeof engine_regs[0];
+    return engine_regs;
+}
+
+static const char *reg_name(const kh_card_reg *r, size_t n, uint64_t off)
+{
+    for (size_t i = 0; i < n; i++)
+        if (r[i].off == off) return r[i].name;
+    return NULL;
+}
+
+void kh_card_addr_name(const kh_card *c, uint64_t addr, char *buf, size_t len)
+{
+    unsigned mesh = 0;
+    uint64_t off = 0;
+    const char *name;
+    switch (decode(c, addr, &mesh, &off)) {
+    case WIN_CMD:
+        name = reg_name(engine_regs, sizeof engine_regs / sizeof engine_regs[0], off);
+        if (name)
+            snprintf(buf, len, "%s of the command window", name);
+        else
+            snprintf(buf, len, "command window + 0x%llx", (unsigned long long)off);
+        return;
+    case WIN_CTRL:
+        name = reg_name(orch_regs, sizeof orch_regs / sizeof orch_regs[0], off);
+        if (name)
+            snprintf(buf, len, "%s of mesh %u's node control window", name, mesh);
+        else if (off >= KH_ORCH_NODE_STATUS && off < KH_ORCH_STAGE) /* 0x1000 + 8 {y,x}, alias 0x1800 */
+            snprintf(buf, len, "NODE_STATUS(%u,%u) of mesh %u", (unsigned)((off >> 3) & 15), (unsigned)((off >> 7) & 15),
+                     mesh);
+        else
+            snprintf(buf, len, "mesh %u's node control window + 0x%llx", mesh, (unsigned long long)off);
+        return;
+    case WIN_MEM: snprintf(buf, len, "mesh %u's memory window + 0x%llx", mesh, (unsigned long long)off); return;
+    default: snprintf(buf, len, "unmapped address"); return;
+    }
 }
 
 kh_sim *kh_card_sim(const kh_card *c) { return c->sim; }

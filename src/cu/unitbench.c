@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "kohaku/addr.h"
 #include "kohaku/check.h"
 #include "kohaku/gen/flit.h"
 #include "kohaku/unitbench.h"
@@ -114,7 +115,7 @@ static void respond(kh_ubench *b, unsigned dst_x, unsigned dst_y, uint64_t addr,
 {
     for (unsigned i = 0; i < nwords; i++) {
         timed_flit t;
-        uint64_t a = (addr + 32ull * i) & ((1ull << 40) - 1);
+        uint64_t a = kh_addr_wrap(addr + 32ull * i);
         kh_flit_clear(&t.f);
         kh_flit_hdr h = {.dst_x = dst_x, .dst_y = dst_y, .src_x = b->cfg.mem_x, .src_y = b->cfg.mem_y,
                          .type = KH_T_MEM_RD_RESP, .txn = txn, .last = i == nwords - 1};
@@ -192,7 +193,7 @@ static void write_flit(kh_ubench *b, const kh_flit *f, kh_cycle now)
     if (w->got < w->beats) return;
     for (unsigned i = 0; i < w->beats; i++) {
         kh_ubench_write rec;
-        rec.addr = (w->addr + 32ull * i) & ((1ull << 40) - 1);
+        rec.addr = kh_addr_wrap(w->addr + 32ull * i);
         memcpy(rec.bytes, w->data[i], 32);
         rec.cycle = now;
         kh_ubench_mem_write(b, rec.addr, rec.bytes, 32);

@@ -44,31 +44,6 @@ static int fail(sess_parse *p, const char *fmt, ...)
 
 /* ---- symbolic names --------------------------------------------------- */
 
-/* Orchestrator registers of the current mesh's node control window
- * (control.md §2.2). */
-static const struct {
-    const char *name;
-    uint32_t off;
-} orch_names[] = {
-    {"CTRL", KH_ORCH_CTRL},           {"STATUS", KH_ORCH_STATUS},       {"CAPS", KH_ORCH_CAPS},
-    {"IRQ_STAT", KH_ORCH_IRQ_STAT},   {"IRQ_EN", KH_ORCH_IRQ_EN},       {"PROG_DST", KH_ORCH_PROG_DST},
-    {"PROG_LEN", KH_ORCH_PROG_LEN},   {"PROG_KICK", KH_ORCH_PROG_KICK}, {"PROG_STAT", KH_ORCH_PROG_STAT},
-    {"PROG_CRED", KH_ORCH_PROG_CRED}, {"PROG_BASE", KH_ORCH_PROG_BASE}, {"SIG_DONE", KH_ORCH_SIG_DONE},
-    {"AUX_STAT", KH_ORCH_AUX_STAT},   {"TX_KICK", KH_ORCH_TX_KICK},     {"TX_STATUS", KH_ORCH_TX_STATUS},
-    {"RX_POP", KH_ORCH_RX_POP},       {"RX_STATUS", KH_ORCH_RX_STATUS},
-};
-
-/* Registers of the control-program engine's command window (control.md §3). */
-static const struct {
-    const char *name;
-    uint32_t off;
-} eng_names[] = {
-    {"ENG_CTRL", KH_ENG_CTRL},
-    {"ENG_PC", KH_ENG_PC},
-    {"ENG_CODE", KH_ENG_CODE},
-    {"ENG_POLLS", KH_ENG_POLLS},
-};
-
 /* Functions: NAME(args). Each computes a host address (or a value). */
 typedef int (*sess_fn)(sess_parse *p, const uint64_t *a, uint64_t *out);
 
@@ -235,14 +210,17 @@ static int expr_term(expr *e, uint64_t *out)
     name[n] = 0;
     e->at += n;
     if (*e->at != '(') {
-        for (size_t i = 0; i < sizeof orch_names / sizeof orch_names[0]; i++)
-            if (!strcmp(name, orch_names[i].name)) {
-                *out = kh_host_ctrl(e->p->mesh, orch_names[i].off);
+        size_t nr;
+        const kh_card_reg *r = kh_card_orch_regs(&nr);
+        for (size_t i = 0; i < nr; i++)
+            if (!strcmp(name, r[i].name)) {
+                *out = kh_host_ctrl(e->p->mesh, r[i].off);
                 return 0;
             }
-        for (size_t i = 0; i < sizeof eng_names / sizeof eng_names[0]; i++)
-            if (!strcmp(name, eng_names[i].name)) {
-                *out = KH_HOST_CMD_BASE + eng_names[i].off;
+        r = kh_card_engine_regs(&nr);
+        for (size_t i = 0; i < nr; i++)
+            if (!strcmp(name, r[i].name)) {
+                *out = KH_HOST_CMD_BASE + r[i].off;
                 return 0;
             }
         kh_echo_buf b;

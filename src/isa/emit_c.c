@@ -69,6 +69,11 @@ static int emit_field(const isa_field *fd, const char *lc, const char *uc,
     snprintf(id, sizeof id, "KH_%s_%s_WIDTH", uc, fu);
     if (name_add(ns, id, err, errlen)) return -1;
     fprintf(out, "#define %s %u\n", id, fd->width);
+    if (fd->nparts == 1) { /* a contiguous field's lowest bit, for code that derives positions */
+        snprintf(id, sizeof id, "KH_%s_%s_LO", uc, fu);
+        if (name_add(ns, id, err, errlen)) return -1;
+        fprintf(out, "#define %s %u\n", id, fd->part[0].lo);
+    }
     if (fd->dflt) {
         snprintf(id, sizeof id, "KH_%s_%s_DEFAULT", uc, fu);
         if (name_add(ns, id, err, errlen)) return -1;

@@ -38,7 +38,7 @@ static void push_flit(kh_orch *o, kh_cycle now)
     kh_hdr_set_dst_y(f.w, kh_orch_prog_dst_y(&dst));
     kh_hdr_set_src_x(f.w, o->cfg.x);
     kh_hdr_set_src_y(f.w, o->cfg.y);
-    f.w[4] &= 0xFFFFFFFFu; /* flits.md §8: only the low 32 bits of word 4 */
+    kh_flit_trim(&f); /* flits.md §8: only the low 32 bits of word 4 */
     kh_orch_tx_push(o, &f, 0, now);
     o->push_at = KH_NEVER;
     /* The older RTL takes the credit at the push, and never below 0. */

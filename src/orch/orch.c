@@ -229,7 +229,7 @@ static void orch_step(kh_comp *c, kh_cycle now)
                 }
                 kh_flit f;
                 memcpy(f.w, o->tx_word, sizeof f.w);
-                f.w[4] &= 0xFFFFFFFFu; /* flits.md §8: word 4 bits [63:32] ignored */
+                kh_flit_trim(&f); /* flits.md §8: word 4 bits [63:32] ignored */
                 kh_orch_tx_push(o, &f, 1, now);
                 o->stat_mailbox++;
             } else {

@@ -16,6 +16,14 @@ static const kh_replay_kind *const kinds[] = {&kh_replay_quant, &kh_replay_clust
 
 const char *kh_replay_kind_name(unsigned i) { return i < sizeof kinds / sizeof kinds[0] ? kinds[i]->name : NULL; }
 
+int kh_replay_name_recorded(kh_replay_case *c)
+{
+    uint64_t id;
+    if (kh_json_u64(kh_json_get(c->root, "case"), &id)) return -1;
+    snprintf(c->name, sizeof c->name, "%llu", (unsigned long long)id);
+    return 0;
+}
+
 int kh_replay_fail(kh_replay_case *c, const char *fmt, ...)
 {
     va_list ap;

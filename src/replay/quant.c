@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "kohaku/bits.h"
+#include "kohaku/gen/mxfp7.h"
 #include "kohaku/hex.h"
 #include "kohaku/json.h"
 #include "kohaku/num.h"
@@ -68,8 +69,8 @@ static void first_difference(const uint64_t got[16], const uint64_t want[16], un
     for (unsigned w = 0; w < 4; w++) {
         const uint64_t *g = got + 4 * w, *x = want + 4 * w;
         for (unsigned o = 0; o < 32; o++) {
-            unsigned lo = 249 - 7 * o;
-            uint64_t gv = kh_bits_get(g, lo, 7), xv = kh_bits_get(x, lo, 7);
+            unsigned lo = KH_MXFP7_WORD_S0_LO - KH_MXFP7_WORD_S0_WIDTH * o; /* isa/mxfp7.isa */
+            uint64_t gv = kh_bits_get(g, lo, KH_MXFP7_WORD_S0_WIDTH), xv = kh_bits_get(x, lo, KH_MXFP7_WORD_S0_WIDTH);
             if (gv != xv) {
                 unsigned lane = mode & 1 ? o % 4 : o / 8, k = mode & 1 ? 8 * w + o / 4 : 8 * w + o % 8;
                 snprintf(msg, len, "word %u slot %u (lane %u, k %u, bits [%u:%u]): got 0x%02llx, want 0x%02llx", w, o,
@@ -78,8 +79,8 @@ static void first_difference(const uint64_t got[16], const uint64_t want[16], un
             }
         }
         for (unsigned lane = 0; lane < 4; lane++) {
-            unsigned lo = 24 - 8 * lane;
-            uint64_t gv = kh_bits_get(g, lo, 8), xv = kh_bits_get(x, lo, 8);
+            unsigned lo = KH_MXFP7_WORD_SCALE0_LO - KH_MXFP7_WORD_SCALE0_WIDTH * lane;
+            uint64_t gv = kh_bits_get(g, lo, KH_MXFP7_WORD_SCALE0_WIDTH), xv = kh_bits_get(x, lo, KH_MXFP7_WORD_SCALE0_WIDTH);
             if (gv != xv) {
                 snprintf(msg, len, "word %u scale of lane %u (bits [%u:%u]): got 0x%02llx, want 0x%02llx", w, lane,
                          lo + 7, lo, (unsigned long long)gv, (unsigned long long)xv);

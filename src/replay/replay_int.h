@@ -52,6 +52,8 @@ struct kh_replay {
     kh_replay_result *res;
 };
 
+/* Name the case by its recorded "case" number: 0, or -1 when it has none. */
+int kh_replay_name_recorded(kh_replay_case *c);
 /* Record why the case failed (the first difference is kept); returns -1. */
 int kh_replay_fail(kh_replay_case *c, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 

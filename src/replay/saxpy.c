@@ -236,11 +236,7 @@ static void saxpy_close(kh_replay *rp)
 /* The case's "case" number, or its place in the file. */
 static void saxpy_name(kh_replay_case *c)
 {
-    uint64_t id;
-    if (kh_json_u64(kh_json_get(c->root, "case"), &id) == 0)
-        snprintf(c->name, sizeof c->name, "%llu", (unsigned long long)id);
-    else
-        snprintf(c->name, sizeof c->name, "%u", c->index);
+    if (kh_replay_name_recorded(c)) snprintf(c->name, sizeof c->name, "%u", c->index);
 }
 
 static void saxpy_run(kh_replay *rp, kh_replay_case *k)

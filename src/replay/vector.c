@@ -18,7 +18,6 @@
 #include "kohaku/params.h"
 #include "kohaku/unitbench.h"
 
-#include "cu/units/units.h"
 #include "cu/units/vector/vec_unit.h"
 #include "replay/replay_int.h"
 
@@ -345,11 +344,7 @@ static void replay_case(kh_replay *rp, kh_replay_case *r)
 /* The case's "case" number, or its line. */
 static void vector_name(kh_replay_case *c)
 {
-    uint64_t num;
-    if (kh_json_u64(kh_json_get(c->root, "case"), &num) == 0)
-        snprintf(c->name, sizeof c->name, "%llu", (unsigned long long)num);
-    else
-        snprintf(c->name, sizeof c->name, "line %u", c->line);
+    if (kh_replay_name_recorded(c)) snprintf(c->name, sizeof c->name, "line %u", c->line);
 }
 
 const kh_replay_kind kh_replay_vector = {.name = "vector", .simulates = 1, .name_case = vector_name, .run = replay_case};

@@ -2,10 +2,11 @@
  * exactly the bytes given, in zero simulated time, between cycles. */
 #include <stdio.h>
 
+#include "kohaku/addr.h"
 #include "sysnode/fields.h"
 #include "sysnode/node_int.h"
 
-#define INSIDE_LIMIT (UINT64_C(1) << 40) /* the window passes 40 bits (memory.md §1.2) */
+#define INSIDE_LIMIT (UINT64_C(1) << KH_ADDR_WIDTH) /* the window passes 40 bits (memory.md §1.2) */
 
 /* Every 32-byte word the access touches must be DRAM or this mesh's
  * staging store; otherwise refuse before anything changes (Open points 4, 16). */

@@ -23,14 +23,19 @@ ln -s "$build_dir" "$tmp/kohaku/build"
 ln -s "$repo/data" "$tmp/kohaku/data"
 ln -s "$repo/examples" "$tmp/kohaku/examples"
 ln -s "$repo/include" "$tmp/kohaku/include"
+ln -s "$repo/python" "$tmp/kohaku/python"
 # A C example links build/libkohaku.a; the sanitizer build's needs the
-# sanitizer runtime, so `cc` gets the same flags there.
+# sanitizer runtime, so `cc` gets the same flags there, and `python3` (which
+# loads the sanitizer build's libkohaku.so) gets the runtimes preloaded.
 case $(basename "$build_dir") in
 build-san)
     real_cc=$(command -v cc)
     printf '#!/bin/sh\nexec "%s" -fsanitize=address,undefined -fno-sanitize-recover=all "$@"\n' "$real_cc" \
         > "$tmp/bin/cc"
-    chmod +x "$tmp/bin/cc"
+    real_py=$(command -v python3)
+    printf '#!/bin/sh\nLD_PRELOAD="%s %s" ASAN_OPTIONS=detect_leaks=0 exec "%s" "$@"\n' \
+        "$(cc -print-file-name=libasan.so)" "$(cc -print-file-name=libubsan.so)" "$real_py" > "$tmp/bin/python3"
+    chmod +x "$tmp/bin/cc" "$tmp/bin/python3"
     PATH="$tmp/bin:$PATH"
     ;;
 esac

@@ -165,6 +165,8 @@ expect_rc "data=0 is taken" 0 $KOHAKU flit encode mem_wr_data data=0
 # --- missing option values are named as missing
 expect_err_has "asm --unit alone" "kohaku asm: --unit needs a value" $KOHAKU asm --unit
 expect_err_has "dis --unit alone" "kohaku dis: --unit needs a value" $KOHAKU dis --unit
+expect_err_has "params --profile alone" "kohaku params: --profile needs a value" $KOHAKU params --profile
+expect_rc "... a usage error" 2 $KOHAKU params --profile
 expect_err_has "asm --unit twice" "kohaku asm: --unit is given twice" $KOHAKU asm --unit saxpy --unit cluster
 
 # --- exit statuses: the same refused value gives the same status everywhere

@@ -15,9 +15,16 @@ for f in include/kohaku/api.h include/kohaku/gen/flit.h lib/libkohaku.a lib/libk
     expect_rc "installed $f" 0 test -e "$tmp/p/$f"
 done
 export PKG_CONFIG_PATH="$tmp/p/lib/pkgconfig"
-expect_out "pkg-config knows the version" "1.0" pkg-config --modversion kohaku
-expect_rc "the example builds with pkg-config" 0 sh -c \
-    "cc $san -std=c11 -Wall -Wextra -Werror -o '$tmp/host_api' examples/host_api.c \$(pkg-config --cflags --libs kohaku)"
+if command -v pkg-config >/dev/null 2>&1; then
+    expect_out "pkg-config knows the version" "1.0" pkg-config --modversion kohaku
+    flags='$(pkg-config --cflags --libs kohaku)'
+else
+    # .ci/run installs pkgconf; without it the flags kohaku.pc holds are used
+    echo "install: pkg-config not found: building the example with kohaku.pc's flags written out"
+    flags="-I$tmp/p/include -L$tmp/p/lib -Wl,-rpath,$tmp/p/lib -lkohaku"
+fi
+expect_rc "the example builds against the installed kohaku" 0 sh -c \
+    "cc $san -std=c11 -Wall -Wextra -Werror -o '$tmp/host_api' examples/host_api.c $flags"
 out=$(ASAN_OPTIONS=detect_leaks=0 "$tmp/host_api" 2>&1)
 # CAPS of the default map (control.md §2.2): FLIT_WIDTH 288 = 0x120, POS_WIDTH
 # 4, grid 1..2; the word comes back; 246 cycles = 81 + 84 + 81 (docs/host-link.md)

@@ -105,7 +105,7 @@ def test_reading_an_idle_register_twice_is_fine_but_a_hopeless_poll_raises():
             if t.read64(CTRL + 0x58) & 1:
                 break
     msg = str(e.value)
-    assert "0x800058" in msg and "nothing" in msg
+    assert "0x800058" in msg and "PROG_STAT" in msg and "nothing" in msg
     assert isinstance(e.value, TimeoutError)
 
 

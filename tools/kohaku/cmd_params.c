@@ -4,6 +4,7 @@
 
 #include "cmds.h"
 #include "kohaku/cu.h"
+#include "kohaku/echo.h"
 #include "kohaku/params.h"
 
 static void usage(void)
@@ -30,10 +31,16 @@ int kh_cmd_params(int argc, char **argv)
         if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
             usage();
             return 0;
-        } else if (!strcmp(argv[i], "--profile") && i + 1 < argc) {
+        } else if (!strcmp(argv[i], "--profile")) {
+            /* a missing value, or a second --profile, is a usage error that says so */
+            if (i + 1 >= argc || profile) {
+                fprintf(stderr, "kohaku params: --profile %s\n", profile ? "is given twice" : "needs a value");
+                return 2;
+            }
             profile = argv[++i];
         } else {
-            fprintf(stderr, "kohaku params: unexpected argument '%s'\n", argv[i]);
+            kh_echo_buf b;
+            fprintf(stderr, "kohaku params: unexpected argument '%s'\n", kh_echo(argv[i], &b));
             return 2;
         }
     }

@@ -16,6 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "kohaku/addr.h"
 #include "kohaku/gen/flit.h"
 #include "kohaku/gen/matmul.h"
 #include "kohaku/num.h"
@@ -58,7 +59,7 @@ typedef struct mxm_unit {
 static uint64_t wire_addr(const mxm_unit *u, uint64_t addr34)
 {
     /* RTL: {addr (34 bits), 6'b0} in the 40-bit field, 64x too high (§1.5) */
-    return u->compat ? (addr34 << 6) & ((UINT64_C(1) << 40) - 1) : addr34;
+    return u->compat ? kh_addr_wrap(addr34 << 6) : addr34;
 }
 
 static void header(const mxm_unit *u, kh_flit *f, unsigned type, unsigned txn, unsigned last)

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "host/drv/gemm_int.h"
+#include "kohaku/gen/num.h"
 
 static unsigned ceil_div(unsigned a, unsigned b) { return (a + b - 1) / b; }
 
@@ -187,10 +188,11 @@ size_t kh_gemm_c_index(const kh_gemm_plan *p, unsigned row, unsigned col)
 
 double kh_gemm_f16_to_double(uint16_t h)
 {
-    unsigned e = (h >> 10) & 31, m = h & 1023;
+    const uint64_t w = h; /* the fields of isa/num.isa's fp16 */
+    unsigned e = (unsigned)kh_fp16_exp(&w), m = (unsigned)kh_fp16_frac(&w);
     double v;
     if (e == 0) v = (double)m / 16777216.0;                            /* m · 2^-24 */
     else if (e == 31) v = m ? NAN : INFINITY;
     else v = (double)(1024 + m) * (double)(1ull << e) / 33554432.0;  /* (1024+m) · 2^(e-25) */
-    return (h & 0x8000) ? -v : v;
+    return kh_fp16_sign(&w) ? -v : v;
 }

@@ -1,6 +1,7 @@
 #include "sysnode/mover/gather.h"
 
-#define ADDR_MASK ((UINT64_C(1) << 40) - 1) /* 40-bit fabric address (memory.md §1) */
+#include "kohaku/addr.h"
+
 
 unsigned kh_gather_load_words(unsigned idx_count)
 {
@@ -22,5 +23,5 @@ uint64_t kh_gather_addr(const kh_gather_buf *b, uint64_t src_base, uint32_t pitc
     uint64_t g = gwords ? gwords : 65536;
     uint64_t r = e / g, j = e % g;
     uint32_t rowoff = kh_gather_index(b, r) * pitch; /* mod 2^32, zero-extended */
-    return (src_base + rowoff + 32 * j) & ADDR_MASK;
+    return kh_addr_wrap(src_base + rowoff + 32 * j);
 }

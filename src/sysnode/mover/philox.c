@@ -1,5 +1,7 @@
 #include "sysnode/mover/philox.h"
 
+#include "kohaku/addr.h"
+
 /* Round constants (memory.md §11.7). */
 #define PHILOX_M0 UINT32_C(0xD2511F53) /* multiplier of c0 */
 #define PHILOX_M1 UINT32_C(0xCD9E8D57) /* multiplier of c2 */
@@ -29,7 +31,7 @@ void kh_philox4x32_10(const uint32_t ctr[4], const uint32_t key[2], uint32_t out
 
 void kh_mover_gen_word(uint64_t addr, uint64_t seed, uint64_t out[4])
 {
-    uint64_t w = (addr & ((UINT64_C(1) << 40) - 1)) >> 5; /* 35-bit word address */
+    uint64_t w = kh_addr_wrap(addr) >> 5; /* 35-bit word address */
     uint32_t key[2] = {(uint32_t)seed, (uint32_t)(seed >> 32)};
     for (unsigned h = 0; h < 2; h++) {
         /* counter: c0 = W[31:0], c1 = {W[34:32], h}, c2 = c3 = 0 */

@@ -1,8 +1,9 @@
 #include "sysnode/mover/walker.h"
 
+#include "kohaku/addr.h"
+
 #include <string.h>
 
-#define ADDR_MASK ((UINT64_C(1) << 40) - 1) /* 40-bit fabric address (memory.md §1) */
 
 void kh_walk_desc_reset(kh_walk_desc *d)
 {
@@ -42,7 +43,7 @@ int kh_walk_get(const kh_walk *w, kh_walk_elem *e)
         if (ix + 1 < count_of(dm)) last = 0;
     }
     int64_t soff = off >= UINT32_C(0x80000000) ? (int64_t)off - (INT64_C(1) << 32) : (int64_t)off;
-    e->addr = (d->base + (uint64_t)soff) & ADDR_MASK;
+    e->addr = kh_addr_wrap(d->base + (uint64_t)soff);
     e->valid = 1;
     for (unsigned a = 0; a < 2; a++) {
         if (!d->bound[a].ext) continue;

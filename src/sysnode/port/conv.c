@@ -206,6 +206,12 @@ static kh_cycle dram_read_first(kh_conv *cv, const conv_req *rq, kh_cycle t)
         kh_cycle ar = h + 4 > cv->ram_rd_free ? h + 4 : cv->ram_rd_free;
         cv->ram_rd_free = ar + ram_beats(rq->addr, rq->beats) + 1;
         first = after(ar + 4, t);
+        /* The RAM's 64-byte beats queue in the DRAM port's R FIFO, which
+         * hands out one 32-byte beat per cycle to whichever requester owns
+         * it (mag_dram_port u_rq, r_take): a burst waits for the previous
+         * one's beats, whoever asked (docs/timing.md "Memory port"). */
+        if (first < cv->r_free) first = cv->r_free;
+        cv->r_free = first + rq->beats;
     } else {
         first = after(h + p->dram_lat, t); /* accepted AR to first beat */
         if (first < cv->r_free) first = cv->r_free;

@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "kohaku/addr.h"
 #include "kohaku/num.h"
 #include "sysnode/fields.h"
 #include "sysnode/port/port_int.h"
@@ -53,7 +54,7 @@ static unsigned read_words(const kh_sreq *s) { return s->quant ? 8 : s->ew; }
 static void stream_ar(kh_port *p, kh_cycle now)
 {
     kh_sreq *s = &p->s;
-    uint64_t a = (s->addr + (uint64_t)s->next_ar * read_words(s) * 32) & ((UINT64_C(1) << 40) - 1);
+    uint64_t a = kh_addr_wrap(s->addr + (uint64_t)s->next_ar * read_words(s) * 32);
     kh_conv_read(p->rq, a, read_words(s), TAG_STREAM, 1, now);
     s->next_ar++;
     p->rd_count++; /* one AR per entry (§10) */

@@ -1,9 +1,9 @@
 /* Address descriptors and the walk (vector.md §3). */
+#include "kohaku/addr.h"
 #include "kohaku/gen/vector.h"
 
 #include "cu/units/vector/vec.h"
 
-#define ADDR_MASK ((UINT64_C(1) << 40) - 1) /* walks wrap in 40 bits (§3) */
 
 void kh_vec_desc_reset(vec_desc *d)
 {
@@ -37,7 +37,7 @@ uint32_t kh_vec_desc_total(const vec_desc *d)
 
 void kh_vec_walk_init(vec_walk *w, const vec_desc *d, int64_t off)
 {
-    w->start = (d->base + (uint64_t)off) & ADDR_MASK;
+    w->start = kh_addr_wrap(d->base + (uint64_t)off) /* walks wrap in 40 bits (§3) */;
     for (int k = 0; k < 4; k++) {
         w->stride[k] = d->stride[k];
         w->bound[k] = eff_bound(d->bound[k]);
@@ -49,7 +49,7 @@ uint64_t kh_vec_walk_addr(const vec_walk *w)
 {
     uint64_t a = w->start;
     for (int k = 0; k < 4; k++) a += (uint64_t)((int64_t)w->i[k] * w->stride[k]);
-    return a & ADDR_MASK;
+    return kh_addr_wrap(a);
 }
 
 void kh_vec_walk_step(vec_walk *w)
