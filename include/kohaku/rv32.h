@@ -32,6 +32,9 @@ typedef struct kh_rv32 kh_rv32;
  * the converged path) and plug it into the node's hub. NULL with a message. */
 kh_rv32 *kh_rv32_attach(kh_node *n, char *err, size_t errlen);
 kh_cu *kh_rv32_shell(kh_rv32 *r);
+/* The link from its shell into the node's hub (a simulation link that is
+ * no link of the mesh: the machine's layout adds it for the heat map). */
+const kh_link *kh_rv32_out_link(const kh_rv32 *r);
 
 /* Debug view (not architectural: no host register shows these, cpu.md §7.5). */
 typedef struct kh_rv32_state {

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "kohaku/bufcat.h"
 #include "kohaku/ilink.h"
 #include "kohaku/machine.h"
 #include "kohaku/mesh.h"
@@ -51,6 +52,25 @@ static const char default_map[] =
     "xxx mat vec xxx\n";
 
 const char *kh_machine_default_map(void) { return default_map; }
+
+void kh_machine_layout_json(const kh_machine *m, char *buf, size_t len, size_t *used)
+{
+    kh_bufcat(buf, len, used, "[");
+    for (unsigned i = 0; i < m->nmeshes; i++) {
+        if (i) kh_bufcat(buf, len, used, ",");
+        kh_mesh_layout_json(m->mesh[i].mesh, m->mesh[i].map, i, buf, len, used);
+        /* the control processor's link into the node's hub is no link of the
+         * mesh: add it to the mesh's links, from the (0,0) corner to port 0 */
+        if (m->mesh[i].cpu && *used >= 2 && !strcmp(buf + *used - 2, "]}")) {
+            const kh_map_ep *p0 = kh_map_port(m->mesh[i].map, 0);
+            *used -= 2;
+            buf[*used] = 0;
+            kh_bufcat(buf, len, used, ",{\"name\":\"%s\",\"from\":[0,0],\"to\":[%u,%u]}]}",
+                      kh_rv32_out_link(m->mesh[i].cpu)->name, p0->x, p0->y);
+        }
+    }
+    kh_bufcat(buf, len, used, "]");
+}
 
 void kh_machine_map_units(kh_map_units *out)
 {

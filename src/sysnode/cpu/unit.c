@@ -395,6 +395,7 @@ kh_rv32 *kh_rv32_attach(kh_node *n, char *err, size_t errlen)
 }
 
 kh_cu *kh_rv32_shell(kh_rv32 *r) { return r->cu; }
+const kh_link *kh_rv32_out_link(const kh_rv32 *r) { return r->out; }
 uint32_t kh_rv32_spad_word(const kh_rv32 *r, unsigned i) { return r->spad[i % RV_SPAD_WORDS]; }
 uint32_t kh_rv32_imem_word(const kh_rv32 *r, unsigned i) { return r->imem[i % RV_IMEM_WORDS]; }
 
