@@ -1,6 +1,8 @@
 /* The trace-event JSON writer and the --stats writer (trace.h): the files
  * parse as JSON, hold one flit event per link transfer with the header
- * fields as args, component spans and instants, and every link's counters. */
+ * fields as args, component spans (on a component's two tracks), instants
+ * and counters, a window that keeps only its cycles, and every link's
+ * counters. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -43,6 +45,8 @@ static void marker_step(kh_comp *c, kh_cycle now)
 {
     kh_trace_span(c, "busy", now, now + 6, "\"k\":1");
     kh_trace_instant(c, "tick", now, NULL);
+    kh_trace_counter(c, "level", now + 3, 5);
+    kh_trace_sub_span(c, "datapath", "work", now + 1, now + 4, NULL);
 }
 static void marker_destroy(kh_comp *c) { free(c); }
 static const kh_comp_ops marker_ops = {.kind = "marker", .step = marker_step, .destroy = marker_destroy};
@@ -85,24 +89,38 @@ static void teardown(fixture *fx)
     kh_map_free(fx->map);
 }
 
-static void trace_has_one_event_per_link_transfer(void)
+/* A temporary file in path (a mkstemp template) and the fixture: 0, or -1
+ * with nothing left behind. */
+static int setup_file(fixture *fx, char *path)
 {
-    char path[] = "/tmp/kh_trace_XXXXXX";
     int fd = mkstemp(path);
     CHECK(fd >= 0);
     close(fd);
-    fixture fx;
-    if (setup(&fx)) {
-        unlink(path);
-        return;
-    }
+    if (!setup(fx)) return 0;
+    unlink(path);
+    return -1;
+}
+
+/* Run the fixture to idle, traced into path kept by keep (NULL: all). */
+static void traced_run(fixture *fx, const char *path, const kh_trace_filter *keep)
+{
     char err[256];
-    kh_trace *tr = kh_trace_json_open(fx.sim, path, err, sizeof err);
+    kh_trace *tr = kh_trace_json_open(fx->sim, path, err, sizeof err);
     CHECK(tr != NULL);
-    kh_sim_set_trace(fx.sim, tr);
-    CHECK(kh_sim_run_until_idle(fx.sim, 100000));
+    if (!tr) return;
+    if (keep) kh_trace_json_set_filter(tr, keep);
+    kh_sim_set_trace(fx->sim, tr);
+    CHECK(kh_sim_run_until_idle(fx->sim, 100000));
     CHECK_EQ(kh_trace_json_close(tr, err, sizeof err), 0);
-    CHECK(kh_sim_trace(fx.sim) == NULL); /* closing detaches */
+    CHECK(kh_sim_trace(fx->sim) == NULL); /* closing detaches */
+}
+
+static void trace_has_one_event_per_link_transfer(void)
+{
+    char path[] = "/tmp/kh_trace_XXXXXX";
+    fixture fx;
+    if (setup_file(&fx, path)) return;
+    traced_run(&fx, path, NULL);
     uint64_t transfers = 0;
     for (unsigned i = 0; i < kh_sim_nlinks(fx.sim); i++) transfers += kh_sim_link(fx.sim, i)->flits;
     CHECK(transfers > 100);
@@ -110,7 +128,7 @@ static void trace_has_one_event_per_link_transfer(void)
     kh_json *doc = parse_file(path);
     const kh_json_val *ev = kh_json_get(kh_json_root(doc), "traceEvents");
     CHECK(kh_json_type_of(ev) == KH_JSON_ARRAY);
-    uint64_t flits = 0, spans = 0, instants = 0, named = 0, with_args = 0;
+    uint64_t flits = 0, spans = 0, sub_spans = 0, instants = 0, named = 0, with_args = 0;
     for (size_t i = 0; i < kh_json_len(ev); i++) {
         const kh_json_val *e = kh_json_at(ev, i);
         const char *ph = kh_json_str(kh_json_get(e, "ph"), NULL);
@@ -125,6 +143,10 @@ static void trace_has_one_event_per_link_transfer(void)
                 !kh_json_u64(kh_json_get(a, "type"), &type) && type == KH_T_CU_DATA &&
                 !strcmp(name, "CU_DATA"))
                 with_args++;
+        } else if (!strcmp(ph, "X") && cat && !strcmp(cat, "marker") && !strcmp(name, "work")) {
+            uint64_t dur;
+            CHECK(!kh_json_u64(kh_json_get(e, "dur"), &dur) && dur == 3);
+            sub_spans++;
         } else if (!strcmp(ph, "X") && cat && !strcmp(cat, "marker")) {
             uint64_t dur, k;
             CHECK(!kh_json_u64(kh_json_get(e, "dur"), &dur) && dur == 6);
@@ -139,8 +161,9 @@ static void trace_has_one_event_per_link_transfer(void)
     CHECK_EQ(flits, transfers);
     CHECK_EQ(with_args, transfers);
     CHECK_EQ(spans, 1);
+    CHECK_EQ(sub_spans, 1);
     CHECK_EQ(instants, 1);
-    CHECK(named >= kh_sim_nlinks(fx.sim) + 1);
+    CHECK(named >= kh_sim_nlinks(fx.sim) + 2); /* the links, the marker's track and its second */
     kh_json_free(doc);
     teardown(&fx);
     remove(path);
@@ -149,14 +172,8 @@ static void trace_has_one_event_per_link_transfer(void)
 static void stats_list_every_link_and_component(void)
 {
     char path[] = "/tmp/kh_stats_XXXXXX";
-    int fd = mkstemp(path);
-    CHECK(fd >= 0);
-    close(fd);
     fixture fx;
-    if (setup(&fx)) {
-        unlink(path);
-        return;
-    }
+    if (setup_file(&fx, path)) return;
     char err[256];
     CHECK(kh_sim_run_until_idle(fx.sim, 100000));
     CHECK_EQ(kh_stats_write_json(fx.sim, path, err, sizeof err), 0);
@@ -190,6 +207,48 @@ static void stats_list_every_link_and_component(void)
         }
     }
     CHECK_EQ(routers, 4);
+    kh_json_free(doc);
+    teardown(&fx);
+    remove(path);
+}
+
+/* --trace-window 12:14 --trace-flits none: the marker's span [10, 16) is
+ * cut to [12, 14), its second track's [11, 14) to [12, 14), the instant at
+ * 10 is dropped, the counter at 13 kept; no flit at all. */
+static void window_cuts_spans_and_keeps_only_its_cycles(void)
+{
+    char path[] = "/tmp/kh_trace_XXXXXX";
+    fixture fx;
+    if (setup_file(&fx, path)) return;
+    kh_trace_filter keep = {12, 14, 0};
+    traced_run(&fx, path, &keep);
+    kh_json *doc = parse_file(path);
+    const kh_json_val *ev = kh_json_get(kh_json_root(doc), "traceEvents");
+    unsigned spans = 0, others = 0, counters = 0;
+    for (size_t i = 0; i < kh_json_len(ev); i++) {
+        const kh_json_val *e = kh_json_at(ev, i);
+        const char *ph = kh_json_str(kh_json_get(e, "ph"), NULL);
+        uint64_t ts = 0, dur = 0;
+        kh_json_u64(kh_json_get(e, "ts"), &ts);
+        kh_json_u64(kh_json_get(e, "dur"), &dur);
+        if (!strcmp(ph, "M")) continue;
+        if (!strcmp(ph, "X")) {
+            CHECK_EQ(ts, 12);
+            CHECK_EQ(dur, 2);
+            spans++;
+        } else if (!strcmp(ph, "C")) { /* the marker's, and the routers' FIFOs in the window */
+            CHECK(ts >= 12 && ts < 14);
+            if (!strcmp(kh_json_str(kh_json_get(e, "name"), NULL), "marker level")) {
+                CHECK_EQ(ts, 13);
+                counters++;
+            }
+        } else {
+            others++;
+        }
+    }
+    CHECK_EQ(spans, 2);
+    CHECK_EQ(counters, 1);
+    CHECK_EQ(others, 0);
     kh_json_free(doc);
     teardown(&fx);
     remove(path);
@@ -241,6 +300,7 @@ int main(void)
     KH_RUN(fanout_feeds_a_list_in_order);
     KH_RUN(trace_has_one_event_per_link_transfer);
     KH_RUN(stats_list_every_link_and_component);
+    KH_RUN(window_cuts_spans_and_keeps_only_its_cycles);
     KH_RUN(json_escape_quotes_and_controls);
     return kh_test_end("t_trace");
 }

@@ -49,6 +49,9 @@ typedef struct kh_unit_kind {
     uint64_t (*dbg)(void *unit);                                  /* CU_DBG; may be NULL */
     int (*describe_stuck)(void *unit, char *buf, size_t len);     /* may be NULL */
     void (*stats_json)(void *unit, char *buf, size_t len);        /* may be NULL */
+    /* The mnemonic of an instruction word (the trace names its slice so);
+     * a string literal. May be NULL ("inst"). */
+    const char *(*inst_name)(const kh_flit *inst);
     /* Build parameters (params.h): the kind's own rows (params_KIND.def),
      * its rules beyond their ranges, and the recording environment it was
      * recorded in (parameters.md §2). Each may be NULL / 0. */
@@ -78,6 +81,11 @@ void kh_cu_set_out(kh_cu *cu, kh_link *out);
 int kh_cu_send(kh_cu *cu, const kh_flit *f, kh_cycle now);              /* 1 = taken */
 void kh_cu_done(kh_cu *cu, int fault, uint32_t result, kh_cycle now);   /* exec_done */
 void kh_cu_wake(kh_cu *cu, kh_cycle at);                                /* step the unit at `at` */
+/* The datapath computes from now until `until` (exclusive), whether or not
+ * an instruction is in flight (a cluster's GEMM retires at sweep start):
+ * those cycles count as busy in the stats, and the trace shows them as a
+ * slice `name` (a string literal). Only counts and traces. */
+void kh_cu_computing(kh_cu *cu, const char *name, kh_cycle now, kh_cycle until);
 const kh_cu_place *kh_cu_where(const kh_cu *cu);
 kh_sim *kh_cu_sim(const kh_cu *cu);
 void *kh_cu_unit(const kh_cu *cu);

@@ -123,6 +123,10 @@ int kh_machine_set_check(kh_machine *m, kh_check_report_fn report, void *ctx);
 /* The machine's checker (for kh_check_get_counts), NULL when none. */
 kh_check *kh_machine_check(const kh_machine *m);
 
+/* The layout of every mesh as a JSON array (kh_mesh_layout_json), for the
+ * stats' run section; appended to buf (kh_bufcat). */
+void kh_machine_layout_json(const kh_machine *m, char *buf, size_t len, size_t *used);
+
 /* The built-in default machine: the picture of maps/mesh_2x2_6+2.txt (four
  * matmul clusters on the router locals, two more on the edges, two vector
  * cores, two memory ports). */

@@ -162,6 +162,12 @@ int kh_mesh_port_of(const kh_mesh *m, unsigned x, unsigned y, kh_router **r, uns
  * something is attached), and the link from it (NULL until attached). */
 kh_link *kh_mesh_link_to(const kh_mesh *m, unsigned x, unsigned y);
 kh_link *kh_mesh_link_from(const kh_mesh *m, unsigned x, unsigned y);
+/* The mesh as the stats' run section describes it (docs/report.md):
+ * {"mesh","nx","ny","routers":[{x,y,comp}],"endpoints":[{x,y,edge,token,
+ * kind,comp}],"links":[{name,from:[x,y],to:[x,y]}]}, every link of the
+ * mesh once, appended to buf (kh_bufcat). map is the one it was built from. */
+void kh_mesh_layout_json(const kh_mesh *m, const kh_map *map, unsigned mesh_id, char *buf, size_t len,
+                         size_t *used);
 /* Flit-hops over all routers. */
 uint64_t kh_mesh_hops(const kh_mesh *m);
 

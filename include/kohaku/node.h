@@ -90,6 +90,21 @@ void kh_node_cpu_ready(kh_node *n, kh_cycle at); /* the processor has a flit to 
 
 /* ---- registers and status seen by the orchestrator ----------------------- */
 
+/* The mover's registers in the AUX_CFG window (memory.md §11.1); their
+ * contents are isa/mover.isa's layouts (mover_ctrl, mover_hdr, ...). */
+enum kh_mover_reg {
+    KH_MOVER_REG_CTRL = 0x00,   /* mode, ewidth, flags, GO */
+    KH_MOVER_REG_HDR = 0x10,    /* walker header: sel, base, ndim, XFORM_ID/MODE */
+    KH_MOVER_REG_DIM = 0x18,    /* latch sel, dim, count, stride */
+    KH_MOVER_REG_AXIS = 0x20,   /* commit dim with axis, astep */
+    KH_MOVER_REG_BOUND = 0x28,  /* bound axis: sel, ax, abase, aext */
+    KH_MOVER_REG_IDX = 0x30,    /* GATHER idx_base, idx_count */
+    KH_MOVER_REG_SEED = 0x38,   /* GENERATE key */
+    KH_MOVER_REG_IMM = 0x40,    /* FILL and padding value */
+    KH_MOVER_REG_GATHER = 0x50, /* GATHER pitch, gwords */
+    KH_MOVER_REG_LIMIT = 0x80,  /* 0x80 and up belong to the interlink (control.md §2.8) */
+};
+
 /* AUX_STAT of control.md §2.8: mover done count, AR and write-burst counts
  * summed over the ports, mover fault code and busy, as of cycle now. */
 uint64_t kh_node_aux_stat(kh_node *n, kh_cycle now);

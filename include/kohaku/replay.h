@@ -14,7 +14,8 @@
  * components"; saxpy's cases share one machine, one after the other. The
  * stats file is {"cases": [{"case": "N", "stats": {...}}, ...]}, the
  * counters of kh_stats_fprint_json at the end of each case (cumulative
- * where cases share a simulation). quant computes without a simulation and
+ * where cases share a simulation), each with a run section naming the
+ * kind and the case (docs/report.md). quant computes without a simulation and
  * refuses both. */
 #ifndef KOHAKU_REPLAY_H
 #define KOHAKU_REPLAY_H
@@ -31,6 +32,13 @@ typedef struct kh_replay_opts {
     FILE *out;                     /* the report; NULL: stdout */
     const char *trace_file;        /* NULL: no trace */
     const char *stats_file;        /* NULL: no stats */
+    FILE *stats_out;               /* with stats_file NULL: the stats go here (not closed; --report) */
+    const struct kh_trace_filter *keep; /* what the trace keeps (trace.h); NULL: everything */
+    /* told of each simulation a case runs on (label: "case N", NULL for
+     * saxpy's shared machine) before it runs, and with sim NULL once it is
+     * no longer used (the CLI's progress line); NULL: not told */
+    void (*on_sim)(void *ctx, struct kh_sim *sim, const char *label);
+    void *on_sim_ctx;
     kh_check_report_fn check_fn;   /* live flit checker's findings (docs/check.md); NULL: off */
     void *check_ctx;
 } kh_replay_opts;

@@ -45,6 +45,10 @@ typedef struct kh_comp_ops {
     void (*stats_json)(kh_comp *c, char *buf, size_t len);
     /* Free what the component owns, including the struct itself. */
     void (*destroy)(kh_comp *c);
+    /* Only while tracing: a link into or out of the component carried a
+     * flit in cycle now; a component reports its counter tracks here (a
+     * router its input FIFOs) instead of on its hot path. May be NULL. */
+    void (*traced)(kh_comp *c, kh_cycle now);
 } kh_comp_ops;
 
 /* Embed as the first member of a component's struct. */
@@ -254,6 +258,11 @@ uint64_t kh_sim_run(kh_sim *sim, kh_cycle n);
 /* Run until no component has a pending wake, or `limit` cycles elapsed.
  * Returns 1 if idle (nothing pending), 0 if the limit was reached. */
 int kh_sim_run_until_idle(kh_sim *sim, kh_cycle limit);
+/* Progress on long runs (a CLI's progress line): fn is called between
+ * cycles, first at the next cycle run, then again once the clock has
+ * advanced by the number of cycles fn returned (0: the next cycle). fn
+ * must not touch the simulation. NULL turns it off. */
+void kh_sim_set_progress(kh_sim *sim, kh_cycle (*fn)(void *ctx, kh_cycle now), void *ctx);
 /* Nothing pending: no component will ever step again without outside help. */
 int kh_sim_idle(const kh_sim *sim);
 /* Earliest pending wake, KH_NEVER if none. */
@@ -287,12 +296,24 @@ struct kh_trace {
                  const char *args);
     /* a point event of component c */
     void (*instant)(void *ctx, const kh_comp *c, const char *name, kh_cycle at, const char *args);
+    /* like span, on component c's second track `track` (its datapath beside
+     * its instructions: slices on one track must not overlap); may be NULL */
+    void (*sub_span)(void *ctx, const kh_comp *c, const char *track, const char *name, kh_cycle begin,
+                     kh_cycle end, const char *args);
+    /* counter `name` of component c (a FIFO's occupancy, a credit) holds
+     * value from cycle at on; may be NULL */
+    void (*counter)(void *ctx, const kh_comp *c, const char *name, kh_cycle at, int64_t value);
 };
 void kh_sim_set_trace(kh_sim *sim, kh_trace *t); /* not owned */
 kh_trace *kh_sim_trace(const kh_sim *sim);
 /* Convenience wrappers: no-ops when tracing is off. */
 void kh_trace_span(kh_comp *c, const char *name, kh_cycle begin, kh_cycle end, const char *args);
 void kh_trace_instant(kh_comp *c, const char *name, kh_cycle at, const char *args);
+void kh_trace_counter(kh_comp *c, const char *name, kh_cycle at, int64_t value);
+void kh_trace_sub_span(kh_comp *c, const char *track, const char *name, kh_cycle begin, kh_cycle end,
+                       const char *args);
+/* A sink is attached: a component builds a span's name or args only then. */
+static inline int kh_comp_tracing(const kh_comp *c) { return ((const kh_sched *)(const void *)c->sim)->trace != 0; }
 /* Messages logged at each level so far (tests use it to see a warning). */
 unsigned kh_sim_log_count(const kh_sim *sim, kh_log_level lvl);
 

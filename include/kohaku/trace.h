@@ -37,6 +37,17 @@ void kh_trace_json_range(kh_trace *t, const char *name, kh_cycle begin, kh_cycle
  * attached, and free it. 0 ok; -1 with a message on a write error. */
 int kh_trace_json_close(kh_trace *t, char *err, size_t errlen);
 
+/* What a JSON trace keeps (--trace-window A:B, --trace-flits): events in
+ * the cycles [begin, end) only, a span cut to the window; flits only of
+ * the types whose bit (1 << type code, flits.md §3) is set. The default
+ * keeps everything. */
+#define KH_TRACE_ALL_FLITS 0xFFFFu
+typedef struct kh_trace_filter {
+    kh_cycle begin, end; /* end KH_NEVER: to the end of the run */
+    uint32_t flit_types;
+} kh_trace_filter;
+void kh_trace_json_set_filter(kh_trace *t, const kh_trace_filter *keep);
+
 /* A sink that passes every event to sinks[0], then sinks[1], ... (the list
  * is copied; a callback a sink lacks is skipped): the live checker, the JSON
  * writer and any other watcher at once. None is owned; kh_trace_fanout_free
@@ -51,6 +62,11 @@ void kh_trace_fanout_free(kh_trace *t);
  * stats_json (routers: flit-hops, FIFO depth and high-water occupancy). */
 int kh_stats_write_json(kh_sim *sim, const char *path, char *err, size_t errlen);
 void kh_stats_fprint_json(kh_sim *sim, FILE *out);
+/* The same with a "run" member whose body (an object without its braces)
+ * the caller gives: what ran, its figures, the machine's layout
+ * (docs/report.md). run NULL: no run member. */
+int kh_stats_write_json_run(kh_sim *sim, const char *run, const char *path, char *err, size_t errlen);
+void kh_stats_fprint_json_run(kh_sim *sim, const char *run, FILE *out);
 
 /* A JSON string body with " \ and control characters escaped (for args). */
 void kh_json_escape(char *out, size_t outlen, const char *s);

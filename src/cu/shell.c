@@ -59,10 +59,44 @@ static int shell_busy(const kh_cu *cu)
  * accepts, so accumulate the interval since the last update. */
 static void account_busy(kh_cu *cu, kh_cycle now)
 {
-    if (now > cu->busy_mark) {
-        if (shell_busy(cu)) cu->busy_cycles += now - cu->busy_mark;
-        cu->busy_mark = now;
+    if (now <= cu->busy_mark) return;
+    kh_cycle from = cu->busy_mark;
+    cu->busy_mark = now;
+    if (shell_busy(cu)) {
+        cu->busy_cycles += (uint32_t)(now - from);
+        cu->busy_total += now - from;
     }
+    /* the datapath's own compute time first (kh_cu_computing) */
+    if (cu->compute_until > from) {
+        kh_cycle c = cu->compute_until < now ? cu->compute_until : now;
+        cu->compute_cycles += c - from;
+        cu->busy_end = c;
+        cu->ever_busy = 1;
+        from = c;
+    }
+    if (from == now) return;
+    if (shell_busy(cu)) {
+        if (cu->rd_owed) cu->mem_wait_cycles += now - from;
+        else cu->compute_cycles += now - from;
+        cu->busy_end = now;
+        cu->ever_busy = 1;
+    } else if (cu->ever_busy) {
+        cu->gap_cycles += now - from;
+    }
+}
+
+/* Read-response flits a MEM_RD_REQ makes its port owe the requester
+ * (flits.md §9 V37); peers' shares are not counted here. */
+static unsigned rd_flits_owed(const uint64_t *w)
+{
+    if (!kh_mem_rd_req_flag_stream(w)) return (unsigned)kh_mem_rd_req_len(w) + 1;
+    unsigned count = (unsigned)kh_mem_rd_req_count(w), ew = (unsigned)kh_mem_rd_req_entry_words(w);
+    return (count ? count : 1) * (ew == 0 || ew > 4 ? 4 : ew);
+}
+
+static void trace_fifo(kh_cu *cu, const char *name, const kh_fifo *q, kh_cycle now)
+{
+    if (kh_comp_tracing(&cu->base)) kh_trace_counter(&cu->base, name, now, q->count);
 }
 
 static kh_cu_ctrl_view ctrl_view_now(const kh_cu *cu)
@@ -128,6 +162,7 @@ int kh_cu_accept(kh_comp *dst, unsigned port, const kh_flit *f, kh_cycle now)
         kh_fifo_push(&cu->inst_q, f, now);
         cu->inst_occupancy = (cu->inst_occupancy + 1) & 0xFFFF;
         kh_comp_wake(dst, now + cu->inst_q.latency);
+        trace_fifo(cu, "inst fifo", &cu->inst_q, now);
         break;
     case KH_T_CU_CTRL:
         if (cu->ctrl_pending) {
@@ -160,8 +195,10 @@ int kh_cu_accept(kh_comp *dst, unsigned port, const kh_flit *f, kh_cycle now)
         }
         break;
     default:
+        if (kh_hdr_type(f->w) == KH_T_MEM_RD_RESP && cu->rd_owed) cu->rd_owed--;
         kh_fifo_push(&cu->recv_q, f, now);
         kh_comp_wake(dst, now + cu->recv_q.latency);
+        trace_fifo(cu, "recv fifo", &cu->recv_q, now);
         break;
     }
     return 1;
@@ -181,6 +218,7 @@ int kh_cu_send(kh_cu *cu, const kh_flit *f, kh_cycle now)
     cu->out_placed = now;
     cu->send_ready = 0;
     cu->unit_flits++;
+    if (kh_hdr_type(f->w) == KH_T_MEM_RD_REQ) cu->rd_owed += rd_flits_owed(f->w);
     kh_comp_wake(&cu->base, now + 1);
     return 1;
 }
@@ -214,6 +252,11 @@ void kh_cu_done(kh_cu *cu, int fault, uint32_t result, kh_cycle now)
     }
     /* inst_valid requires room, so the queue cannot be full here */
     kh_fifo_push(&cu->sig_q, &s, now);
+    if (kh_comp_tracing(&cu->base) && cu->accept_cycle <= now) {
+        char args[64];
+        snprintf(args, sizeof args, "\"txn\":%u,\"fault\":%d", cu->lat_txn, fault);
+        kh_trace_span(&cu->base, cu->inst_name ? cu->inst_name : "inst", cu->accept_cycle, now + 1, args);
+    }
     cu->in_flight = 0;
     cu->done_cycle = now;
     cu->completions++;
@@ -229,6 +272,14 @@ void kh_cu_wake(kh_cu *cu, kh_cycle at)
     if (at < now) at = now;
     uw_push(cu, at);
     kh_comp_wake(&cu->base, at);
+}
+
+void kh_cu_computing(kh_cu *cu, const char *name, kh_cycle now, kh_cycle until)
+{
+    account_busy(cu, now);
+    if (until <= now) return;
+    if (until > cu->compute_until) cu->compute_until = until;
+    kh_trace_sub_span(&cu->base, "datapath", name, now, until, NULL);
 }
 
 const kh_cu_place *kh_cu_where(const kh_cu *cu) { return &cu->place; }
@@ -258,6 +309,7 @@ static void pop_accepted_inst(kh_cu *cu, kh_cycle now)
     kh_fifo_pop(&cu->inst_q, now);
     cu->inst_occupancy = (cu->inst_occupancy - 1) & 0xFFFF;
     cu->pop_at = KH_NEVER;
+    trace_fifo(cu, "inst fifo", &cu->inst_q, now);
     kh_comp_space(&cu->base, KH_ALL_PORTS, now);
 }
 
@@ -298,6 +350,7 @@ static void run_unit(kh_cu *cu, int issue_ok, kh_cycle now)
         if (cu->kind->recv(cu->unit, &copy, now)) {
             kh_fifo_pop(&cu->recv_q, now);
             kh_comp_space(&cu->base, KH_ALL_PORTS, now);
+            trace_fifo(cu, "recv fifo", &cu->recv_q, now);
         } else {
             cu->recv_refused = now;
         }
@@ -315,6 +368,7 @@ static void run_unit(kh_cu *cu, int issue_ok, kh_cycle now)
             if (cu->first_accept == KH_NEVER) cu->first_accept = now;
             cu->accept_cycle = now;
             cu->pop_at = now + 1;
+            if (kh_comp_tracing(&cu->base)) cu->inst_name = cu->kind->inst_name ? cu->kind->inst_name(&copy) : NULL;
             kh_comp_wake(&cu->base, now + 1);
         } else if (cu->done_cycle != now) {
             cu->in_flight = 0;
@@ -403,14 +457,23 @@ static int shell_stuck(kh_comp *c, char *buf, size_t len)
 static void shell_stats(kh_comp *c, char *buf, size_t len)
 {
     kh_cu *cu = (kh_cu *)c;
-    account_busy(cu, kh_sim_now(c->sim));
+    kh_cycle now = kh_sim_now(c->sim);
+    account_busy(cu, now);
+    /* the stretch since the unit was last busy is idle, not a wait */
+    uint64_t trailing = cu->ever_busy && !shell_busy(cu) ? now - cu->busy_end : 0;
+    uint64_t wait_inst = cu->gap_cycles - trailing;
+    uint64_t busy = cu->compute_cycles;
     int w = snprintf(buf, len,
                      "\"instructions\": %llu, \"completions\": %llu, \"retired\": %u, \"busy_cycles\": %u, "
                      "\"unit_flits\": %llu, \"ctrl_discarded\": %llu, \"inst_fifo_high\": %u, "
-                     "\"recv_fifo_high\": %u",
+                     "\"recv_fifo_high\": %u, \"cycles\": {\"busy\": %llu, \"wait_memory\": %llu, "
+                     "\"wait_instructions\": %llu, \"idle\": %llu}",
                      (unsigned long long)cu->accepted, (unsigned long long)cu->completions, cu->retired,
                      cu->busy_cycles, (unsigned long long)cu->unit_flits,
-                     (unsigned long long)cu->ctrl_discarded, cu->inst_q.high_water, cu->recv_q.high_water);
+                     (unsigned long long)cu->ctrl_discarded, cu->inst_q.high_water, cu->recv_q.high_water,
+                     (unsigned long long)busy, (unsigned long long)cu->mem_wait_cycles,
+                     (unsigned long long)wait_inst,
+                     (unsigned long long)(now - busy - cu->mem_wait_cycles - wait_inst));
     if (cu->kind->stats_json && w > 0 && (size_t)w + 2 < len) {
         buf[w] = ',';
         buf[w + 1] = ' ';
@@ -429,7 +492,7 @@ static void shell_destroy(kh_comp *c)
     free(cu);
 }
 
-static const kh_comp_ops shell_ops = {"cu", shell_step, shell_stuck, shell_stats, shell_destroy};
+static const kh_comp_ops shell_ops = {"cu", shell_step, shell_stuck, shell_stats, shell_destroy, NULL};
 
 kh_cu *kh_cu_new(kh_sim *sim, const kh_unit_kind *kind, const kh_cu_place *place, char *err,
                  size_t errlen)

@@ -60,6 +60,15 @@ struct kh_cu {
     /* counters (CU_COUNTERS, stats) */
     uint32_t retired, busy_cycles;
     kh_cycle busy_mark;
+    /* where the cycles went (stats, the report), each cycle once: computing
+     * (kh_cu_computing, or work held with no read owed), waiting for memory
+     * (work held, read-response flits owed), a gap after the unit first
+     * worked (waiting for instructions; the trailing stretch since busy_end
+     * is given to idle when read) */
+    uint64_t busy_total, rd_owed, compute_cycles, mem_wait_cycles, gap_cycles; /* busy_total: busy_cycles unwrapped */
+    kh_cycle busy_end, compute_until;
+    int ever_busy;
+    const char *inst_name; /* the instruction in flight, while tracing */
     uint64_t accepted, completions, unit_flits, ctrl_discarded;
     int warned_inst_rsvd; /* a CU_INST with rsvd != 0 was reported (once) */
 };

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "kohaku/ilink.h"
+#include "kohaku/bufcat.h"
 #include "kohaku/machine.h"
 #include "kohaku/mesh.h"
 #include "kohaku/node.h"
@@ -49,6 +50,16 @@ static const char default_map[] =
     "xxx mat vec xxx\n";
 
 const char *kh_machine_default_map(void) { return default_map; }
+
+void kh_machine_layout_json(const kh_machine *m, char *buf, size_t len, size_t *used)
+{
+    kh_bufcat(buf, len, used, "[");
+    for (unsigned i = 0; i < m->nmeshes; i++) {
+        if (i) kh_bufcat(buf, len, used, ",");
+        kh_mesh_layout_json(m->mesh[i].mesh, m->mesh[i].map, i, buf, len, used);
+    }
+    kh_bufcat(buf, len, used, "]");
+}
 
 void kh_machine_map_units(kh_map_units *out)
 {

@@ -204,12 +204,28 @@ static void router_destroy(kh_comp *c)
     free(r);
 }
 
+/* While tracing: the input FIFOs' occupancy as counter tracks, sampled
+ * whenever a link of the router carries a flit (a push is such a transfer;
+ * a pop is seen at the next one), so the hot path pays nothing. */
+static void router_traced(kh_comp *c, kh_cycle now)
+{
+    static const char *const name[KH_NDIRS] = {"fifo N", "fifo E", "fifo S", "fifo W", "fifo L"};
+    kh_router *r = (kh_router *)c;
+    for (unsigned d = 0; d < KH_NDIRS; d++) {
+        unsigned n = kh_fifo_used(&r->in[d], now + 1); /* with this cycle's pops and pushes */
+        if (n == r->traced_count[d]) continue;
+        r->traced_count[d] = (uint16_t)n;
+        kh_trace_counter(c, name[d], now, n);
+    }
+}
+
 static const kh_comp_ops router_ops = {
     .kind = "router",
     .step = router_step,
     .describe_stuck = router_stuck,
     .stats_json = router_stats,
     .destroy = router_destroy,
+    .traced = router_traced,
 };
 
 /* Turn masks (mesh.md §3): a flit that arrived from a router neighbour may

@@ -28,6 +28,7 @@ struct kh_router {
     uint8_t route[256];         /* output for dst_xy = {x[3:0], y[3:0]}: the policy, tabulated */
     int policy;                 /* routed by a kh_mesh_cfg policy, not XY */
     uint64_t masked;            /* flits the policy sent into a masked turn (dropped) */
+    uint16_t traced_count[KH_NDIRS]; /* input FIFO occupancy last traced (router_traced) */
 };
 
 /* Input `port` takes f in cycle now if its FIFO was not full at the start of

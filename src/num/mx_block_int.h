@@ -8,6 +8,9 @@
 /* kh_mx_lanes_fn (num.h): one block through the pipeline, product then the
  * 16 lanes' scale application (chain) or scale and add into a tile (accum). */
 
+/* kh_mx_unpack without the VBMI shuffles, whatever the CPU (tests compare). */
+void kh_mx_unpack_portable(const uint64_t words[16], int b_packing, kh_mx_entry *e);
+
 /* Defined when the compiler can build the x86-64 paths (GCC or Clang);
  * -DKH_NUM_PORTABLE_ONLY builds what a non-x86 machine gets. */
 #if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__)) && !defined(KH_NUM_PORTABLE_ONLY)

@@ -1,11 +1,13 @@
 /* MX entry <-> four 256-bit words, A and B packing (numerics.md §2.2). The
  * word is the table mxfp7_word of isa/mxfp7.isa; its 32 slot accessors are
  * spelled out once below (through SLOTS) so every position is a constant:
- * no per-field position arithmetic on the GEMM's hot path. */
+ * no per-field position arithmetic on the GEMM's hot path; with AVX-512
+ * VBMI one word's 32 slots come out in two shuffles. */
 #include <string.h>
 
 #include "kohaku/gen/mxfp7.h"
 #include "kohaku/num.h"
+#include "mx_block_int.h"
 
 #define SLOTS(X)                                                                                                    \
     X(0) X(1) X(2) X(3) X(4) X(5) X(6) X(7) X(8) X(9) X(10) X(11) X(12) X(13) X(14) X(15) X(16) X(17) X(18) X(19) \
@@ -30,12 +32,66 @@ static void word_set_slots(uint64_t *word, const int8_t s[32])
 #undef SET
 }
 
+#ifdef KH_MX_HAVE_X86
+#include <immintrin.h>
+
+/* AVX-512 VBMI: the eight slots of a group (8g .. 8g+7) lie in 56 bits
+ * that start at byte GB(g) of the word, so vpermb brings each group's bytes
+ * into qword g and vpmultishiftqb picks every slot's 8 bits out of its
+ * qword; the positions come from the table (KH_MXFP7_WORD_S*_LO). */
+#define LO(o) KH_MXFP7_WORD_S##o##_LO
+#define GB(o) ((o) < 8 ? LO(7) / 8 : (o) < 16 ? LO(15) / 8 : (o) < 24 ? LO(23) / 8 : LO(31) / 8)
+#define FITS(o) _Static_assert(LO(o) >= 8 * GB(o) && LO(o) - 8 * GB(o) + 7 <= 63, "slot " #o " leaves its qword");
+SLOTS(FITS)
+#undef FITS
+#define PERM(o) (char)((GB(o) + (o) % 8) % 32),
+#define SHIFT(o) (char)(LO(o) - 8 * GB(o)),
+static const char slot_perm[32] = {SLOTS(PERM)}, slot_shift[32] = {SLOTS(SHIFT)};
+#undef PERM
+#undef SHIFT
+#undef GB
+#undef LO
+
+#define TVBMI __attribute__((target("avx2,avx512f,avx512bw,avx512vl,avx512vbmi")))
+/* B packing's order: byte 8L + i of the result is slot 4i + L (lane L, k 8w + i). */
+#define BORDER(o) (char)(4 * ((o) % 8) + (o) / 8),
+static const char b_order[32] = {SLOTS(BORDER)};
+#undef BORDER
+
+/* One word's slots, sign-extended, in lane order: byte 8L + i is lane L,
+ * k = 8w + i, for either packing. */
+static TVBMI void word_lanes_vbmi(const uint64_t *word, int b_packing, int8_t s[32])
+{
+    /* the limbs as bytes: byte i = bits [8i+7:8i] (x86 is little-endian) */
+    __m256i w = _mm256_loadu_si256((const __m256i *)(const void *)word);
+    __m256i g = _mm256_permutexvar_epi8(_mm256_loadu_si256((const __m256i *)(const void *)slot_perm), w);
+    __m256i x = _mm256_multishift_epi64_epi8(_mm256_loadu_si256((const __m256i *)(const void *)slot_shift), g);
+    const __m256i m7 = _mm256_set1_epi8(0x7F), sign = _mm256_set1_epi8(0x40);
+    x = _mm256_sub_epi8(_mm256_xor_si256(_mm256_and_si256(x, m7), sign), sign); /* sext7 */
+    if (b_packing) x = _mm256_permutexvar_epi8(_mm256_loadu_si256((const __m256i *)(const void *)b_order), x);
+    _mm256_storeu_si256((__m256i *)(void *)s, x);
+}
+
+static int have_vbmi(void) { return __builtin_cpu_supports("avx512vbmi") && __builtin_cpu_supports("avx512vl"); }
+#else
+static void word_lanes_vbmi(const uint64_t *word, int b_packing, int8_t s[32])
+{
+    (void)word, (void)b_packing, (void)s; /* never called: have_vbmi() is 0 */
+}
+static int have_vbmi(void) { return 0; }
+#endif
+
 /* Slot o of word w holds lane o / 8, k = 8w + o % 8 (A packing), or lane
  * o % 4, k = 8w + o / 4 (B packing). */
-void kh_mx_unpack(const uint64_t words[16], int b_packing, kh_mx_entry *e)
+static void unpack_with(int vbmi, const uint64_t words[16], int b_packing, kh_mx_entry *e)
 {
     for (unsigned w = 0; w < 4; w++) {
         int8_t s[32];
+        if (vbmi) {
+            word_lanes_vbmi(words + 4 * w, b_packing, s);
+            for (unsigned lane = 0; lane < 4; lane++) memcpy(&e->q[lane][8 * w], s + 8 * lane, 8);
+            continue;
+        }
         word_slots(words + 4 * w, s);
         if (b_packing)
             for (unsigned o = 0; o < 32; o++) e->q[o % 4][8 * w + o / 4] = s[o];
@@ -46,6 +102,16 @@ void kh_mx_unpack(const uint64_t words[16], int b_packing, kh_mx_entry *e)
     e->scale[1] = (uint8_t)kh_mxfp7_word_scale1(words);
     e->scale[2] = (uint8_t)kh_mxfp7_word_scale2(words);
     e->scale[3] = (uint8_t)kh_mxfp7_word_scale3(words);
+}
+
+void kh_mx_unpack(const uint64_t words[16], int b_packing, kh_mx_entry *e)
+{
+    unpack_with(have_vbmi(), words, b_packing, e);
+}
+
+void kh_mx_unpack_portable(const uint64_t words[16], int b_packing, kh_mx_entry *e)
+{
+    unpack_with(0, words, b_packing, e);
 }
 
 void kh_mx_pack(const kh_mx_entry *e, int b_packing, uint64_t words[16])

@@ -42,10 +42,12 @@ static void commit_cycle(kh_orch *o)
     if (c->at == KH_NEVER) return;
     /* Credit: a seed overrides; word 0 and an INST_COMPLETE in one cycle
      * cancel (§2.5). 16-bit wrap, no saturation. */
+    uint16_t was = o->credit;
     if (c->seed)
         o->credit = c->seed_val;
     else
         o->credit = (uint16_t)(o->credit + c->sig0 - c->flit_go);
+    if (o->credit != was) kh_trace_counter(&o->comp, "credit", c->at + 1, o->credit); /* seen from the next cycle */
     /* SIG_DONE: a clear and an increment in one cycle leave 0 (§2.6). */
     if (c->clear)
         o->sig_done = 0;

@@ -5,11 +5,15 @@
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "kohaku/bufcat.h"
+#include "kohaku/machine.h"
 #include "kohaku/trace.h"
 #include "replay/replay_int.h"
+
+#define RUN_MAX (1u << 18) /* a run section with a machine's layout: four 16 x 16 meshes fit */
 
 static const kh_replay_kind *const kinds[] = {&kh_replay_quant, &kh_replay_cluster, &kh_replay_saxpy,
                                               &kh_replay_vector};
@@ -42,6 +46,10 @@ static void io_fail(kh_replay *r, const char *msg)
 
 int kh_replay_attach(kh_replay *r, kh_replay_case *c, kh_sim *sim, const char *label)
 {
+    if (r->o->on_sim) {
+        r->o->on_sim(r->o->on_sim_ctx, sim, label);
+        r->watched = 1;
+    }
     if (!r->trace) return 0;
     kh_trace_json_section(r->trace, sim, label);
     r->below = kh_sim_trace(sim);
@@ -56,6 +64,8 @@ int kh_replay_attach(kh_replay *r, kh_replay_case *c, kh_sim *sim, const char *l
 
 void kh_replay_detach(kh_replay *r)
 {
+    if (r->watched) r->o->on_sim(r->o->on_sim_ctx, NULL, NULL);
+    r->watched = 0;
     if (!r->traced) return;
     kh_sim_set_trace(r->traced, r->fan ? r->below : NULL); /* the sink below gets its place back */
     kh_trace_fanout_free(r->fan);
@@ -73,7 +83,19 @@ void kh_replay_case_end(kh_replay *r, const kh_replay_case *c, kh_sim *sim, kh_c
         char esc[160];
         kh_json_escape(esc, sizeof esc, c->name);
         fprintf(r->stats, "%s{\"case\":\"%s\",\"stats\":", r->nstats++ ? ",\n" : "", esc);
-        kh_stats_fprint_json(sim, r->stats);
+        /* the run section: the case, and the machine's layout if there is one */
+        size_t cap = r->machine ? RUN_MAX : 300, used = 0;
+        char *run = malloc(cap);
+        if (run) {
+            kh_bufcat(run, cap, &used, "\"name\":\"replay %s case %s\",\"cycles\":%llu", r->kind->name, esc,
+                      (unsigned long long)kh_sim_now(sim));
+            if (r->machine) {
+                kh_bufcat(run, cap, &used, ",\"meshes\":");
+                kh_machine_layout_json(r->machine, run, cap, &used);
+            }
+        }
+        kh_stats_fprint_json_run(sim, run, r->stats);
+        free(run);
         fputs("}", r->stats);
     }
 }
@@ -139,7 +161,11 @@ void kh_replay_add_check(kh_replay *r, const kh_check *chk)
 static int open_outputs(kh_replay *r, char *err, size_t errlen)
 {
     if (r->o->trace_file && !(r->trace = kh_trace_json_open(NULL, r->o->trace_file, err, errlen))) return -1;
-    if (r->o->stats_file) {
+    if (r->trace && r->o->keep) kh_trace_json_set_filter(r->trace, r->o->keep);
+    if (!r->o->stats_file && r->o->stats_out) {
+        r->stats = r->o->stats_out;
+        fputs("{\"cases\":[\n", r->stats);
+    } else if (r->o->stats_file) {
         if (!(r->stats = fopen(r->o->stats_file, "w"))) {
             snprintf(err, errlen, "stats %s: cannot create: %s", r->o->stats_file, strerror(errno));
             return -1;
@@ -157,7 +183,7 @@ static void close_outputs(kh_replay *r)
     if (r->stats) {
         fputs("\n]}\n", r->stats);
         int bad = ferror(r->stats);
-        if (fclose(r->stats)) bad = 1;
+        if (r->stats != r->o->stats_out && fclose(r->stats)) bad = 1;
         if (bad) {
             snprintf(err, sizeof err, "stats %s: write error", r->o->stats_file);
             io_fail(r, err);
@@ -236,8 +262,9 @@ int kh_replay_file(const char *kind, const char *file, const kh_replay_opts *o, 
         kh_bufcat(err, errlen, &used, ")");
         return -2;
     }
-    if (!r.kind->simulates && (o->trace_file || o->stats_file)) {
-        snprintf(err, errlen, "%s computes each case without a simulation: --trace and --stats do not apply",
+    if (!r.kind->simulates && (o->trace_file || o->stats_file || o->stats_out)) {
+        snprintf(err, errlen,
+                 "%s computes each case without a simulation: --trace, --stats, --report and --heatmap do not apply",
                  kind);
         return -2;
     }

@@ -47,6 +47,8 @@ struct kh_replay {
     kh_trace *below, *fan;   /* a sink attached before the trace (the checker), fed through fan */
     kh_sim *traced;          /* the simulation the trace is attached to */
     FILE *stats;             /* the one stats file, NULL: none */
+    int watched;             /* opts.on_sim was told of the simulation attached */
+    const struct kh_machine *machine; /* the cases run on this machine (saxpy): its layout goes in the stats */
     unsigned nstats;
     char io_err[300];        /* the first trace or stats write error */
     kh_replay_result *res;

@@ -210,6 +210,7 @@ static int saxpy_open(kh_replay *rp, char *err, size_t errlen)
     r->card = kh_machine_card(r->m);
     r->sim = kh_machine_sim(r->m);
     rp->state = r;
+    rp->machine = r->m;
     if (rp->o->check_fn && kh_machine_set_check(r->m, rp->o->check_fn, rp->o->check_ctx)) {
         snprintf(err, errlen, "out of memory for the flit checker");
         return -1;
@@ -227,6 +228,7 @@ static void saxpy_close(kh_replay *rp)
     replay *r = rp->state;
     if (!r) return;
     kh_replay_detach(rp);
+    rp->machine = NULL;
     kh_replay_add_check(rp, kh_machine_check(r->m));
     kh_machine_free(r->m);
     free(r);

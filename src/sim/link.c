@@ -44,6 +44,8 @@ void kh_link_trace(const kh_link *l, const kh_flit *f, kh_cycle now)
 {
     kh_trace *t = l->sched->trace;
     if (t->link) t->link(t->ctx, l, f, now);
+    if (l->src && l->src->ops->traced) l->src->ops->traced(l->src, now);
+    if (l->dst && l->dst->ops->traced) l->dst->ops->traced(l->dst, now);
 }
 
 void kh_comp_space(kh_comp *c, unsigned port, kh_cycle now)

@@ -65,6 +65,7 @@ kh_sim *kh_sim_new(const kh_params *p)
     }
     sim->log_fn = default_log;
     sim->log_min = KH_LOG_WARN;
+    sim->progress_at = KH_NEVER;
     return sim;
 }
 
@@ -203,11 +204,28 @@ void kh_sim_at_end(kh_sim *sim, kh_end_hook *h)
     sim->at_end = h;
 }
 
+void kh_sim_set_progress(kh_sim *sim, kh_cycle (*fn)(void *ctx, kh_cycle now), void *ctx)
+{
+    sim->progress = fn;
+    sim->progress_ctx = ctx;
+    sim->progress_at = fn ? sim->sched.now : KH_NEVER;
+}
+
+/* Between cycles, never inside one: the callback only reads. */
+static void progress(kh_sim *sim, kh_cycle t)
+{
+    kh_cycle next = sim->progress(sim->progress_ctx, t);
+    sim->progress_at = next > 0 && next < KH_NEVER - t ? t + next : t + 1;
+}
+
 uint64_t kh_sim_run(kh_sim *sim, kh_cycle n)
 {
     uint64_t before = sim->steps;
     kh_cycle end = sim->sched.now + n, t;
-    while ((t = next_due(sim)) < end) run_cycle(sim, t);
+    while ((t = next_due(sim)) < end) {
+        if (t >= sim->progress_at) progress(sim, t);
+        run_cycle(sim, t);
+    }
     sim->sched.now = end;
     return sim->steps - before;
 }
@@ -220,6 +238,7 @@ int kh_sim_run_until_idle(kh_sim *sim, kh_cycle limit)
             sim->sched.now = end;
             return 0;
         }
+        if (t >= sim->progress_at) progress(sim, t);
         run_cycle(sim, t);
     }
     return 1;
@@ -309,6 +328,19 @@ void kh_trace_instant(kh_comp *c, const char *name, kh_cycle at, const char *arg
 {
     kh_trace *t = c->sim->sched.trace;
     if (t && t->instant) t->instant(t->ctx, c, name, at, args);
+}
+
+void kh_trace_sub_span(kh_comp *c, const char *track, const char *name, kh_cycle begin, kh_cycle end,
+                       const char *args)
+{
+    kh_trace *t = c->sim->sched.trace;
+    if (t && t->sub_span) t->sub_span(t->ctx, c, track, name, begin, end, args);
+}
+
+void kh_trace_counter(kh_comp *c, const char *name, kh_cycle at, int64_t value)
+{
+    kh_trace *t = c->sim->sched.trace;
+    if (t && t->counter) t->counter(t->ctx, c, name, at, value);
 }
 
 void kh_sim_set_user(kh_sim *sim, void *user) { sim->user = user; }

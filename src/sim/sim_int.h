@@ -30,6 +30,9 @@ struct kh_sim {
     unsigned log_counts[4];
     void *user;
     kh_end_hook *at_end; /* hooks queued for the end of the cycle being executed */
+    kh_cycle progress_at;                        /* next cycle to call progress at, KH_NEVER: none */
+    kh_cycle (*progress)(void *ctx, kh_cycle now); /* kh_sim_set_progress */
+    void *progress_ctx;
 };
 
 #endif

@@ -32,6 +32,21 @@ static void fo_instant(void *ctx, const kh_comp *c, const char *name, kh_cycle a
         if (o->sink[i]->instant) o->sink[i]->instant(o->sink[i]->ctx, c, name, at, args);
 }
 
+static void fo_sub_span(void *ctx, const kh_comp *c, const char *track, const char *name, kh_cycle begin,
+                        kh_cycle end, const char *args)
+{
+    fanout *o = ctx;
+    for (unsigned i = 0; i < o->n; i++)
+        if (o->sink[i]->sub_span) o->sink[i]->sub_span(o->sink[i]->ctx, c, track, name, begin, end, args);
+}
+
+static void fo_counter(void *ctx, const kh_comp *c, const char *name, kh_cycle at, int64_t value)
+{
+    fanout *o = ctx;
+    for (unsigned i = 0; i < o->n; i++)
+        if (o->sink[i]->counter) o->sink[i]->counter(o->sink[i]->ctx, c, name, at, value);
+}
+
 kh_trace *kh_trace_fanout_list(kh_trace *const *sinks, unsigned n)
 {
     fanout *o = calloc(1, sizeof *o + n * sizeof o->sink[0]);
@@ -42,6 +57,8 @@ kh_trace *kh_trace_fanout_list(kh_trace *const *sinks, unsigned n)
     o->t.link = fo_link;
     o->t.span = fo_span;
     o->t.instant = fo_instant;
+    o->t.counter = fo_counter;
+    o->t.sub_span = fo_sub_span;
     return &o->t;
 }
 

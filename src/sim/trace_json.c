@@ -10,6 +10,7 @@
 #include "kohaku/gen/flit.h"
 #include "kohaku/trace.h"
 
+#define SUB_TID 1000000u /* a component's second track: tid SUB_TID + id */
 
 typedef struct json_trace {
     kh_trace t; /* first member: t.ctx points back here */
@@ -18,9 +19,10 @@ typedef struct json_trace {
     char *path;
     int pid_links;         /* the current section's processes (1 and 2 first) */
     int next_track;        /* for links made after the section started */
-    unsigned char *named;  /* component tracks already named, by id */
+    unsigned char *named;  /* component tracks already named, by id: value 1 its own, 2 its second */
     unsigned nnamed;
     int ranges_named;      /* the section's range track has its name */
+    kh_trace_filter keep;  /* --trace-window, --trace-flits */
 } json_trace;
 
 void kh_json_escape(char *out, size_t outlen, const char *s)
@@ -74,6 +76,7 @@ static const char *type_name(unsigned type)
 static void on_link(void *ctx, const kh_link *l, const kh_flit *f, kh_cycle now)
 {
     json_trace *j = ctx;
+    if (now < j->keep.begin || now >= j->keep.end || !(j->keep.flit_types >> kh_hdr_type(f->w) & 1)) return;
     if (l->trace_track < 0) {
         /* a link made after the file was opened: number it now (the field
          * exists for the sink; the kernel hands it over const) */
@@ -94,7 +97,8 @@ static void on_link(void *ctx, const kh_link *l, const kh_flit *f, kh_cycle now)
             (unsigned long long)w[0], l->dst ? "" : ",\"dropped\":1");
 }
 
-static void comp_track(json_trace *j, const kh_comp *c)
+/* which 1: c's own track, tid id + 1; 2: its second track (sub_span), tid SUB_TID + id */
+static void comp_track(json_trace *j, const kh_comp *c, unsigned which, const char *track)
 {
     if (c->id >= j->nnamed) {
         unsigned n = c->id + 64;
@@ -104,32 +108,53 @@ static void comp_track(json_trace *j, const kh_comp *c)
         j->named = v;
         j->nnamed = n;
     }
-    if (j->named[c->id]) return;
-    j->named[c->id] = 1;
-    name_track(j, j->pid_links + 1, c->id + 1, c->name);
+    if (j->named[c->id] & which) return;
+    j->named[c->id] |= (unsigned char)which;
+    if (which == 1) {
+        name_track(j, j->pid_links + 1, c->id + 1, c->name);
+        return;
+    }
+    char name[160];
+    snprintf(name, sizeof name, "%s %s", c->name, track);
+    name_track(j, j->pid_links + 1, SUB_TID + c->id, name);
 }
 
-static void on_span(void *ctx, const kh_comp *c, const char *name, kh_cycle begin, kh_cycle end,
-                    const char *args)
+static void put_span(json_trace *j, const kh_comp *c, unsigned tid, const char *track, const char *name,
+                     kh_cycle begin, kh_cycle end, const char *args)
 {
-    json_trace *j = ctx;
     char esc[128];
-    comp_track(j, c);
+    /* a span that reaches into the window is cut to it */
+    if (end <= j->keep.begin || begin >= j->keep.end || (begin == end && begin < j->keep.begin)) return;
+    if (begin < j->keep.begin) begin = j->keep.begin;
+    if (end > j->keep.end) end = j->keep.end;
+    comp_track(j, c, track ? 2 : 1, track);
     kh_json_escape(esc, sizeof esc, name);
     event_sep(j);
     fprintf(j->f,
             "{\"name\":\"%s\",\"cat\":\"%s\",\"ph\":\"X\",\"ts\":%llu,\"dur\":%llu,\"pid\":%d,"
             "\"tid\":%u,\"args\":{%s}}",
             esc, c->ops->kind, (unsigned long long)begin,
-            (unsigned long long)(end > begin ? end - begin : 0), j->pid_links + 1, c->id + 1,
-            args ? args : "");
+            (unsigned long long)(end > begin ? end - begin : 0), j->pid_links + 1, tid, args ? args : "");
+}
+
+static void on_span(void *ctx, const kh_comp *c, const char *name, kh_cycle begin, kh_cycle end,
+                    const char *args)
+{
+    put_span(ctx, c, c->id + 1, NULL, name, begin, end, args);
+}
+
+static void on_sub_span(void *ctx, const kh_comp *c, const char *track, const char *name, kh_cycle begin,
+                        kh_cycle end, const char *args)
+{
+    put_span(ctx, c, SUB_TID + c->id, track, name, begin, end, args);
 }
 
 static void on_instant(void *ctx, const kh_comp *c, const char *name, kh_cycle at, const char *args)
 {
     json_trace *j = ctx;
     char esc[128];
-    comp_track(j, c);
+    if (at < j->keep.begin || at >= j->keep.end) return;
+    comp_track(j, c, 1, NULL);
     kh_json_escape(esc, sizeof esc, name);
     event_sep(j);
     fprintf(j->f,
@@ -165,6 +190,26 @@ static void begin_section(json_trace *j, kh_sim *sim, const char *label)
     j->next_track = (int)n;
 }
 
+/* A counter track per component and counter (Perfetto groups counters by
+ * process and name, so the name carries the component's). */
+static void on_counter(void *ctx, const kh_comp *c, const char *name, kh_cycle at, int64_t value)
+{
+    json_trace *j = ctx;
+    char full[160], esc[200];
+    if (at < j->keep.begin || at >= j->keep.end) return;
+    snprintf(full, sizeof full, "%s %s", c->name, name);
+    kh_json_escape(esc, sizeof esc, full);
+    event_sep(j);
+    fprintf(j->f, "{\"name\":\"%s\",\"cat\":\"counter\",\"ph\":\"C\",\"ts\":%llu,\"pid\":%d,\"args\":{\"value\":%lld}}",
+            esc, (unsigned long long)at, j->pid_links + 1, (long long)value);
+}
+
+void kh_trace_json_set_filter(kh_trace *t, const kh_trace_filter *keep)
+{
+    json_trace *j = t->ctx;
+    j->keep = *keep;
+}
+
 kh_trace *kh_trace_json_open(kh_sim *sim, const char *path, char *err, size_t errlen)
 {
     json_trace *j = calloc(1, sizeof *j);
@@ -184,6 +229,9 @@ kh_trace *kh_trace_json_open(kh_sim *sim, const char *path, char *err, size_t er
     j->t.link = on_link;
     j->t.span = on_span;
     j->t.instant = on_instant;
+    j->t.counter = on_counter;
+    j->t.sub_span = on_sub_span;
+    j->keep = (kh_trace_filter){0, KH_NEVER, KH_TRACE_ALL_FLITS};
     fputs("{\"displayTimeUnit\":\"ns\",\"otherData\":{\"time_unit\":\"1 us = 1 clock cycle\"},\n"
           "\"traceEvents\":[\n",
           j->f);

@@ -7,7 +7,7 @@
 
 enum { COMP_STATS_MAX = 1 << 16 };
 
-void kh_stats_fprint_json(kh_sim *sim, FILE *out)
+void kh_stats_fprint_json_run(kh_sim *sim, const char *run, FILE *out)
 {
     char a[160], b[160], from[160];
     fprintf(out, "{\"cycle\":%llu,\n\"links\":[", (unsigned long long)kh_sim_now(sim));
@@ -39,17 +39,26 @@ void kh_stats_fprint_json(kh_sim *sim, FILE *out)
         fputs("}}", out);
     }
     free(buf);
-    fputs("]}\n", out);
+    fputs("]", out);
+    if (run) fprintf(out, ",\n\"run\":{%s}", run);
+    fputs("}\n", out);
 }
 
+void kh_stats_fprint_json(kh_sim *sim, FILE *out) { kh_stats_fprint_json_run(sim, NULL, out); }
+
 int kh_stats_write_json(kh_sim *sim, const char *path, char *err, size_t errlen)
+{
+    return kh_stats_write_json_run(sim, NULL, path, err, errlen);
+}
+
+int kh_stats_write_json_run(kh_sim *sim, const char *run, const char *path, char *err, size_t errlen)
 {
     FILE *f = fopen(path, "w");
     if (!f) {
         snprintf(err, errlen, "stats %s: cannot create: %s", path, strerror(errno));
         return -1;
     }
-    kh_stats_fprint_json(sim, f);
+    kh_stats_fprint_json_run(sim, run, f);
     int bad = ferror(f);
     if (fclose(f)) bad = 1;
     if (bad) snprintf(err, errlen, "stats %s: write error", path);

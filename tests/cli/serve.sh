@@ -38,5 +38,10 @@ expect_out "the kohaku map reaches mesh 0's DRAM at 1 << 40" "V 0000000000000005
 expect_rc "a bad machine exits 1" 1 sh -c "echo Q | $KOHAKU serve no_such_map.txt"
 expect_out "and says why in the protocol" "E" sh -c "echo Q | $KOHAKU serve no_such_map.txt 2>/dev/null | cut -c1"
 expect_rc "usage without a machine" 2 $KOHAKU serve
+expect_rc "a bad --settle value is refused" 1 $KOHAKU serve default --settle x
+expect_rc "a bad --host-map value is refused" 1 $KOHAKU serve default --host-map pcie
+expect_rc "--settle twice is a usage error" 2 $KOHAKU serve default --settle 1 --settle 2
+expect_rc "an option without its value is a usage error" 2 $KOHAKU serve default --param
+expect_rc "an unknown profile is refused" 1 sh -c "echo Q | $KOHAKU serve default --profile bogus"
 expect_rc "--help" 0 $KOHAKU serve --help
 finish

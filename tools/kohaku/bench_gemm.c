@@ -130,10 +130,11 @@ static int bench_arith(double secs)
 static void usage(FILE *out)
 {
     fprintf(out, "usage: kohaku bench gemm [--seconds S] [--arith-only] [--map MAP] [M N K]\n"
-                 "                         [--trace FILE.json] [--stats FILE.json] [--check]\n"
+                 "                         [--trace FILE.json] [--stats FILE.json] [--check] [--report]\n"
+                 "                         [--heatmap F.svg] [--trace-window A:B] [--trace-flits TYPES]\n"
                  "  MX MAC/s of the cluster's arithmetic on one core, then simulated cycles per\n"
                  "  second of the whole default machine (or MAP) running the demo GEMM (M N K,\n"
-                 "  default the demo's shape). --trace/--stats/--check apply to the machine run\n"
+                 "  default the demo's shape). --trace/--stats/--check/--report/--heatmap apply to the machine run\n"
                  "  (they slow it down: the figures then include their cost).\n");
 }
 

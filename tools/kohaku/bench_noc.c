@@ -8,6 +8,7 @@
 #include <time.h>
 
 #include "bench.h"
+#include "kohaku/bufcat.h"
 #include "kohaku/check.h"
 #include "kohaku/echo.h"
 #include "kohaku/hex.h"
@@ -16,6 +17,7 @@
 #include "kohaku/trace.h"
 #include "kohaku/traffic.h"
 #include "simopts.h"
+#include "progress.h"
 #include "simout.h"
 
 /* The production picture (maps/mesh_4x4.txt), used when --map is not given. */
@@ -40,13 +42,14 @@ static void usage(FILE *out)
             "usage: kohaku bench noc [--map MAP] [--pattern uniform|hotspot|transpose]\n"
             "                        [--rate R] [--cycles N] [--seed S] [--profile P]\n"
             "                        [--param NAME=VALUE]...\n"
-            "                        [--trace FILE.json] [--stats FILE.json] [--check]\n"
+            "                        [--trace FILE.json] [--stats FILE.json] [--check] [--report]\n"
+            "                        [--heatmap F.svg] [--trace-window A:B] [--trace-flits TYPES]\n"
             "Test endpoints at every occupied endpoint position of MAP (default: the 4x4\n"
             "production map) offer R flits/cycle each (default: 0.1, then saturating).\n"
             "Prints simulated cycles/s and flit-hops/s (one flit crossing one router) per\n"
             "CPU second of this process, delivered throughput and mean latency.\n"
             "Latency: first offer on the injection link to acceptance, in cycles.\n"
-            "--trace/--stats record the --rate run (without --rate, the 0.1 run); a trace has\n"
+            "--trace/--stats/--report/--heatmap record the --rate run (without --rate, the 0.1 run); a trace has\n"
             "one event per link transfer, so keep --cycles small with --trace.\n"
             "--check runs the header rules V1-V8 of flits.md §9 on every flit an endpoint injects\n"
             "(the payload is the bench's bookkeeping: docs/check.md); a violation exits 1.\n");
@@ -96,7 +99,7 @@ static int run_one(const opts *o, const kh_map *map, const char *map_name, doubl
     kh_mesh *mesh = sim ? kh_mesh_new(sim, map, err, sizeof err) : NULL;
     kh_traffic_cfg cfg = {.pattern = o->pattern, .rate = rate, .seed = o->seed, .stop = KH_NEVER};
     kh_traffic *t = mesh ? kh_traffic_new(mesh, map, &cfg, err, sizeof err) : NULL;
-    kh_trace *tr = NULL, *fan = NULL, *below = NULL;
+    kh_simout *out = NULL;
     kh_check *ck = NULL;
     kh_checkout cko = {.who = "kohaku bench noc"};
     int rc = 0;
@@ -110,23 +113,17 @@ static int run_one(const opts *o, const kh_map *map, const char *map_name, doubl
         rc = 1;
         goto done;
     }
-    if (record && o->sim.trace) {
-        if (!(tr = kh_trace_json_open(sim, o->sim.trace, err, sizeof err))) {
-            fprintf(stderr, "kohaku bench noc: %s\n", err);
-            rc = 1;
-            goto done;
-        }
-        /* the checker, when there is one, goes on seeing every transfer */
-        below = kh_sim_trace(sim);
-        if (below && !(fan = kh_trace_fanout_new(below, tr))) {
-            fprintf(stderr, "kohaku bench noc: out of memory\n");
-            rc = 1;
-            goto done;
-        }
-        kh_sim_set_trace(sim, fan ? fan : tr);
+    /* the checker, when there is one, goes on seeing every transfer */
+    if (record && kh_simopts_output(&o->sim) && !(out = kh_simout_start(sim, &o->sim, err, sizeof err))) {
+        fprintf(stderr, "kohaku bench noc: %s\n", err);
+        rc = 1;
+        goto done;
     }
     double w0 = seconds(CLOCK_MONOTONIC), t0 = seconds(CLOCK_PROCESS_CPUTIME_ID);
+    kh_progress pg;
+    kh_progress_start(&pg, sim, "kohaku bench noc", "traffic");
     uint64_t steps = kh_sim_run(sim, o->cycles);
+    kh_progress_end(&pg);
     double cpu = seconds(CLOCK_PROCESS_CPUTIME_ID) - t0, wall = seconds(CLOCK_MONOTONIC) - w0;
     kh_traffic_stats s;
     kh_traffic_stats_get(t, &s);
@@ -155,28 +152,31 @@ static int run_one(const opts *o, const kh_map *map, const char *map_name, doubl
         fprintf(stderr, "kohaku bench noc: %s\n", msg);
         rc = 1;
     }
-    if (fan) { /* the checker's place back before the trace file goes */
-        kh_sim_set_trace(sim, below);
-        kh_trace_fanout_free(fan);
-        fan = NULL;
-    }
-    if (tr && kh_trace_json_close(tr, err, sizeof err)) {
-        fprintf(stderr, "kohaku bench noc: %s\n", err);
-        rc = 1;
-    }
-    if (record && o->sim.stats && kh_stats_write_json(sim, o->sim.stats, err, sizeof err)) {
-        fprintf(stderr, "kohaku bench noc: %s\n", err);
-        rc = 1;
+    if (out) {
+        char *run = malloc(KH_SIMRUN_MAX), *layout = malloc(KH_SIMRUN_MAX), name[300];
+        size_t used = 0, lu = 0;
+        if (run && layout) {
+            kh_bufcat(layout, KH_SIMRUN_MAX, &lu, "[");
+            kh_mesh_layout_json(mesh, map, 0, layout, KH_SIMRUN_MAX, &lu);
+            kh_bufcat(layout, KH_SIMRUN_MAX, &lu, "]");
+            snprintf(name, sizeof name, "bench noc %s %s %s", map_name, o->pattern_name, load);
+            kh_simrun_head(run, KH_SIMRUN_MAX, &used, name, sim, layout);
+        }
+        int bad = kh_simout_finish(out, &o->sim, run && layout ? run : NULL, err, sizeof err);
+        out = NULL;
+        free(run);
+        free(layout);
+        if (bad) {
+            fprintf(stderr, "kohaku bench noc: %s\n", err);
+            rc = 1;
+        }
     }
     if (ck) {
         kh_checkout_add(&cko, ck);
         if (kh_checkout_end(&cko)) rc = 1;
     }
 done:
-    if (fan) {
-        kh_sim_set_trace(sim, below);
-        kh_trace_fanout_free(fan);
-    }
+    if (out) kh_simout_close(out, NULL, err, sizeof err);
     kh_check_free(ck);
     kh_traffic_free(t);
     kh_mesh_free(mesh);

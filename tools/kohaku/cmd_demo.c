@@ -7,21 +7,24 @@
 
 #include "cmds.h"
 #include "gemm_run.h"
+#include "simout.h"
 
 static void help(FILE *out)
 {
-    fprintf(out, "usage: kohaku demo [--map MAP] [--trace F.json] [--stats F.json] [--check]\n"
+    fprintf(out, "usage: kohaku demo [--map MAP] [--trace F.json] [--stats F.json] [--check] [--report] [--heatmap F.svg]\n"
+                 "                   [--trace-window A:B] [--trace-flits TYPES]\n"
                  "  The default demo: kohaku gemm %u %u %u on the default machine (mesh_2x2_6+2: six\n"
                  "  matmul clusters, two vector cores, two memory ports), or on MAP.\n"
                  "  --check  check every flit against flits.md §9 (docs/check.md); a violation exits 1\n"
-                 "  Exit status: 0 checked and right, 1 wrong or refused, 2 usage (docs/exit-status.md).\n",
+                 "  Exit status: 0 checked and right, 1 wrong or refused, 2 usage (docs/exit-status.md).\n"
+                 KH_SIMOUT_HELP,
             KH_GEMM_DEMO_M, KH_GEMM_DEMO_N, KH_GEMM_DEMO_K);
 }
 
 int kh_cmd_demo(int argc, char **argv)
 {
     kh_simopts so = {.who = "kohaku demo", .takes = KH_SIMOPT_MAP};
-    kh_gemm_demo_opts o = {.m = KH_GEMM_DEMO_M, .n = KH_GEMM_DEMO_N, .k = KH_GEMM_DEMO_K, .sim = &so};
+    kh_gemm_demo_opts o = {.m = KH_GEMM_DEMO_M, .n = KH_GEMM_DEMO_N, .k = KH_GEMM_DEMO_K, .who = "demo gemm", .sim = &so};
     for (int i = 1; i < argc; i++) {
         int t = kh_simopts_take(&so, argc, argv, &i);
         if (t < 0) return 2;

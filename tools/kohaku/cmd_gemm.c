@@ -7,11 +7,13 @@
 #include "cmds.h"
 #include "gemm_run.h"
 #include "kohaku/echo.h"
+#include "simout.h"
 #include "kohaku/hex.h"
 
 static void usage(FILE *out)
 {
     fprintf(out, "usage: kohaku gemm M N K [--map MAP] [--seed S] [--trace F.json] [--stats F.json] [--check]\n"
+                 "                  [--report] [--heatmap F.svg] [--trace-window A:B] [--trace-flits TYPES]\n"
                  "  C = A·Btᵀ with random FP16 A [M][K] and Bt [N][K], on every matmul cluster of the\n"
                  "  default machine (or MAP): upload, quantise with the mover, tiled FILL/GEMM/DRAIN,\n"
                  "  read back. Prints cycles, MAC/cycle against the peak and the error against a\n"
@@ -21,7 +23,8 @@ static void usage(FILE *out)
                  "  2·M·K + 2·N·K + 12·M·N bytes) at most 2 GiB, e.g. 8192 x 8192 x 8192; a larger GEMM\n"
                  "  is refused before anything runs. --seed S: the operands' random seed (0..2^64-1).\n"
                  "  --check  check every flit against flits.md §9 (docs/check.md); a violation exits 1\n"
-                 "  Exit status: 0 checked and right, 1 wrong or refused, 2 usage (docs/exit-status.md).\n");
+                 "  Exit status: 0 checked and right, 1 wrong or refused, 2 usage (docs/exit-status.md).\n"
+                 KH_SIMOUT_HELP);
 }
 
 int kh_cmd_gemm(int argc, char **argv)

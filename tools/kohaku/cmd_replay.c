@@ -1,16 +1,20 @@
 /* kohaku replay KIND FILE [--rtl-compat]: the library's case driver
  * (include/kohaku/replay.h) with the command line's options. */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "cmds.h"
 #include "kohaku/replay.h"
 #include "simopts.h"
+#include "progress.h"
+#include "report.h"
 #include "simout.h"
 
 static void usage(FILE *out)
 {
     fprintf(out, "usage: kohaku replay KIND FILE [--rtl-compat] [--trace F.json] [--stats F.json] [--check]\n"
+                 "                     [--report] [--heatmap F.svg] [--trace-window A:B] [--trace-flits TYPES]\n"
                  "  KIND:");
     for (unsigned i = 0; kh_replay_kind_name(i); i++) fprintf(out, "%s %s", i ? "," : "", kh_replay_kind_name(i));
     fprintf(out,
@@ -26,7 +30,17 @@ static void usage(FILE *out)
             "                case is a range (cluster and vector: its own processes, \"case N: links\");\n"
             "                the stats are {\"cases\": [{\"case\": N, \"stats\": ...}]}. quant simulates\n"
             "                nothing and refuses both\n"
+            "  --report      the end-of-run report of each case, from those stats (docs/report.md)\n"
+            "  --heatmap F.svg  the last case's mesh heat map (saxpy: the cases share a machine;\n"
+            "                cluster and vector run on a unit bench, which has no mesh)\n"
+            "  --trace-window A:B, --trace-flits T  what the trace keeps (cycles of each case's simulation)\n"
             "  Exit status: 0 every case passed, 1 a case failed or FILE was refused, 2 usage.\n");
+}
+
+/* the progress line follows each case's simulation */
+static void follow(void *ctx, kh_sim *sim, const char *label)
+{
+    kh_progress_follow(ctx, sim, label ? label : "cases");
 }
 
 int kh_cmd_replay(int argc, char **argv)
@@ -65,19 +79,41 @@ int kh_cmd_replay(int argc, char **argv)
     }
     o.trace_file = so.trace;
     o.stats_file = so.stats;
+    kh_trace_filter keep = kh_simopts_keep(&so);
+    o.keep = &keep;
+    /* --report and --heatmap read the stats the replay writes: the file, or
+     * a buffer when there is none */
+    char *stats_text = NULL;
+    size_t stats_len = 0;
+    if ((so.report || so.heatmap) && !so.stats && !(o.stats_out = open_memstream(&stats_text, &stats_len))) {
+        fprintf(stderr, "kohaku replay: out of memory for the statistics\n");
+        return 1;
+    }
     if (so.check) {
         o.check_fn = kh_checkout_report;
         o.check_ctx = &ck;
     }
+    kh_progress pg;
+    kh_progress_start(&pg, NULL, "kohaku replay", "");
+    o.on_sim = follow;
+    o.on_sim_ctx = &pg;
     kh_replay_result res;
     char err[1024];
     int r = kh_replay_file(kind, file, &o, &res, err, sizeof err);
+    kh_progress_end(&pg);
+    if (o.stats_out) fclose(o.stats_out);
     if (r == -2) {
+        free(stats_text);
         fprintf(stderr, "kohaku replay: %s\n", err);
         return 2;
     }
     if (r) fprintf(stderr, "kohaku replay %s: %s\n", kind, err);
     int rc = r || res.failed ? 1 : 0;
+    if (!r && (so.report || so.heatmap) && kh_report_stats(so.stats, stats_text, stats_len, so.report, so.heatmap, err, sizeof err)) {
+        fprintf(stderr, "kohaku replay: %s\n", err);
+        rc = 1;
+    }
+    free(stats_text);
     if (so.check) {
         ck.sent += res.check_sent;
         ck.delivered += res.check_delivered;

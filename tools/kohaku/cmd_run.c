@@ -1,6 +1,7 @@
 /* kohaku run MACHINE SESSION: drive a machine through a host session
  * (docs/session.md, ../shared/cli.md). */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "cmds.h"
@@ -8,12 +9,14 @@
 #include "kohaku/machine.h"
 #include "kohaku/session.h"
 #include "simopts.h"
+#include "progress.h"
 #include "simout.h"
 
 static void usage(FILE *out)
 {
     fprintf(out,
             "usage: kohaku run MACHINE SESSION [--profile P] [--param name=value]... [--trace F.json] [--stats F.json] [--check]\n"
+            "                  [--report] [--heatmap F.svg] [--trace-window A:B] [--trace-flits TYPES]\n"
             "  MACHINE: a map picture file (data/maps/*.txt), a machine file of 1-4 meshes joined by their\n"
             "           interlinks (first word 'machine', docs/machine.md), or 'default' for the built-in machine.\n"
             "  SESSION: a host session (docs/session.md): write/read/poll/upload/compare/dump/run/idle/stage lines.\n"
@@ -22,6 +25,7 @@ static void usage(FILE *out)
             "                   order after a machine file's own param lines\n"
             "  --check          check every flit the machine's endpoints send and deliver against\n"
             "                   flits.md §9 (docs/check.md); findings on stderr, a violation exits 1\n"
+            KH_SIMOUT_HELP
             "Exit status: 0 every check held; 1 a check failed, the machine stalled, or input was refused;\n"
             "2 usage error.\n");
 }
@@ -89,21 +93,28 @@ int kh_cmd_run(int argc, char **argv)
         kh_session_free(s);
         return 1;
     }
-    kh_simout *out = kh_simout_open(kh_machine_sim(m), so.trace, err, sizeof err);
+    kh_simout *out = kh_simout_start(kh_machine_sim(m), &so, err, sizeof err);
     if (!out) {
         fprintf(stderr, "kohaku run: %s\n", err);
         kh_machine_free(m);
         kh_session_free(s);
         return 1;
     }
+    kh_progress pg;
+    kh_progress_start(&pg, kh_machine_sim(m), "kohaku run", "session");
     int rc = kh_session_run(s, m, stdout, err, sizeof err);
+    kh_progress_end(&pg);
     kh_utf8_trim(err); /* a report cut at the buffer's end may have split a character */
     if (rc) fprintf(stderr, "kohaku run: %s\n", err);
-    char e2[512];
-    if (kh_simout_close(out, so.stats, e2, sizeof e2)) {
+    char e2[512], name[600];
+    snprintf(name, sizeof name, "run %s %s", machine, session);
+    size_t used;
+    char *run = kh_simopts_output(&so) ? kh_simrun_machine(name, m, &used) : NULL;
+    if (kh_simout_finish(out, &so, run, e2, sizeof e2)) {
         fprintf(stderr, "kohaku run: %s\n", e2);
         if (!rc) rc = 1;
     }
+    free(run);
     if (so.check) {
         kh_checkout_add(&ck, kh_machine_check(m));
         if (kh_checkout_end(&ck) && !rc) rc = 1;

@@ -11,6 +11,7 @@
 
 #include "cmds.h"
 #include "kohaku/api.h"
+#include "kohaku/echo.h"
 
 #define SERVE_MAX_PARAMS 64
 #define SERVE_MAX_BLOCK (1u << 20) /* bytes one RB may ask for */
@@ -34,7 +35,9 @@ static void usage(FILE *f)
             "  --settle N      run N cycles before READY (the card harness's reset settle)\n"
             "  --host-map M    card (default): memory windows of mesh N at (N+1) << 32, as the card\n"
             "                  harness; kohaku: the simulator's own map, (N+1) << 40 (control.md §9.2)\n"
-            "  --profile P, --param NAME=VALUE: machine parameters (kohaku params)\n");
+            "  --profile P, --param NAME=VALUE: machine parameters (kohaku params)\n"
+            "Exit status: 0 after Q or the end of input; 1 the machine or an option's value was refused\n"
+            "(the reason also as one E line); 2 usage.\n");
 }
 
 /* One hex number, the whole word. */
@@ -218,26 +221,36 @@ int kh_cmd_serve(int argc, char **argv)
     const char *params[SERVE_MAX_PARAMS];
     size_t np = 0;
     uint64_t settle = 0;
+    int have_settle = 0, have_map = 0;
+    kh_echo_buf eb;
     serve s = {.out = stdout, .card_map = 1};
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
         if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
             usage(stdout);
             return 0;
-        } else if (!strcmp(a, "--settle") && i + 1 < argc) {
+        } else if ((!strcmp(a, "--settle") || !strcmp(a, "--host-map")) && i + 1 < argc) {
+            int *seen = a[2] == 's' ? &have_settle : &have_map;
+            if ((*seen)++) {
+                fprintf(stderr, "kohaku serve: %s given twice\n", a);
+                return 2;
+            }
+            const char *v = argv[++i];
             char *end;
-            settle = strtoull(argv[++i], &end, 0);
-            if (*end) {
-                fprintf(stderr, "kohaku serve: --settle '%s' is not a number\n", argv[i]);
-                return 2;
+            if (a[2] == 's') {
+                errno = 0;
+                settle = strtoull(v, &end, 0);
+                if (*end || !*v || errno || *v == '-') {
+                    fprintf(stderr, "kohaku serve: --settle '%s' is not a cycle count (a decimal or 0x number)\n",
+                            kh_echo(v, &eb));
+                    return 1;
+                }
+            } else if (!strcmp(v, "card") || !strcmp(v, "kohaku")) {
+                s.card_map = !strcmp(v, "card");
+            } else {
+                fprintf(stderr, "kohaku serve: --host-map '%s' is not card or kohaku\n", kh_echo(v, &eb));
+                return 1;
             }
-        } else if (!strcmp(a, "--host-map") && i + 1 < argc) {
-            const char *m = argv[++i];
-            if (strcmp(m, "card") && strcmp(m, "kohaku")) {
-                fprintf(stderr, "kohaku serve: --host-map '%s': card or kohaku\n", m);
-                return 2;
-            }
-            s.card_map = !strcmp(m, "card");
         } else if (!strcmp(a, "--profile") && i + 1 < argc) {
             profile = argv[++i];
         } else if (!strcmp(a, "--param") && i + 1 < argc) {
@@ -247,7 +260,7 @@ int kh_cmd_serve(int argc, char **argv)
             }
             params[np++] = argv[++i];
         } else if (a[0] == '-' || machine) {
-            fprintf(stderr, "kohaku serve: unexpected '%s'\n", a);
+            fprintf(stderr, "kohaku serve: unexpected '%s'\n", kh_echo(a, &eb));
             usage(stderr);
             return 2;
         } else {

@@ -18,7 +18,8 @@
     X(bench, "measure simulator speed (noc, gemm)")                           \
     X(params, "list the machine parameters: values, enforced ranges, sources") \
     X(demo, "the default demo (what `make run` runs)")                       \
-    X(serve, "speak upstream's simulated-card line protocol on stdin/stdout")
+    X(serve, "speak upstream's simulated-card line protocol on stdin/stdout") \
+    X(report, "print the end-of-run report of a saved stats file")
 
 #define KH_DECLARE_CMD(name, help) int kh_cmd_##name(int argc, char **argv);
 KH_CMDS(KH_DECLARE_CMD)

@@ -10,9 +10,12 @@
 #include <time.h>
 
 #include "gemm_run.h"
+#include "kohaku/bufcat.h"
 #include "kohaku/gemm.h"
 #include "kohaku/machine.h"
+#include "progress.h"
 #include "simout.h"
+#include "statsdoc.h"
 
 #define PEAK_PER_CLUSTER 512 /* MAC/cycle: 4 tensor units of 4 x 8 x 4 (cluster.md §1) */
 #define REL_ERR_LIMIT 0.05   /* MXFP7 keeps about 6 bits: a few per cent at most */
@@ -41,6 +44,10 @@ int kh_gemm_demo(const kh_gemm_demo_opts *o, kh_gemm_demo_result *res)
     kh_simout *out = NULL;
     uint16_t *a = NULL, *bt = NULL, *c = NULL, *cref = NULL;
     double *cf = NULL;
+    kh_json *snap0 = NULL, *snap1 = NULL; /* the stats as the gemm phase starts and ends */
+    unsigned gemm_clusters = 0;
+    kh_progress pg = {0};
+    char who[64];
     int rc = 1;
     memset(res, 0, sizeof *res);
     kh_params par;
@@ -55,12 +62,13 @@ int kh_gemm_demo(const kh_gemm_demo_opts *o, kh_gemm_demo_result *res)
     }
     mc = sim->map ? kh_machine_load(sim->map, &par, err, sizeof err) : kh_machine_new(NULL, &par, err, sizeof err);
     if (!mc) goto fail;
+    snprintf(who, sizeof who, "kohaku %s", o->who ? o->who : "gemm");
+    kh_progress_start(&pg, kh_machine_sim(mc), who, "upload and quantise");
     if (sim->check && kh_machine_set_check(mc, kh_checkout_report, &ck)) {
         snprintf(err, sizeof err, "out of memory for the flit checker");
         goto fail;
     }
-    if ((sim->trace || sim->stats) && !(out = kh_simout_open(kh_machine_sim(mc), sim->trace, err, sizeof err)))
-        goto fail;
+    if (kh_simopts_output(sim) && !(out = kh_simout_start(kh_machine_sim(mc), sim, err, sizeof err))) goto fail;
     kh_gemm_plan p;
     kh_gemm_target tg;
     kh_gemm_target_of(mc, &tg);
@@ -85,7 +93,13 @@ int kh_gemm_demo(const kh_gemm_demo_opts *o, kh_gemm_demo_result *res)
         kh_gemm_quantise(mc, &p, KH_GEMM_RECIPE_ROWMAJOR, &st, err, sizeof err))
         goto fail;
     double t1 = (double)clock();
-    if (kh_gemm_execute(mc, &p, &st, err, sizeof err) || kh_gemm_read_c(mc, &p, c, err, sizeof err)) goto fail;
+    if (out && !(snap0 = kh_sd_snapshot(kh_machine_sim(mc), NULL, err, sizeof err))) goto fail;
+    kh_progress_phase(&pg, "gemm");
+    if (kh_gemm_execute(mc, &p, &st, err, sizeof err)) goto fail;
+    if (out && !(snap1 = kh_sd_snapshot(kh_machine_sim(mc), NULL, err, sizeof err))) goto fail;
+    kh_progress_phase(&pg, "read back");
+    if (kh_gemm_read_c(mc, &p, c, err, sizeof err)) goto fail;
+    kh_progress_end(&pg);
     double t2 = (double)clock();
     res->seconds = (t2 - t0) / CLOCKS_PER_SEC;
     res->gemm_seconds = (t2 - t1) / CLOCKS_PER_SEC;
@@ -125,6 +139,7 @@ int kh_gemm_demo(const kh_gemm_demo_opts *o, kh_gemm_demo_result *res)
             printf("  exact MX reference: all %zu outputs bit-identical\n", nc);
         printf("  float reference: max |error| %.4g, relative (Frobenius) error %.3g %%\n", maxe, 100.0 * rel);
     }
+    gemm_clusters = st.clusters;
     res->cycles = st.gemm_cycles;
     res->quant_cycles = st.quant_cycles;
     res->mac_per_cycle = macs / (double)st.gemm_cycles;
@@ -138,10 +153,30 @@ fail:
     fprintf(stderr, "kohaku gemm: %s\n", err);
     rc = 1;
 done:
-    if (out && kh_simout_close(out, sim->stats, err, sizeof err)) {
-        fprintf(stderr, "kohaku gemm: %s\n", err);
-        rc = 1;
+    kh_progress_end(&pg);
+    if (out) {
+        char name[200];
+        snprintf(name, sizeof name, "%s %ux%ux%u", o->who ? o->who : "gemm", o->m, o->n, o->k);
+        size_t used = 0;
+        char *run = kh_simrun_machine(name, mc, &used);
+        if (run && snap1 && gemm_clusters) {
+            double total_macs = (double)o->m * o->n * o->k;
+            kh_bufcat(run, KH_SIMRUN_MAX, &used,
+                      ",\"gemm\":{\"m\":%u,\"n\":%u,\"k\":%u,\"clusters\":%u,\"macs\":%.0f,\"cycles\":%llu,"
+                      "\"quantise_cycles\":%llu,\"peak_mac_per_cycle\":%.0f,\"mac_per_cycle\":%.4f",
+                      o->m, o->n, o->k, gemm_clusters, total_macs, (unsigned long long)res->cycles,
+                      (unsigned long long)res->quant_cycles, res->peak, res->mac_per_cycle);
+            kh_gemm_bound_json(kh_json_root(snap0), kh_json_root(snap1), gemm_clusters, run, KH_SIMRUN_MAX, &used);
+            kh_bufcat(run, KH_SIMRUN_MAX, &used, "}");
+        }
+        if (kh_simout_finish(out, sim, run, err, sizeof err)) {
+            fprintf(stderr, "kohaku gemm: %s\n", err);
+            rc = 1;
+        }
+        free(run);
     }
+    kh_json_free(snap0);
+    kh_json_free(snap1);
     if (sim->check && mc) {
         kh_checkout_add(&ck, kh_machine_check(mc));
         if (kh_checkout_end(&ck)) rc = 1;
@@ -157,7 +192,8 @@ done:
 
 int kh_gemm_bench_machine(const unsigned *dims, const kh_simopts *sim)
 {
-    kh_gemm_demo_opts o = {.m = KH_GEMM_DEMO_M, .n = KH_GEMM_DEMO_N, .k = KH_GEMM_DEMO_K, .quiet = 1, .sim = sim};
+    kh_gemm_demo_opts o = {.m = KH_GEMM_DEMO_M, .n = KH_GEMM_DEMO_N, .k = KH_GEMM_DEMO_K, .quiet = 1,
+                           .who = "bench gemm", .sim = sim};
     kh_gemm_demo_result r;
     if (dims) {
         o.m = dims[0];

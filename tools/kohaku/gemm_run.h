@@ -6,6 +6,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "kohaku/json.h"
 #include "simopts.h"
 
 #define KH_GEMM_DEMO_M 384 /* the demo's shape: 36 tiles of 64 x 64, 6 per cluster */
@@ -20,6 +21,7 @@ typedef struct kh_gemm_demo_opts {
     unsigned m, n, k;
     uint64_t seed;        /* 0: the demo's */
     int quiet;
+    const char *who;      /* the run's name in the stats and the report: "demo", "gemm" (NULL), "bench gemm" */
     const kh_simopts *sim; /* --map (NULL: the built-in default machine), --trace, --stats,
                               --check (the live flit checker, docs/check.md: a violation fails) */
 } kh_gemm_demo_opts;
@@ -33,6 +35,12 @@ typedef struct kh_gemm_demo_result {
 /* Run, check and (unless quiet) print; returns the exit status: 0 checked
  * and right, 1 wrong or refused. */
 int kh_gemm_demo(const kh_gemm_demo_opts *o, kh_gemm_demo_result *r);
+
+/* The utilisation of each resource a GEMM used between stats snapshots a
+ * and b (its phase) and the busiest one, appended to a run section as
+ * ,"begin","end","utilisation":{...},"bound":"..." (docs/report.md). */
+void kh_gemm_bound_json(const kh_json_val *a, const kh_json_val *b, unsigned clusters, char *buf, size_t len,
+                        size_t *used);
 
 /* Whole-machine speed on the demo GEMM (dims = {M, N, K} or NULL; sim as
  * kh_gemm_demo_opts): prints simulated cycles per second. */

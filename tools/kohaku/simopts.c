@@ -1,5 +1,8 @@
 /* The shared simulation options of the kohaku subcommands (simopts.h). */
+#include <ctype.h>
+#include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "simopts.h"
@@ -26,6 +29,73 @@ static int take_edit(kh_simopts *o, const char *opt, const char *val)
     return 1;
 }
 
+/* --trace-window A:B: the cycles [A, B). */
+static int take_window(kh_simopts *o, const char *v)
+{
+    char *end;
+    errno = 0;
+    unsigned long long a = strtoull(v, &end, 0), b = 0;
+    int ok = end != v && *end == ':' && isdigit((unsigned char)v[0]);
+    if (ok) {
+        const char *s = end + 1;
+        b = strtoull(s, &end, 0);
+        ok = end != s && !*end && isdigit((unsigned char)s[0]) && !errno && a < b;
+    }
+    if (!ok) {
+        fprintf(stderr, "%s: --trace-window '%s': expected A:B, cycles with A < B\n", o->who, v);
+        return -1;
+    }
+    o->keep.begin = a;
+    o->keep.end = b;
+    return 1;
+}
+
+/* --trace-flits all|none|TYPE,TYPE...: the flit types a trace keeps. */
+static int take_flits(kh_simopts *o, const char *v)
+{
+    static const struct { const char *name; unsigned type; } types[] = {
+        {"mem_rd_req", KH_T_MEM_RD_REQ}, {"mem_wr_req", KH_T_MEM_WR_REQ}, {"mem_rd_resp", KH_T_MEM_RD_RESP},
+        {"mem_wr_ack", KH_T_MEM_WR_ACK}, {"mem_wr_data", KH_T_MEM_WR_DATA}, {"cu_inst", KH_T_CU_INST},
+        {"cu_signal", KH_T_CU_SIGNAL},   {"cu_ctrl", KH_T_CU_CTRL},         {"cu_data", KH_T_CU_DATA},
+        {"error", KH_T_ERROR},
+    };
+    uint32_t mask = 0;
+    if (!strcmp(v, "all")) {
+        mask = KH_TRACE_ALL_FLITS;
+    } else if (strcmp(v, "none")) {
+        for (const char *p = v;;) {
+            size_t n = strcspn(p, ",");
+            unsigned t = 0;
+            while (t < sizeof types / sizeof types[0] && (strlen(types[t].name) != n || strncmp(types[t].name, p, n)))
+                t++;
+            if (t == sizeof types / sizeof types[0]) {
+                fprintf(stderr,
+                        "%s: --trace-flits: unknown flit type '%.*s' (all, none, or a list of mem_rd_req, "
+                        "mem_wr_req, mem_rd_resp, mem_wr_ack, mem_wr_data, cu_inst, cu_signal, cu_ctrl, "
+                        "cu_data, error)\n",
+                        o->who, (int)n, p);
+                return -1;
+            }
+            mask |= 1u << types[t].type;
+            if (!p[n]) break;
+            p += n + 1;
+        }
+    }
+    o->keep.flit_types = mask;
+    o->flits_given = 1;
+    return 1;
+}
+
+kh_trace_filter kh_simopts_keep(const kh_simopts *o)
+{
+    kh_trace_filter k = o->keep;
+    if (!k.end) k.end = KH_NEVER;
+    if (!o->flits_given) k.flit_types = KH_TRACE_ALL_FLITS;
+    return k;
+}
+
+int kh_simopts_output(const kh_simopts *o) { return o->trace || o->stats || o->report || o->heatmap; }
+
 int kh_simopts_take(kh_simopts *o, int argc, char **argv, int *i)
 {
     const char *a = argv[*i];
@@ -33,11 +103,21 @@ int kh_simopts_take(kh_simopts *o, int argc, char **argv, int *i)
         o->check = 1;
         return 1;
     }
+    if (!strcmp(a, "--report")) {
+        o->report = 1;
+        return 1;
+    }
+    if ((!strcmp(a, "--trace-window") || !strcmp(a, "--trace-flits")) && *i + 1 < argc) {
+        const char *v = argv[++*i];
+        return a[8] == 'w' ? take_window(o, v) : take_flits(o, v);
+    }
     const char **slot = NULL;
     if (!strcmp(a, "--trace"))
         slot = &o->trace;
     else if (!strcmp(a, "--stats"))
         slot = &o->stats;
+    else if (!strcmp(a, "--heatmap"))
+        slot = &o->heatmap;
     else if (!strcmp(a, "--map") && (o->takes & KH_SIMOPT_MAP))
         slot = &o->map;
     int edit = (!strcmp(a, "--profile") || !strcmp(a, "--param")) &&

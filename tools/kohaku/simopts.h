@@ -10,6 +10,7 @@
 #include <stddef.h>
 
 #include "kohaku/params.h"
+#include "kohaku/trace.h"
 
 /* What a subcommand takes besides --trace, --stats and --check. The two
  * --profile/--param rules are the two the subcommands have always had;
@@ -27,6 +28,10 @@ typedef struct kh_simopts {
     const char *trace;     /* --trace, NULL: no trace */
     const char *stats;     /* --stats, NULL: no statistics */
     int check;             /* --check: the live flit checker */
+    int report;            /* --report: the end-of-run report on standard output (docs/report.md) */
+    const char *heatmap;   /* --heatmap F.svg, NULL: none */
+    kh_trace_filter keep;  /* --trace-window A:B, --trace-flits LIST: read through kh_simopts_keep */
+    int flits_given;       /* --trace-flits was given */
     const char *profile;   /* PROFILE_FIRST: the last --profile, applied before every edit; else NULL */
     struct {
         const char *opt;   /* "--profile" or "--param" as written */
@@ -34,6 +39,11 @@ typedef struct kh_simopts {
     } edit[KH_SIMOPTS_MAX_EDITS]; /* --profile (IN_ORDER only) and --param, in command-line order */
     unsigned nedit;
 } kh_simopts;
+
+/* What a trace keeps: o->keep, or everything when neither option was given. */
+kh_trace_filter kh_simopts_keep(const kh_simopts *o);
+/* Anything to write at the end of the run (--trace, --stats, --report, --heatmap). */
+int kh_simopts_output(const kh_simopts *o);
 
 /* Look at argv[*i]. One of the options o->takes, with its value: store it,
  * step *i past the value, return 1. Not one of them: return 0, and the

@@ -4,8 +4,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "kohaku/bufcat.h"
+#include "kohaku/machine.h"
 #include "kohaku/trace.h"
+#include "report.h"
 #include "simout.h"
+#include "statsdoc.h"
 
 struct kh_simout {
     kh_sim *sim;
@@ -50,6 +54,54 @@ int kh_simout_close(kh_simout *o, const char *stats_path, char *err, size_t errl
     if (!rc && stats_path) rc = kh_stats_write_json(o->sim, stats_path, err, errlen);
     free(o);
     return rc;
+}
+
+kh_simout *kh_simout_start(kh_sim *sim, const kh_simopts *o, char *err, size_t errlen)
+{
+    kh_simout *out = kh_simout_open(sim, o->trace, err, errlen);
+    if (out && out->trace) {
+        kh_trace_filter keep = kh_simopts_keep(o);
+        kh_trace_json_set_filter(out->trace, &keep);
+    }
+    return out;
+}
+
+int kh_simout_finish(kh_simout *o, const kh_simopts *so, const char *run, char *err, size_t errlen)
+{
+    kh_sim *sim = o->sim;
+    int rc = kh_simout_close(o, NULL, err, errlen);
+    if (!rc && so->stats) rc = kh_stats_write_json_run(sim, run, so->stats, err, errlen);
+    if (rc || (!so->report && !so->heatmap)) return rc;
+    kh_json *doc = kh_sd_snapshot(sim, run, err, errlen);
+    if (!doc) return -1;
+    if (so->report) kh_report_print(kh_json_root(doc), stdout);
+    if (so->heatmap) rc = kh_heatmap_write(kh_json_root(doc), so->heatmap, err, errlen);
+    kh_json_free(doc);
+    return rc;
+}
+
+void kh_simrun_head(char *buf, size_t len, size_t *used, const char *name, kh_sim *sim, const char *layout)
+{
+    char esc[300];
+    kh_json_escape(esc, sizeof esc, name);
+    kh_bufcat(buf, len, used, "\"name\":\"%s\",\"cycles\":%llu", esc, (unsigned long long)kh_sim_now(sim));
+    if (layout) kh_bufcat(buf, len, used, ",\"meshes\":%s", layout);
+}
+
+char *kh_simrun_machine(const char *name, kh_machine *m, size_t *used)
+{
+    char *layout = malloc(KH_SIMRUN_MAX), *run = malloc(KH_SIMRUN_MAX);
+    *used = 0;
+    if (!layout || !run) {
+        free(layout);
+        free(run);
+        return NULL;
+    }
+    size_t lu = 0;
+    kh_machine_layout_json(m, layout, KH_SIMRUN_MAX, &lu);
+    kh_simrun_head(run, KH_SIMRUN_MAX, used, name, kh_machine_sim(m), layout);
+    free(layout);
+    return run;
 }
 
 void kh_checkout_report(void *ctx, const kh_check_finding *f)

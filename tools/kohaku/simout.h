@@ -10,6 +10,7 @@
 
 #include "kohaku/check.h"
 #include "kohaku/sim.h"
+#include "simopts.h"
 
 typedef struct kh_simout kh_simout;
 
@@ -20,6 +21,36 @@ kh_simout *kh_simout_open(kh_sim *sim, const char *trace_path, char *err, size_t
 /* Finish the trace and write the counters to stats_path (NULL: none).
  * Frees out. 0 ok, -1 with a message. */
 int kh_simout_close(kh_simout *out, const char *stats_path, char *err, size_t errlen);
+
+/* The same for every option of o: the trace (--trace, kept by
+ * --trace-window and --trace-flits) at the start; at the end the stats
+ * (--stats) with the run section `run` (the body of an object: what ran,
+ * its figures, the machine's layout; NULL: none), the report on standard
+ * output (--report) and the heat map (--heatmap), all three from the one
+ * stats text. */
+kh_simout *kh_simout_start(kh_sim *sim, const kh_simopts *o, char *err, size_t errlen);
+int kh_simout_finish(kh_simout *out, const kh_simopts *o, const char *run, char *err, size_t errlen);
+
+/* The help lines of the output options, for each subcommand's usage. */
+#define KH_SIMOUT_HELP                                                                                        \
+    "  --trace F.json   Perfetto / Chrome trace: flits per link, instructions and datapath per unit, busy\n"   \
+    "                   spans per memory port, FIFO and credit counters (docs/report.md)\n"                   \
+    "  --trace-window A:B  keep only the events of cycles [A, B) in the trace\n"                             \
+    "  --trace-flits T  keep only these flit types: all, none, or a list such as mem_rd_req,cu_inst\n"        \
+    "  --stats F.json   every counter, with a run section (what ran, the machine's layout)\n"                 \
+    "  --report         the end-of-run report on standard output (the same figures as --stats)\n"            \
+    "  --heatmap F.svg  the mesh drawn as its map, links and units coloured by utilisation\n"
+
+/* A run section's body: "name":NAME,"cycles":N[,"meshes":LAYOUT] appended
+ * to buf (kh_bufcat); layout is a JSON array (kh_machine_layout_json) or
+ * NULL. */
+void kh_simrun_head(char *buf, size_t len, size_t *used, const char *name, kh_sim *sim, const char *layout);
+#define KH_SIMRUN_MAX (1u << 18) /* a run section's size: four 16 x 16 meshes' layouts fit */
+/* The run section of a machine's run: a malloc'd buffer of KH_SIMRUN_MAX
+ * bytes holding the head with the machine's layout (more may be appended
+ * with kh_bufcat and *used), NULL on no memory. */
+struct kh_machine;
+char *kh_simrun_machine(const char *name, struct kh_machine *m, size_t *used);
 
 /* --check: findings printed on standard error as "WHO: check: ...", the
  * first KH_CHECKOUT_PER_RULE of each rule (the rest counted), counted over

@@ -222,6 +222,11 @@ static int describe_stuck(void *unit, char *buf, size_t len)
     return 1;
 }
 
+static const char *inst_name(const kh_flit *f)
+{
+    return kh_matmul_op(f->w) == KH_MATMUL_OP_BLOCK ? "BLOCK" : "EMIT"; /* as inst() decodes it */
+}
+
 const kh_unit_kind kh_unit_matmul = {
     .token = "mxm",
     .name = "mx_matmul_cu",
@@ -236,4 +241,5 @@ const kh_unit_kind kh_unit_matmul = {
     .dbg = NULL,
     .describe_stuck = describe_stuck,
     .stats_json = NULL,
+    .inst_name = inst_name,
 };

@@ -272,6 +272,11 @@ static void *sx_create(kh_cu *shell, const kh_params *p, char *err, size_t errle
 
 static void sx_destroy(void *unit) { free(unit); }
 
+static const char *sx_inst_name(const kh_flit *f)
+{
+    return kh_saxpy_op(f->w) == KH_SAXPY_OP_SAXPY ? "SAXPY" : "no-op";
+}
+
 /* parameters.md §2.5: the saxpy recording's whole mesh. */
 static void sx_apply_profile(kh_params *p)
 {
@@ -297,6 +302,7 @@ const kh_unit_kind kh_unit_saxpy = {
     .dbg = sx_dbg,
     .describe_stuck = sx_describe_stuck,
     .stats_json = sx_stats,
+    .inst_name = sx_inst_name,
     .profile = "rec-saxpy",
     .apply_profile = sx_apply_profile,
 };

@@ -11,14 +11,9 @@
 #include "kohaku/gen/flit.h"
 #include "kohaku/gen/mover.h"
 #include "kohaku/gen/regs.h"
+#include "kohaku/node.h"
 
 /* Mover registers within AUX_CFG (memory.md §11.1). */
-#define MV_CTRL 0x00  /* mode, ewidth, flags, GO */
-#define MV_HDR 0x10   /* walker header */
-#define MV_DIM 0x18   /* latch sel, dim, count, stride */
-#define MV_AXIS 0x20  /* commit the dimension */
-#define MV_BOUND 0x28 /* bound axis */
-#define MV_MODE_XFORM 5
 #define XFORM_QUANT 1 /* occupant 1, FP16 -> MXFP7 (memory.md §12) */
 #define CU_TYPE_CLUSTER 0x4D47 /* "MG", the matmul cluster's CU_CAPS type (cluster.md §1) */
 
@@ -177,20 +172,20 @@ static int walker(host *h, unsigned sel, uint64_t base, unsigned ndim, const uns
         kh_mover_hdr_set_xform_id(&v, XFORM_QUANT);
         kh_mover_hdr_set_xform_mode(&v, mode);
     }
-    if (wr(h, KH_ORCH_AUX_CFG + MV_HDR, v)) return -1;
+    if (wr(h, KH_ORCH_AUX_CFG + KH_MOVER_REG_HDR, v)) return -1;
     for (unsigned d = 0; d < ndim; d++) {
         uint64_t dv = 0, av = 0;
         kh_mover_dim_set_sel(&dv, sel);
         kh_mover_dim_set_dim(&dv, d);
         kh_mover_dim_set_count(&dv, count[d]);
         kh_mover_dim_set_stride(&dv, (uint64_t)stride[d]);
-        if (wr(h, KH_ORCH_AUX_CFG + MV_DIM, dv) || wr(h, KH_ORCH_AUX_CFG + MV_AXIS, av)) return -1;
+        if (wr(h, KH_ORCH_AUX_CFG + KH_MOVER_REG_DIM, dv) || wr(h, KH_ORCH_AUX_CFG + KH_MOVER_REG_AXIS, av)) return -1;
     }
     for (unsigned ax = 0; ax < 2; ax++) { /* no bound axes: every element valid */
         uint64_t bv = 0;
         kh_mover_bound_set_sel(&bv, sel);
         kh_mover_bound_set_ax(&bv, ax);
-        if (wr(h, KH_ORCH_AUX_CFG + MV_BOUND, bv)) return -1;
+        if (wr(h, KH_ORCH_AUX_CFG + KH_MOVER_REG_BOUND, bv)) return -1;
     }
     return 0;
 }
@@ -266,10 +261,10 @@ static int quantise_one(host *h, const kh_gemm_plan *p, int recipe, uint64_t src
     uint64_t st, go = 0;
     if (rd(h, KH_ORCH_AUX_STAT, &st)) return -1;
     if (walker(h, 0, src, sdim, scount, sstride, mode) || walker(h, 1, img, ddim, dcount, dstride, 0)) return -1;
-    kh_mover_ctrl_set_mode(&go, MV_MODE_XFORM);
+    kh_mover_ctrl_set_mode(&go, KH_MOVER_CTRL_MODE_XFORM);
     kh_mover_ctrl_set_ewidth(&go, 1);
     kh_mover_ctrl_set_go(&go, 1);
-    if (wr(h, KH_ORCH_AUX_CFG + MV_CTRL, go)) return -1;
+    if (wr(h, KH_ORCH_AUX_CFG + KH_MOVER_REG_CTRL, go)) return -1;
     return wait_mover(h, kh_orch_aux_stat_moves(&st));
 }
 

@@ -378,6 +378,7 @@ static void finish(kh_mover *m, kh_cycle now)
     int idle = m->prod_done && !kh_ring_count(&m->elems) && !m->rb_open && !kh_ring_count(&m->rbursts) &&
                !m->rd_out && !m->wb_open && !m->wcl_valid && !m->wr_out && !m->xbusy && !m->idx_phase;
     if (!idle || (m->rmode == MV_XFORM && m->xgot && !m->prod_fault)) return;
+    m->busy_cycles += now + 1 - m->go_at;
     if (kh_sim_trace(m->c.sim)) {
         char args[96];
         snprintf(args, sizeof args, "\"mode\": %u, \"elements\": %llu, \"fault\": %u", m->rmode,
@@ -449,9 +450,11 @@ static void mover_stats(kh_comp *c, char *buf, size_t len)
     kh_mover *m = (kh_mover *)c;
     snprintf(buf, len,
              "\"moves\": %llu, \"faults\": %llu, \"elements\": %llu, \"read_bursts\": %llu, "
-             "\"write_bursts\": %llu",
+             "\"write_bursts\": %llu, \"busy_cycles\": %llu, \"xform_entries\": %llu, \"xform_cycles\": %llu",
              (unsigned long long)m->moves, (unsigned long long)m->faults, (unsigned long long)m->elems_done,
-             (unsigned long long)m->rd_bursts, (unsigned long long)m->wr_bursts);
+             (unsigned long long)m->rd_bursts, (unsigned long long)m->wr_bursts,
+             (unsigned long long)m->busy_cycles, (unsigned long long)m->xform_entries,
+             (unsigned long long)m->xform_cycles);
 }
 
 static void mover_destroy(kh_comp *c)

@@ -138,6 +138,7 @@ struct kh_mover {
     kh_gather_buf gbuf;
     /* statistics */
     uint64_t moves, faults, elems_done, rd_bursts, wr_bursts;
+    uint64_t busy_cycles, xform_entries, xform_cycles; /* moves' spans; slot conversions and their latency (stats) */
     int progressed;
 };
 

@@ -8,16 +8,6 @@
 #include "sysnode/mover/mover_int.h"
 
 /* Register offsets (memory.md §11.1). */
-#define MREG_CTRL 0x00   /* mode, ewidth, flags, GO */
-#define MREG_HDR 0x10    /* walker header: sel, base, ndim, XFORM_ID/MODE */
-#define MREG_DIM 0x18    /* latch sel, dim, count, stride */
-#define MREG_AXIS 0x20   /* commit dim with axis, astep */
-#define MREG_BOUND 0x28  /* bound axis: sel, ax, abase, aext */
-#define MREG_IDX 0x30    /* GATHER idx_base, idx_count */
-#define MREG_SEED 0x38   /* GENERATE key */
-#define MREG_IMM 0x40    /* FILL and padding value */
-#define MREG_GATHER 0x50 /* GATHER pitch, gwords */
-#define MREG_LIMIT 0x80  /* 0x80 and up belong to the interlink (control.md §2.8) */
 
 void kh_mover_regs_reset(kh_mover *m)
 {
@@ -43,7 +33,7 @@ void kh_mover_regs_reset(kh_mover *m)
 
 int kh_mover_write(kh_mover *m, unsigned reg, uint64_t value, kh_cycle now)
 {
-    if (reg >= MREG_LIMIT) return -1;
+    if (reg >= KH_MOVER_REG_LIMIT) return -1;
     mv_regw w = {reg & 0xF8, value, now + 1}; /* register = offset & 0xF8 */
     if (kh_ring_push(&m->regw, &w)) return -1;
     kh_comp_wake(&m->c, now + 1);
@@ -53,12 +43,12 @@ int kh_mover_write(kh_mover *m, unsigned reg, uint64_t value, kh_cycle now)
 static void apply(kh_mover *m, const mv_regw *w, kh_cycle now)
 {
     uint64_t v = w->value;
-    if (m->running && w->reg != MREG_CTRL)
+    if (m->running && w->reg != KH_MOVER_REG_CTRL)
         kh_comp_log(&m->c, KH_LOG_WARN,
                     "register 0x%02x written while a move runs: applied at once, the walk may "
                     "change under it (memory.md Open point 12)", w->reg);
     switch (w->reg) {
-    case MREG_CTRL:
+    case KH_MOVER_REG_CTRL:
         if (m->running && km_ctrl_go(v)) {
             kh_comp_log(&m->c, KH_LOG_INFO, "GO while busy: ignored (memory.md §11.1)");
             return;
@@ -68,7 +58,7 @@ static void apply(kh_mover *m, const mv_regw *w, kh_cycle now)
         m->ctrl = v;
         if (km_ctrl_go(v)) kh_mover_go(m, now);
         break;
-    case MREG_HDR: {
+    case KH_MOVER_REG_HDR: {
         unsigned sel = km_hdr_sel(v);
         m->lsel = sel;
         m->walk[sel].base = km_hdr_base(v);
@@ -79,13 +69,13 @@ static void apply(kh_mover *m, const mv_regw *w, kh_cycle now)
         }
         break;
     }
-    case MREG_DIM:
+    case KH_MOVER_REG_DIM:
         m->lsel = km_dim_sel(v);
         m->ldim = km_dim_dim(v);
         m->lcount = (uint16_t)km_dim_count(v);
         m->lstride = km_dim_stride(v);
         break;
-    case MREG_AXIS:
+    case KH_MOVER_REG_AXIS:
         /* Commits dimension ldim of walker lsel: lsel is whatever 0x10, 0x18
          * or 0x28 wrote last (the trap of §11.1). */
         if (m->ldim >= KH_WALK_DIMS) {
@@ -100,7 +90,7 @@ static void apply(kh_mover *m, const mv_regw *w, kh_cycle now)
             d->astep = km_axis_astep(v);
         }
         break;
-    case MREG_BOUND: {
+    case KH_MOVER_REG_BOUND: {
         unsigned sel = km_bound_sel(v);
         m->lsel = sel;
         kh_walk_bound *b = &m->walk[sel].bound[km_bound_ax(v)];
@@ -108,13 +98,13 @@ static void apply(kh_mover *m, const mv_regw *w, kh_cycle now)
         b->ext = (uint16_t)km_bound_aext(v);
         break;
     }
-    case MREG_IDX:
+    case KH_MOVER_REG_IDX:
         m->idx_base = km_idx_base(v);
         m->idx_count = km_idx_count(v);
         break;
-    case MREG_SEED: m->seed = km_seed(v); break;
-    case MREG_IMM: m->imm = km_imm(v); break;
-    case MREG_GATHER:
+    case KH_MOVER_REG_SEED: m->seed = km_seed(v); break;
+    case KH_MOVER_REG_IMM: m->imm = km_imm(v); break;
+    case KH_MOVER_REG_GATHER:
         m->pitch = km_gather_pitch(v);
         m->gwords = km_gather_gwords(v);
         break;
@@ -155,7 +145,7 @@ void kh_mover_status(kh_mover *m, kh_cycle now, unsigned *busy, unsigned *fault,
     int go_pending = 0;
     for (size_t i = 0; i < kh_ring_count(&m->regw); i++) {
         const mv_regw *w = kh_ring_at(&m->regw, i);
-        if (w->reg == MREG_CTRL && km_ctrl_go(w->value)) go_pending = 1;
+        if (w->reg == KH_MOVER_REG_CTRL && km_ctrl_go(w->value)) go_pending = 1;
     }
     *busy = running || go_pending;
 }

@@ -95,6 +95,8 @@ int kh_mover_xform_retire(kh_mover *m, kh_cycle now)
     m->xdst = e.daddr;
     m->xbusy = 1;
     m->xdone_at = now + (m->occ->latency ? m->occ->latency(n->p) : 1);
+    m->xform_entries++;
+    m->xform_cycles += m->xdone_at - now;
     m->xgot = 0;
     return 1;
 }

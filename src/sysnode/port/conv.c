@@ -55,6 +55,7 @@ struct kh_creq {
     unsigned w_lead;      /* AW handshake to the first W beat offered */
     int lost_rd, lost_wr; /* a request reached the DRAM master unanswered: the
                            * ones behind it on that channel wait forever too */
+    uint64_t reads, writes, rd_beats, wr_beats; /* granted, for the stats */
 };
 
 struct kh_conv {
@@ -68,6 +69,8 @@ struct kh_conv {
     kh_cycle stage_free;               /* one claimed staging burst at a time (§8) */
     kh_ring lost;                      /* conv_lost */
     uint64_t rd_grants, wr_grants, stage_grants;
+    uint64_t stage_busy;               /* cycles the store was claimed (stats) */
+    uint64_t dram_rd_beats, dram_wr_beats, stage_rd_beats, stage_wr_beats;
 };
 
 /* ---- requester side ---- */
@@ -261,6 +264,8 @@ static void grant_read(kh_conv *cv, kh_creq *r, kh_target tg, kh_cycle t)
     conv_req rq = *(conv_req *)kh_ring_at(&r->rd, 0);
     kh_ring_pop(&r->rd);
     cv->rd_grants++;
+    r->reads++;
+    r->rd_beats += rq.beats;
     if (tg == KH_TGT_LOST) {
         note_lost(cv, r, &rq, t);
         rd_track(r, KH_NEVER - 1, t);
@@ -274,9 +279,12 @@ static void grant_read(kh_conv *cv, kh_creq *r, kh_target tg, kh_cycle t)
         step = p->stage_rd_lat + 1;
         cv->stage_free = first + step * (rq.beats - 1) + 1;
         cv->stage_grants++;
+        cv->stage_busy += cv->stage_free - t;
+        cv->stage_rd_beats += rq.beats;
     } else {
         first = dram_read_first(cv, &rq, t);
         step = 1;
+        cv->dram_rd_beats += rq.beats;
     }
     if (first <= r->last_beat) first = r->last_beat + 1;
     uint64_t base = rq.addr & ~(uint64_t)31;
@@ -307,6 +315,8 @@ static void grant_write(kh_conv *cv, kh_creq *r, kh_target tg, kh_cycle t)
     conv_req *rq = kh_ring_at(&r->wr, 0);
     cv->wr_grants++;
     r->wr_open++;
+    r->writes++;
+    r->wr_beats += rq->beats;
     if (tg == KH_TGT_LOST) {
         note_lost(cv, r, rq, t);
         kh_ring_pop(&r->wr);
@@ -317,8 +327,11 @@ static void grant_write(kh_conv *cv, kh_creq *r, kh_target tg, kh_cycle t)
         b = t + 1 + rq->beats; /* a word per cycle, then the response (§8) */
         cv->stage_free = b;
         cv->stage_grants++;
+        cv->stage_busy += b - t;
+        cv->stage_wr_beats += rq->beats;
     } else {
         b = dram_write_b(cv, r, rq, t);
+        cv->dram_wr_beats += rq->beats;
     }
     if (rq->functional) {
         uint64_t base = rq->addr & ~(uint64_t)31;
@@ -440,7 +453,8 @@ static void conv_stats(kh_comp *c, char *buf, size_t len)
 {
     kh_conv *cv = (kh_conv *)c;
     const kh_node_counts *k = &cv->n->counts;
-    snprintf(buf, len,
+    size_t used = 0;
+    kh_bufcat(buf, len, &used,
              "\"read_grants\": %llu, \"write_grants\": %llu, \"staging_grants\": %llu, "
              "\"lost_at_dram\": %llu, \"agent_drops\": %llu, \"cpu_drops\": %llu, "
              "\"ilink_drops\": %llu, \"unmatched_data\": %llu, \"dropped_reads\": %llu, "
@@ -450,6 +464,24 @@ static void conv_stats(kh_comp *c, char *buf, size_t len)
              (unsigned long long)k->agent_drops, (unsigned long long)k->cpu_drops,
              (unsigned long long)k->ilink_drops, (unsigned long long)k->unmatched_data,
              (unsigned long long)k->dropped_reads, (unsigned long long)k->dropped_writes, k->bad_remote_req);
+    /* bytes and occupancy: a beat is 32 bytes (memory.md §7) */
+    kh_bufcat(buf, len, &used,
+              ", \"staging_busy_cycles\": %llu, \"dram_read_bytes\": %llu, \"dram_write_bytes\": %llu, "
+              "\"staging_read_bytes\": %llu, \"staging_write_bytes\": %llu, \"channels\": [",
+              (unsigned long long)cv->stage_busy, 32ull * cv->dram_rd_beats, 32ull * cv->dram_wr_beats,
+              32ull * cv->stage_rd_beats, 32ull * cv->stage_wr_beats);
+    int first = 1;
+    for (unsigned i = 0; i < cv->nch; i++) {
+        const kh_creq *r = cv->rq[i];
+        if (!r) continue;
+        kh_bufcat(buf, len, &used,
+                  "%s{\"channel\": %u, \"what\": \"%s\", \"reads\": %llu, \"writes\": %llu, "
+                  "\"read_bytes\": %llu, \"write_bytes\": %llu}",
+                  first ? "" : ", ", i, r->what, (unsigned long long)r->reads, (unsigned long long)r->writes,
+                  32ull * r->rd_beats, 32ull * r->wr_beats);
+        first = 0;
+    }
+    kh_bufcat(buf, len, &used, "]");
 }
 
 static void conv_destroy(kh_comp *c)

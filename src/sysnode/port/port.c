@@ -286,6 +286,24 @@ static void offer_out(kh_port *p, kh_cycle now)
 
 /* ---- the cycle ---- */
 
+/* Busy: the shared FSM or the streaming engine at work, or a flit in the
+ * output register. It changes only in steps: a stretch opens at the end of
+ * a step that leaves the port busy and closes after the step that leaves it
+ * idle (counted, and a trace slice). */
+static int port_busy(const kh_port *p) { return p->st != ST_IDLE || p->rs_run || p->ovalid; }
+
+static void note_busy(kh_port *p, kh_cycle now)
+{
+    int busy = port_busy(p);
+    if (busy && p->busy_since == KH_NEVER) {
+        p->busy_since = now;
+    } else if (!busy && p->busy_since != KH_NEVER) {
+        p->busy_cycles += now + 1 - p->busy_since;
+        kh_trace_span(&p->c, "busy", p->busy_since, now + 1, NULL);
+        p->busy_since = KH_NEVER;
+    }
+}
+
 static void port_step(kh_comp *c, kh_cycle now)
 {
     kh_port *p = (kh_port *)c;
@@ -311,6 +329,7 @@ static void port_step(kh_comp *c, kh_cycle now)
         if (in) kh_link_space(in, now);
     }
     if (p->progressed) kh_comp_wake(c, now + 1);
+    note_busy(p, now);
     kh_cycle t = kh_conv_next_answer(p->rq);
     kh_cycle h = kh_fifo_head_ready(&p->rdq);
     if (h > now && h < t) t = h;
@@ -361,11 +380,13 @@ static int port_stuck(kh_comp *c, char *buf, size_t len)
 static void port_stats(kh_comp *c, char *buf, size_t len)
 {
     kh_port *p = (kh_port *)c;
+    kh_cycle now = kh_sim_now(c->sim);
+    uint64_t busy = p->busy_cycles + (p->busy_since != KH_NEVER && now > p->busy_since ? now - p->busy_since : 0);
     snprintf(buf, len,
-             "\"flits_out\": %llu, \"agent_flits_out\": %llu, \"ilink_flits_out\": %llu, \"plain_reads\": %llu, "
+             "\"busy_cycles\": %llu, \"flits_out\": %llu, \"agent_flits_out\": %llu, \"ilink_flits_out\": %llu, \"plain_reads\": %llu, "
              "\"streaming_reads\": %llu, \"write_bursts\": %llu, \"rdq_high_water\": %u, "
              "\"wrq_high_water\": %u",
-             (unsigned long long)p->flits_out, (unsigned long long)p->agent_out,
+             (unsigned long long)busy, (unsigned long long)p->flits_out, (unsigned long long)p->agent_out,
              (unsigned long long)p->ilink_out, (unsigned long long)p->reads, (unsigned long long)p->stream_reads,
              (unsigned long long)p->writes, p->rdq.high_water, p->wrq.high_water);
 }
@@ -406,6 +427,7 @@ kh_port *kh_port_new(kh_node *n, unsigned index, char *err, size_t errlen)
         snprintf(err, errlen, "out of memory building memory port %u", index);
         return NULL;
     }
+    p->busy_since = KH_NEVER;
     p->n = n;
     p->index = index;
     p->x = n->cfg.port[index].x;

@@ -92,6 +92,8 @@ struct kh_port {
     /* counters */
     uint16_t rd_count, wr_count; /* mem_rd_count / mem_wr_count (§10) */
     uint64_t flits_out, agent_out, ilink_out, reads, stream_reads, writes;
+    uint64_t busy_cycles;       /* an engine working or the output register full (stats) */
+    kh_cycle busy_since;        /* KH_NEVER while idle: the busy stretch open since (trace slice) */
     kh_dropped_rd dropped[4];   /* most recent dropped streaming reads, for the hang report */
     unsigned ndropped;
     /* per step */

@@ -182,6 +182,7 @@ void kh_cl_sweep_start(kh_cluster *u, kh_cycle now)
     sw->idle_at = last + res_lat;
     sw->chain_out = last + u->l1_lat + u->chain_lat + 1;
     if (sw->idle_at > u->acc_idle_at) u->acc_idle_at = sw->idle_at;
+    kh_cu_computing(u->cu, "sweep", now, sw->issue_end);
     mark_reads(in, u->ga, in->abank, in->aoff, gm, sw->reads_a);
     mark_reads(in, u->gb, in->bbank, in->boff, gn, sw->reads_b);
     u->n_gemm++;

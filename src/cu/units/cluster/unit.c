@@ -9,6 +9,7 @@
 #include "cu/units/cluster/cluster_int.h"
 #include "cu/units/units.h"
 
+#include <kohaku/gen/cluster.h>
 #include <kohaku/gen/flit.h>
 
 #include "kohaku/bufcat.h"
@@ -408,6 +409,16 @@ static void *unit_create(kh_cu *shell, const kh_params *p, char *err, size_t err
     return u;
 }
 
+static const char *unit_inst_name(const kh_flit *f)
+{
+    switch (kh_cluster_op(f->w)) {
+    case KH_CLUSTER_OP_FILL: return "FILL";
+    case KH_CLUSTER_OP_GEMM: return "GEMM";
+    case KH_CLUSTER_OP_DRAIN: return "DRAIN";
+    default: return "no-op";
+    }
+}
+
 const kh_unit_kind kh_unit_cluster = {
     .token = "mat",
     .name = "mx_cluster_cu",
@@ -422,6 +433,7 @@ const kh_unit_kind kh_unit_cluster = {
     .dbg = unit_dbg,
     .describe_stuck = unit_stuck,
     .stats_json = unit_stats,
+    .inst_name = unit_inst_name,
     .params = rows,
     .nparams = sizeof rows / sizeof rows[0],
     .check_params = check_params,

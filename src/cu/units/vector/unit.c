@@ -149,6 +149,16 @@ static void stats_json(void *unit, char *buf, size_t len)
 vec_core *kh_vec_unit_core(void *unit) { return &((vec_unit *)unit)->core; }
 kh_cycle kh_vec_unit_first_inst(void *unit) { return ((vec_unit *)unit)->first_inst; }
 
+static const char *inst_name(const kh_flit *f)
+{
+    switch (kh_vec_op(f->w)) {
+    case KH_VEC_OP_IMEM: return "IMEM";
+    case KH_VEC_OP_DESC: return "DESC";
+    case KH_VEC_OP_RUN: return "RUN";
+    default: return "no-op";
+    }
+}
+
 static const kh_param_info rows[] = {
 #define KH_PARAM KH_PARAM_INFO
 #include "kohaku/params_vector.def"
@@ -178,6 +188,7 @@ const kh_unit_kind kh_unit_vector = {
     .dbg = NULL,
     .describe_stuck = describe_stuck,
     .stats_json = stats_json,
+    .inst_name = inst_name,
     .params = rows,
     .nparams = sizeof rows / sizeof rows[0],
     .profile = "rec-vector",
