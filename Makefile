@@ -58,7 +58,16 @@ TEST_SUPPORT := $(patsubst %.c,$(BUILD)/obj/%.o,$(sort $(wildcard tests/support/
 BENCH_SRCS := $(sort $(wildcard bench/*.c))
 BENCH_BINS := $(patsubst bench/%.c,$(BUILD)/bench/%,$(BENCH_SRCS))
 
-.PHONY: all lib cli test run bench fuzz clean docs install
+# Programs for the node control processor (examples/rv32, docs/cpu.md),
+# built with Debian's gcc-riscv64-unknown-elf when it is installed; the tests
+# that run them say so and skip when it is not.
+RV_CC     ?= riscv64-unknown-elf-gcc
+RV_HAVE   := $(shell command -v $(RV_CC) >/dev/null 2>&1 && echo 1)
+RV_CFLAGS := -march=rv32i -mabi=ilp32 -Os -ffreestanding -nostdlib -Wall -Wextra -Werror -Iexamples/rv32
+RV_DEPS   := examples/rv32/crt0.S examples/rv32/kohaku_rv32.ld examples/rv32/kohaku_rv32.h
+RV_PROGS  := $(patsubst examples/rv32/%.c,$(BUILD)/rv32/%.elf,$(sort $(wildcard examples/rv32/*.c)))
+
+.PHONY: all lib cli test run bench fuzz clean docs install rv32
 # Keep intermediate objects (tests, benches) so rebuilds stay incremental.
 .SECONDARY:
 all: $(LIB) $(SO) $(CLI)
@@ -139,7 +148,15 @@ $(BUILD)/bench/%: $(BUILD)/obj/bench/%.o $(LIB)
 	@echo "  LD    $@"
 	$(Q)$(CC) $(LDFLAGS) -o $@ $< $(LIB) $(LDLIBS)
 
-test: $(TEST_BINS) $(CLI) $(SO)
+$(BUILD)/rv32/%.elf: examples/rv32/%.c $(RV_DEPS)
+	@mkdir -p $(@D)
+	@echo "  RVCC  $@"
+	$(Q)$(RV_CC) $(RV_CFLAGS) -T examples/rv32/kohaku_rv32.ld -o $@ examples/rv32/crt0.S $< -lgcc
+
+rv32: $(if $(RV_HAVE),$(RV_PROGS))
+	@$(if $(RV_HAVE),true,echo "rv32: $(RV_CC) not found: install gcc-riscv64-unknown-elf to build examples/rv32")
+
+test: $(TEST_BINS) $(CLI) $(SO) $(if $(RV_HAVE),$(RV_PROGS))
 	@BUILD=$(BUILD) sh tests/run.sh $(TEST_BINS)
 
 run: $(CLI)

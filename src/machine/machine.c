@@ -6,11 +6,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "kohaku/ilink.h"
 #include "kohaku/bufcat.h"
+#include "kohaku/ilink.h"
 #include "kohaku/machine.h"
 #include "kohaku/mesh.h"
 #include "kohaku/node.h"
+#include "kohaku/rv32.h"
 
 #define MAX_COORD 16 /* POS_WIDTH 4 (flits.md §1) */
 
@@ -22,6 +23,7 @@ typedef struct mach_mesh {
     kh_node *node;
     kh_orch *orch;
     kh_cu *unit[MAX_COORD][MAX_COORD];
+    kh_rv32 *cpu; /* the node's control processor at (0,0), NULL when cpu_mode has none */
 } mach_mesh;
 
 struct kh_machine {
@@ -57,6 +59,15 @@ void kh_machine_layout_json(const kh_machine *m, char *buf, size_t len, size_t *
     for (unsigned i = 0; i < m->nmeshes; i++) {
         if (i) kh_bufcat(buf, len, used, ",");
         kh_mesh_layout_json(m->mesh[i].mesh, m->mesh[i].map, i, buf, len, used);
+        /* the control processor's link into the node's hub is no link of the
+         * mesh: add it to the mesh's links, from the (0,0) corner to port 0 */
+        if (m->mesh[i].cpu && *used >= 2 && !strcmp(buf + *used - 2, "]}")) {
+            const kh_map_ep *p0 = kh_map_port(m->mesh[i].map, 0);
+            *used -= 2;
+            buf[*used] = 0;
+            kh_bufcat(buf, len, used, ",{\"name\":\"%s\",\"from\":[0,0],\"to\":[%u,%u]}]}",
+                      kh_rv32_out_link(m->mesh[i].cpu)->name, p0->x, p0->y);
+        }
     }
     kh_bufcat(buf, len, used, "]");
 }
@@ -203,6 +214,17 @@ static void prefix_names(kh_machine *m, unsigned id, unsigned first_comp, unsign
     }
 }
 
+/* The control processor is structural in the seed-era node (cpu.md §1):
+ * built unless cpu_mode says the node has none. */
+static int build_cpu(kh_machine *m, unsigned id, char *err, size_t errlen)
+{
+    mach_mesh *mm = &m->mesh[id];
+    const kh_params *p = kh_sim_params(m->sim);
+    if (p->cpu_mode != KH_CPU_MODE_CPU && p->cpu_mode != KH_CPU_MODE_EXACT) return 0;
+    mm->cpu = kh_rv32_attach(mm->node, err, errlen);
+    return mm->cpu ? 0 : -1;
+}
+
 static int build_mesh(kh_machine *m, unsigned id, const char *map_text, int interlink, char *err, size_t errlen)
 {
     mach_mesh *mm = &m->mesh[id];
@@ -213,7 +235,9 @@ static int build_mesh(kh_machine *m, unsigned id, const char *map_text, int inte
     if (!mm->map) return -1;
     mm->mesh = kh_mesh_new(m->sim, mm->map, err, errlen);
     if (!mm->mesh) return -1;
-    if (build_node(m, id, interlink, err, errlen) || build_units(m, id, err, errlen)) return -1;
+    if (build_node(m, id, interlink, err, errlen) || build_units(m, id, err, errlen) ||
+        build_cpu(m, id, err, errlen))
+        return -1;
     if (m->nmeshes > 1) prefix_names(m, id, c0, l0);
     return 0;
 }
@@ -321,6 +345,7 @@ kh_orch *kh_machine_orch_at(const kh_machine *m, unsigned i) { return i < m->nme
 
 kh_cu *kh_machine_unit_at(const kh_machine *m, unsigned i, unsigned x, unsigned y)
 {
+    if (i < m->nmeshes && x == 0 && y == 0 && m->mesh[i].cpu) return kh_rv32_shell(m->mesh[i].cpu);
     return i < m->nmeshes && x < MAX_COORD && y < MAX_COORD ? m->mesh[i].unit[x][y] : NULL;
 }
 
@@ -441,3 +466,8 @@ int kh_machine_set_check(kh_machine *m, kh_check_report_fn report, void *ctx)
 }
 
 kh_check *kh_machine_check(const kh_machine *m) { return m->check; }
+
+kh_rv32 *kh_machine_cpu_at(const kh_machine *m, unsigned mesh)
+{
+    return mesh < m->nmeshes ? m->mesh[mesh].cpu : NULL;
+}

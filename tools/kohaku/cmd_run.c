@@ -70,17 +70,7 @@ int kh_cmd_run(int argc, char **argv)
         fprintf(stderr, "kohaku run: %s\n", err);
         return 1;
     }
-    kh_machine_spec *spec = kh_machine_spec_load(machine, err, sizeof err);
-    kh_machine *m = NULL;
-    if (spec) {
-        kh_params_default(&p);
-        char e2[1024];
-        if (!kh_machine_spec_params(spec, &p, err, sizeof err) && !kh_simopts_apply(&so, &p, err, sizeof err)) {
-            m = kh_machine_build(spec, &p, e2, sizeof e2);
-            if (!m) snprintf(err, sizeof err, "%s: %s", machine, e2);
-        }
-        kh_machine_spec_free(spec);
-    }
+    kh_machine *m = kh_simopts_machine(&so, machine, err, sizeof err);
     if (!m) {
         fprintf(stderr, "kohaku run: %s\n", err);
         kh_session_free(s);
