@@ -437,6 +437,8 @@ void kh_sim_log(kh_sim *sim, kh_log_level lvl, const char *fmt, ...)
 
 void kh_comp_log(kh_comp *c, kh_log_level lvl, const char *fmt, ...)
 {
+    /* a component every process steps (the engine) is heard from one */
+    if (c->sim->own && !kh_sim_reports(c->sim, c)) return;
     char prefix[96];
     va_list ap;
     snprintf(prefix, sizeof prefix, "[%llu] %s: ", (unsigned long long)c->sim->sched.now, c->name);

@@ -86,7 +86,7 @@ int kh_cmd_run(int argc, char **argv)
         kh_session_free(s);
         return 1;
     }
-    kh_cli_part *part = kh_cli_partition(m, err, sizeof err);
+    kh_cli_part *part = kh_cli_partition(m, so.check ? &ck : NULL, err, sizeof err);
     if (!part && err[0]) {
         fprintf(stderr, "kohaku run: %s\n", err);
         kh_machine_free(m);
@@ -106,7 +106,9 @@ int kh_cmd_run(int argc, char **argv)
     int rc = kh_session_run(s, m, stdout, err, sizeof err);
     kh_progress_end(&pg);
     kh_utf8_trim(err); /* a report cut at the buffer's end may have split a character */
-    if (rc) fprintf(stderr, "kohaku run: %s\n", err);
+    char line[sizeof err + 16];
+    if (rc) snprintf(line, sizeof line, "kohaku run: %s\n", err);
+    kh_cli_stderr(part, rc ? line : NULL); /* under MPI: every rank's warnings, then the error once */
     char e2[512], name[600];
     snprintf(name, sizeof name, "run %s %s", machine, session);
     size_t used;

@@ -50,7 +50,8 @@ int kh_gemm_demo(const kh_gemm_demo_opts *o, kh_gemm_demo_result *res)
     unsigned gemm_clusters = 0;
     kh_progress pg = {0};
     char who[64];
-    int rc = 1;
+    int rc = 1, failed = 0;
+    char line[sizeof err + 16];
     memset(res, 0, sizeof *res);
     kh_params par;
     kh_params_default(&par);
@@ -64,7 +65,7 @@ int kh_gemm_demo(const kh_gemm_demo_opts *o, kh_gemm_demo_result *res)
     }
     mc = sim->map ? kh_machine_load(sim->map, &par, err, sizeof err) : kh_machine_new(NULL, &par, err, sizeof err);
     if (!mc) goto fail;
-    part = kh_cli_partition(mc, err, sizeof err); /* MPI build: docs/mpi.md */
+    part = kh_cli_partition(mc, sim->check ? &ck : NULL, err, sizeof err); /* MPI build: docs/mpi.md */
     if (!part && err[0]) goto fail;
     snprintf(who, sizeof who, "kohaku %s", o->who ? o->who : "gemm");
     kh_progress_start(&pg, kh_machine_sim(mc), who, "upload and quantise");
@@ -157,9 +158,11 @@ int kh_gemm_demo(const kh_gemm_demo_opts *o, kh_gemm_demo_result *res)
     if (rc && !o->quiet && !mism) printf("  relative error above %.0f %%: wrong\n", 100 * REL_ERR_LIMIT);
     goto done;
 fail:
-    fprintf(stderr, "kohaku gemm: %s\n", err);
+    failed = 1;
     rc = 1;
 done:
+    if (failed) snprintf(line, sizeof line, "kohaku gemm: %s\n", err);
+    kh_cli_stderr(part, failed ? line : NULL); /* under MPI: every rank's warnings, then the error once */
     kh_progress_end(&pg);
     if (out) {
         char name[200];

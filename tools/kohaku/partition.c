@@ -1,6 +1,7 @@
 /* The MPI build's partitioning of a machine (tools/kohaku/partition.h). */
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "partition.h"
 
@@ -19,17 +20,129 @@ void kh_cli_mpi_init(int *argc, char ***argv)
 
 void kh_cli_mpi_finish(void) { MPI_Finalize(); }
 
-kh_cli_part *kh_cli_partition(kh_machine *m, char *err, size_t errlen)
+/* Standard error under MPI (partition.h): each rank keeps its lines with
+ * a sort prefix, cycle, the rank's first mesh, the order kept (hex, fixed
+ * width), then the kind and the rule; rank 0 prints the merged lines. */
+enum { KEEP_MAX = 4096, PREFIX = 16 + 8 + 8 + 1 + 2 };
+
+struct kh_cli_part {
+    kh_mpi *d;
+    kh_sim *sim;
+    kh_checkout *ck, shown; /* the rank's checker; the limit over the merged lines (rank 0) */
+    char **line;
+    unsigned n, seq, first_mesh;
+    uint64_t dropped;
+    char last_error[1200]; /* rank 0: an error line every rank reached is printed once */
+};
+
+static void keep(kh_cli_part *p, kh_cycle at, char kind, unsigned rule, const char *text)
+{
+    if (kind != 'E' && p->n >= KEEP_MAX) {
+        p->dropped++;
+        return;
+    }
+    size_t len = PREFIX + strlen(text) + 1;
+    char *l = malloc(len);
+    if (!l) MPI_Abort(MPI_COMM_WORLD, 1);
+    snprintf(l, len, "%016llx%08x%08x%c%02u%s", (unsigned long long)at, p->first_mesh, p->seq++, kind, rule % 100,
+             text);
+    p->line[p->n++] = l;
+}
+
+static void keep_finding(void *ctx, unsigned rule, const char *text)
+{
+    kh_cli_part *p = ctx;
+    keep(p, kh_sim_now(p->sim), 'C', rule, text);
+}
+
+/* The kernel's default sink's lines (src/sim/sim.c), kept. */
+static void keep_log(void *ctx, kh_log_level lvl, const char *msg)
+{
+    static const char *const names[] = {"debug", "info", "warning", "error"};
+    kh_cli_part *p = ctx;
+    char text[1200];
+    snprintf(text, sizeof text, "kohaku: %s: %s\n", names[lvl], msg);
+    keep(p, kh_sim_now(p->sim), 'L', 0, text);
+}
+
+static int line_cmp(const void *a, const void *b)
+{
+    const kh_sync_rec *x = a, *y = b;
+    return strncmp(x->text, y->text, PREFIX);
+}
+
+void kh_cli_stderr(kh_cli_part *p, const char *line)
+{
+    if (!p) {
+        if (line) fputs(line, stderr);
+        return;
+    }
+    if (line) keep(p, KH_NEVER, 'E', 0, line);
+    if (p->dropped) {
+        char text[200];
+        snprintf(text, sizeof text, "kohaku: rank %d: %llu further messages not kept (at most %u, docs/mpi.md)\n",
+                 kh_mpi_rank(p->d), (unsigned long long)p->dropped, KEEP_MAX);
+        keep(p, KH_NEVER, 'D', 0, text);
+        p->dropped = 0;
+    }
+    kh_sync_rec *mine = calloc(p->n + 1u, sizeof *mine), *all = NULL;
+    if (!mine) MPI_Abort(MPI_COMM_WORLD, 1);
+    for (unsigned i = 0; i < p->n; i++) mine[i] = (kh_sync_rec){0, p->line[i]};
+    const kh_sync_ops *sy = kh_sim_sync(p->sim);
+    int n = sy->gather(kh_sim_sync_ctx(p->sim), mine, p->n, &all);
+    for (unsigned i = 0; i < p->n; i++) free(p->line[i]);
+    free(mine);
+    p->n = 0;
+    if (n > 0) qsort(all, (size_t)n, sizeof *all, line_cmp);
+    for (int i = 0; i < n; i++) {
+        const char *text = all[i].text + PREFIX;
+        char kind = all[i].text[PREFIX - 3];
+        if (kh_mpi_rank(p->d) == 0) {
+            if (kind == 'C' && p->ck) {
+                kh_checkout_print(&p->shown, (unsigned)atoi(all[i].text + PREFIX - 2), text);
+            } else if (kind != 'E' || strcmp(text, p->last_error)) {
+                fputs(text, stderr);
+                if (kind == 'E') snprintf(p->last_error, sizeof p->last_error, "%s", text);
+            }
+        }
+        free(all[i].text);
+    }
+    free(all);
+}
+
+kh_cli_part *kh_cli_partition(kh_machine *m, kh_checkout *ck, char *err, size_t errlen)
 {
     err[0] = 0;
-    return (kh_cli_part *)kh_mpi_attach(m, err, errlen);
+    kh_cli_part *p = calloc(1, sizeof *p);
+    if (!p || !(p->line = calloc(KEEP_MAX, sizeof *p->line))) {
+        free(p);
+        snprintf(err, errlen, "out of memory");
+        return NULL;
+    }
+    if (!(p->d = kh_mpi_attach(m, err, errlen))) {
+        free(p->line);
+        free(p);
+        return NULL;
+    }
+    unsigned hi;
+    kh_mpi_meshes(p->d, kh_mpi_rank(p->d), &p->first_mesh, &hi);
+    p->sim = kh_machine_sim(m);
+    kh_sim_set_log(p->sim, keep_log, p, KH_LOG_WARN);
+    if ((p->ck = ck)) {
+        ck->keep = keep_finding;
+        ck->keep_ctx = p;
+        p->shown = (kh_checkout){.who = ck->who};
+    }
+    return p;
 }
 
 /* KOHAKU_MPI_COUNTS=1: rank 0 reports the synchronisation's cost (docs/mpi.md). */
 void kh_cli_unpartition(kh_cli_part *p)
 {
-    kh_mpi *d = (kh_mpi *)p;
-    if (d && kh_mpi_rank(d) == 0 && getenv("KOHAKU_MPI_COUNTS")) {
+    if (!p) return;
+    kh_cli_stderr(p, NULL);
+    kh_mpi *d = p->d;
+    if (kh_mpi_rank(d) == 0 && getenv("KOHAKU_MPI_COUNTS")) {
         kh_mpi_counts n;
         kh_mpi_get_counts(d, &n);
         fprintf(stderr, "kohaku: mpi: %d rank(s), lookahead %lld, %llu agreements, %llu lane messages (%llu bytes), "
@@ -38,19 +151,22 @@ void kh_cli_unpartition(kh_cli_part *p)
                 (unsigned long long)n.shares);
     }
     kh_mpi_detach(d);
+    if (p->ck) p->ck->keep = NULL;
+    free(p->line);
+    free(p);
 }
 
 int kh_cli_checkout_end(kh_cli_part *p, kh_checkout *o)
 {
-    kh_mpi *d = (kh_mpi *)p;
-    if (!d) return kh_checkout_end(o);
+    if (!p) return kh_checkout_end(o);
+    kh_cli_stderr(p, NULL); /* the findings before their summary */
     uint64_t v[4] = {o->violations, o->warnings, o->sent, o->delivered};
     MPI_Allreduce(MPI_IN_PLACE, v, 4, MPI_UINT64_T, MPI_SUM, MPI_COMM_WORLD);
     o->violations = v[0];
     o->warnings = v[1];
     o->sent = v[2];
     o->delivered = v[3];
-    if (kh_mpi_rank(d) == 0) return kh_checkout_end(o);
+    if (kh_mpi_rank(p->d) == 0) return kh_checkout_end(o);
     return o->violations ? 1 : 0;
 }
 
@@ -64,14 +180,21 @@ void kh_cli_mpi_init(int *argc, char ***argv)
 
 void kh_cli_mpi_finish(void) {}
 
-kh_cli_part *kh_cli_partition(kh_machine *m, char *err, size_t errlen)
+kh_cli_part *kh_cli_partition(kh_machine *m, kh_checkout *ck, char *err, size_t errlen)
 {
     (void)m;
+    (void)ck;
     if (errlen) err[0] = 0;
     return NULL;
 }
 
 void kh_cli_unpartition(kh_cli_part *p) { (void)p; }
+
+void kh_cli_stderr(kh_cli_part *p, const char *line)
+{
+    (void)p;
+    if (line) fputs(line, stderr);
+}
 
 int kh_cli_checkout_end(kh_cli_part *p, kh_checkout *o)
 {

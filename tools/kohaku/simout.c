@@ -118,20 +118,40 @@ char *kh_simrun_machine(const char *name, kh_machine *m, size_t *used)
     return run;
 }
 
+/* The per-rule limit: 1 if this finding of rule r is printed; the first
+ * one past the limit says the rest are counted. */
+static int checkout_turn(kh_checkout *o, unsigned r)
+{
+    if (o->printed[r] > KH_CHECKOUT_PER_RULE) return 0;
+    if (o->printed[r]++ == KH_CHECKOUT_PER_RULE) {
+        fprintf(stderr, "%s: check: further V%u findings are counted, not printed\n", o->who, r);
+        return 0;
+    }
+    return 1;
+}
+
 void kh_checkout_report(void *ctx, const kh_check_finding *f)
 {
     kh_checkout *o = ctx;
     unsigned r = f->issue.rule < 40 ? f->issue.rule : 0;
     if (f->issue.warn) o->warnings++;
     else o->violations++;
-    if (o->printed[r] > KH_CHECKOUT_PER_RULE) return;
-    if (o->printed[r]++ == KH_CHECKOUT_PER_RULE) {
-        fprintf(stderr, "%s: check: further V%u findings are counted, not printed\n", o->who, r);
+    if (o->keep) { /* every line that may be among the first past the limit once merged */
+        if (o->printed[r] > KH_CHECKOUT_PER_RULE) return;
+        o->printed[r]++;
+    } else if (!checkout_turn(o, r)) {
         return;
     }
-    char line[900];
+    char line[900], text[1000];
     kh_check_format(f, line, sizeof line);
-    fprintf(stderr, "%s: check: %s: %s\n", o->who, f->issue.warn ? "warning" : "violation", line);
+    snprintf(text, sizeof text, "%s: check: %s: %s\n", o->who, f->issue.warn ? "warning" : "violation", line);
+    if (o->keep) o->keep(o->keep_ctx, r, text);
+    else fputs(text, stderr);
+}
+
+void kh_checkout_print(kh_checkout *o, unsigned rule, const char *line)
+{
+    if (checkout_turn(o, rule < 40 ? rule : 0)) fputs(line, stderr);
 }
 
 void kh_checkout_add(kh_checkout *o, const kh_check *c)

@@ -60,8 +60,16 @@ typedef struct kh_checkout {
     const char *who;          /* "kohaku run", ... */
     unsigned printed[40];
     uint64_t violations, warnings, sent, delivered;
+    /* Set (MPI, partition.h): a finding's line is handed to keep instead
+     * of printed (the first KH_CHECKOUT_PER_RULE + 1 of each rule), and
+     * kh_checkout_print prints it later, in the merged order. */
+    void (*keep)(void *ctx, unsigned rule, const char *line);
+    void *keep_ctx;
 } kh_checkout;
 void kh_checkout_report(void *ctx, const kh_check_finding *f); /* a kh_check_report_fn, ctx = kh_checkout */
+/* A kept line of rule `rule` on standard error, the per-rule limit applied
+ * as if it had been reported now. */
+void kh_checkout_print(kh_checkout *o, unsigned rule, const char *line);
 /* Add a checker's transfer counts (call before it is freed). */
 void kh_checkout_add(kh_checkout *o, const kh_check *c);
 /* Print "WHO: check: N flits sent, M delivered: V violations, W warnings";
