@@ -24,6 +24,7 @@ void kh_cli_mpi_finish(void) { MPI_Finalize(); }
  * a sort prefix, cycle, the rank's first mesh, the order kept (hex, fixed
  * width), then the kind and the rule; rank 0 prints the merged lines. */
 enum { KEEP_MAX = 4096, PREFIX = 16 + 8 + 8 + 1 + 2 };
+enum { KEEP_SLOTS = KEEP_MAX + 2 }; /* and one error and one "not kept" line a merge */
 
 struct kh_cli_part {
     kh_mpi *d;
@@ -32,7 +33,7 @@ struct kh_cli_part {
     char **line;
     unsigned n, seq, first_mesh;
     uint64_t dropped;
-    char last_error[1200]; /* rank 0: an error line every rank reached is printed once */
+    char *last_error; /* the last error line kept, prefix included: one every rank reached is printed once */
 };
 
 static void keep(kh_cli_part *p, kh_cycle at, char kind, unsigned rule, const char *text)
@@ -95,17 +96,21 @@ void kh_cli_stderr(kh_cli_part *p, const char *line)
     p->n = 0;
     if (n > 0) qsort(all, (size_t)n, sizeof *all, line_cmp);
     for (int i = 0; i < n; i++) {
-        const char *text = all[i].text + PREFIX;
-        char kind = all[i].text[PREFIX - 3];
+        const char *text = all[i].text + PREFIX, *tag = all[i].text + PREFIX - 3;
+        unsigned rule = (unsigned)(tag[1] - '0') * 10 + (unsigned)(tag[2] - '0');
         if (kh_mpi_rank(p->d) == 0) {
-            if (kind == 'C' && p->ck) {
-                kh_checkout_print(&p->shown, (unsigned)atoi(all[i].text + PREFIX - 2), text);
-            } else if (kind != 'E' || strcmp(text, p->last_error)) {
+            if (tag[0] == 'C' && p->ck) {
+                kh_checkout_print(&p->shown, rule, text);
+            } else if (tag[0] != 'E' || !p->last_error || strcmp(text, p->last_error + PREFIX)) {
                 fputs(text, stderr);
-                if (kind == 'E') snprintf(p->last_error, sizeof p->last_error, "%s", text);
             }
         }
-        free(all[i].text);
+        if (tag[0] == 'E') {
+            free(p->last_error);
+            p->last_error = all[i].text;
+        } else {
+            free(all[i].text);
+        }
     }
     free(all);
 }
@@ -114,7 +119,7 @@ kh_cli_part *kh_cli_partition(kh_machine *m, kh_checkout *ck, char *err, size_t 
 {
     err[0] = 0;
     kh_cli_part *p = calloc(1, sizeof *p);
-    if (!p || !(p->line = calloc(KEEP_MAX, sizeof *p->line))) {
+    if (!p || !(p->line = calloc(KEEP_SLOTS, sizeof *p->line))) {
         free(p);
         snprintf(err, errlen, "out of memory");
         return NULL;
@@ -152,6 +157,7 @@ void kh_cli_unpartition(kh_cli_part *p)
     }
     kh_mpi_detach(d);
     if (p->ck) p->ck->keep = NULL;
+    free(p->last_error);
     free(p->line);
     free(p);
 }
