@@ -90,8 +90,9 @@ static void acc_to_f16_word_places_every_lane(void)
             if (r < 16) /* edges: E 0, the flush and saturation bounds, a fraction that rounds up */
                 for (unsigned e = 0; e < 16; e++) {
                     static const unsigned ex[8] = {0, 1, 47, 48, 49, 77, 78, 127};
-                    uint32_t fr = e % 2 ? (1u << mw) - 1 : (uint32_t)(s >> 20) & ((1u << mw) - 1);
-                    v[e] = (uint32_t)(r % 2) << (mw + 7) | ex[(e + r) % 8] << mw | fr;
+                    const unsigned cm = mw > KH_ACC_MW_MAX ? KH_ACC_MW_MAX : mw; /* the width used */
+                    uint32_t fr = e % 2 ? (1u << cm) - 1 : (uint32_t)(s >> 20) & ((1u << cm) - 1);
+                    v[e] = (uint32_t)(r % 2) << (cm + 7) | ex[(e + r) % 8] << cm | fr;
                 }
             kh_acc_to_f16_word(v, mw, w);
             for (unsigned e = 0; e < 16; e++)
