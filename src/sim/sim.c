@@ -218,10 +218,17 @@ static void progress(kh_sim *sim, kh_cycle t)
     sim->progress_at = next > 0 && next < KH_NEVER - t ? t + next : t + 1;
 }
 
+/* now + n, clamped at KH_CLOCK_END: no count wraps the clock */
+static kh_cycle run_end(const kh_sim *sim, kh_cycle n)
+{
+    kh_cycle room = sim->sched.now < KH_CLOCK_END ? KH_CLOCK_END - sim->sched.now : 0;
+    return sim->sched.now + (n < room ? n : room);
+}
+
 uint64_t kh_sim_run(kh_sim *sim, kh_cycle n)
 {
     uint64_t before = sim->steps;
-    kh_cycle end = sim->sched.now + n, t;
+    kh_cycle end = run_end(sim, n), t;
     while ((t = next_due(sim)) < end) {
         if (t >= sim->progress_at) progress(sim, t);
         run_cycle(sim, t);
@@ -232,7 +239,7 @@ uint64_t kh_sim_run(kh_sim *sim, kh_cycle n)
 
 int kh_sim_run_until_idle(kh_sim *sim, kh_cycle limit)
 {
-    kh_cycle end = sim->sched.now + limit, t;
+    kh_cycle end = run_end(sim, limit), t;
     while ((t = next_due(sim)) != KH_NEVER) {
         if (t >= end) {
             sim->sched.now = end;
