@@ -2,9 +2,12 @@
 # test, `make run` runs the default demo, `make bench` the benchmarks,
 # `make fuzz` the fuzz targets briefly, `make bench BASE=COMMIT` this build's
 # speed against COMMIT's. SAN=1 builds under ASan+UBSan into
-# build-san/ so both trees can coexist.
+# build-san/ so both trees can coexist. MPI=1 builds with Open MPI's mpicc
+# into build-mpi/ (docs/mpi.md): the same programs, and `kohaku run`
+# partitions a machine's meshes across the ranks of mpirun.
 CC      ?= cc
 SAN     ?= 0
+MPI     ?= 0
 ifeq ($(SAN),1)
 BUILD   := build-san
 SANFLAGS := -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
@@ -14,11 +17,21 @@ BUILD   := build
 SANFLAGS :=
 OPT     := -O2 -g
 endif
+ifeq ($(MPI),1)
+CC      := mpicc
+BUILD   := $(BUILD:build%=build-mpi%)
+MPIFLAGS := -DKH_MPI=1
+else
+MPIFLAGS :=
+endif
+# The MPI build for `make test`, when Open MPI is there (not under SAN: see
+# docs/mpi.md); the MPI tests skip, saying so, without it.
+MPICC_FOUND := $(shell command -v mpicc 2>/dev/null)
 CSTD     := -std=c11 -D_POSIX_C_SOURCE=200809L
 WARN     := -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes -Wmissing-prototypes
 # -ffp-contract=off: a multiply and an add stay two roundings on every target
 # (the float GEMM reference and the number formats are specified that way).
-CFLAGS   := $(CSTD) $(OPT) -ffp-contract=off $(WARN) $(SANFLAGS) -Iinclude -I$(BUILD)/gen -Isrc -MMD -MP $(EXTRA_CFLAGS)
+CFLAGS   := $(CSTD) $(OPT) -ffp-contract=off $(WARN) $(SANFLAGS) $(MPIFLAGS) -Iinclude -I$(BUILD)/gen -Isrc -MMD -MP $(EXTRA_CFLAGS)
 LDFLAGS  := $(SANFLAGS) $(EXTRA_LDFLAGS)
 LDLIBS   := -lm
 V        ?= 0
@@ -39,6 +52,9 @@ STAGE1_SRCS := $(sort $(filter-out src/isa/builtin.c,$(wildcard src/util/*.c src
 STAGE1_OBJS := $(patsubst %.c,$(BUILD)/obj/%.o,$(STAGE1_SRCS))
 
 LIB_SRCS := $(sort $(filter-out $(STAGE1_SRCS),$(wildcard src/*.c src/*/*.c src/*/*/*.c src/*/*/*/*.c)))
+ifneq ($(MPI),1)
+LIB_SRCS := $(filter-out src/mpi/%,$(LIB_SRCS))
+endif
 LIB_OBJS := $(patsubst %.c,$(BUILD)/obj/%.o,$(LIB_SRCS)) $(STAGE1_OBJS) $(BUILD)/obj/gen/isa_embed.o
 LIB      := $(BUILD)/libkohaku.a
 # The shared library: the same sources compiled position-independent into
@@ -58,7 +74,16 @@ TEST_SUPPORT := $(patsubst %.c,$(BUILD)/obj/%.o,$(sort $(wildcard tests/support/
 BENCH_SRCS := $(sort $(wildcard bench/*.c))
 BENCH_BINS := $(patsubst bench/%.c,$(BUILD)/bench/%,$(BENCH_SRCS))
 
-.PHONY: all lib cli test run bench fuzz clean docs install
+# Programs for the node control processor (examples/rv32, docs/cpu.md),
+# built with Debian's gcc-riscv64-unknown-elf when it is installed; the tests
+# that run them say so and skip when it is not.
+RV_CC     ?= riscv64-unknown-elf-gcc
+RV_HAVE   := $(shell command -v $(RV_CC) >/dev/null 2>&1 && echo 1)
+RV_CFLAGS := -march=rv32i -mabi=ilp32 -Os -ffreestanding -nostdlib -Wall -Wextra -Werror -Iexamples/rv32
+RV_DEPS   := examples/rv32/crt0.S examples/rv32/kohaku_rv32.ld examples/rv32/kohaku_rv32.h
+RV_PROGS  := $(patsubst examples/rv32/%.c,$(BUILD)/rv32/%.elf,$(sort $(wildcard examples/rv32/*.c)))
+
+.PHONY: all lib cli test run bench fuzz clean docs install rv32
 # Keep intermediate objects (tests, benches) so rebuilds stay incremental.
 .SECONDARY:
 all: $(LIB) $(SO) $(CLI)
@@ -139,8 +164,23 @@ $(BUILD)/bench/%: $(BUILD)/obj/bench/%.o $(LIB)
 	@echo "  LD    $@"
 	$(Q)$(CC) $(LDFLAGS) -o $@ $< $(LIB) $(LDLIBS)
 
-test: $(TEST_BINS) $(CLI) $(SO)
-	@BUILD=$(BUILD) sh tests/run.sh $(TEST_BINS)
+$(BUILD)/rv32/%.elf: examples/rv32/%.c $(RV_DEPS)
+	@mkdir -p $(@D)
+	@echo "  RVCC  $@"
+	$(Q)$(RV_CC) $(RV_CFLAGS) -T examples/rv32/kohaku_rv32.ld -o $@ examples/rv32/crt0.S $< -lgcc
+
+rv32: $(if $(RV_HAVE),$(RV_PROGS))
+	@$(if $(RV_HAVE),true,echo "rv32: $(RV_CC) not found: install gcc-riscv64-unknown-elf to build examples/rv32")
+
+ifeq ($(SAN)$(MPI)$(if $(MPICC_FOUND),y,n),00y)
+MPI_CLI := build-mpi/kohaku
+.PHONY: $(MPI_CLI)
+$(MPI_CLI):
+	@$(MAKE) --no-print-directory MPI=1 cli
+endif
+
+test: $(TEST_BINS) $(CLI) $(SO) $(if $(RV_HAVE),$(RV_PROGS)) $(MPI_CLI)
+	@BUILD=$(BUILD) KOHAKU_MPI=$(MPI_CLI) sh tests/run.sh $(TEST_BINS)
 
 run: $(CLI)
 	$(CLI) demo
@@ -168,6 +208,6 @@ docs: $(BUILD)/isagen
 	@echo "$(BUILD)/docs/isa/*.md generated"
 
 clean:
-	rm -rf build build-san build-fuzz
+	rm -rf build build-san build-fuzz build-mpi build-mpi-san
 
 -include $(shell find $(BUILD)/obj $(BUILD)/pic -name '*.d' 2>/dev/null)

@@ -379,12 +379,14 @@ static void topology_query_lists_the_units_row_major(void)
     CHECK(m != NULL);
     if (!m) return;
     kh_machine_unit_info u[16];
-    CHECK_EQ(kh_machine_units(m, 0, u, 16), 8);
-    static const struct { unsigned x, y, type, my; } want[8] = {
+    CHECK_EQ(kh_machine_units(m, 0, u, 16), 9);
+    /* first the node's control processor at (0,0), "RC" (cpu.md §7.1), bound to port 0 */
+    static const struct { unsigned x, y, type, my; } want[9] = {
+        {0, 0, 0x5243, 1},
         {1, 0, 0x4D47, 1}, {2, 0, 0x5643, 1}, {1, 1, 0x4D47, 1}, {2, 1, 0x4D47, 1},
         {1, 2, 0x4D47, 2}, {2, 2, 0x4D47, 2}, {1, 3, 0x4D47, 2}, {2, 3, 0x5643, 2},
     };
-    for (unsigned i = 0; i < 8; i++) {
+    for (unsigned i = 0; i < 9; i++) {
         CHECK_EQ(u[i].x, want[i].x);
         CHECK_EQ(u[i].y, want[i].y);
         CHECK_EQ(u[i].cu_type, want[i].type); /* "MG" cluster, "VC" vector core */
@@ -392,7 +394,7 @@ static void topology_query_lists_the_units_row_major(void)
         CHECK_EQ(u[i].mem_y, want[i].my);
     }
     CHECK_EQ(kh_machine_units(m, 1, u, 16), 0); /* one mesh */
-    CHECK_EQ(kh_machine_units(m, 0, u, 2), 8);  /* the count, two filled */
+    CHECK_EQ(kh_machine_units(m, 0, u, 2), 9);  /* the count, two filled */
     kh_machine_free(m);
 }
 

@@ -34,7 +34,7 @@ static void every_embedded_table_loads(void)
         printf("  %s\n", err);
         return;
     }
-    const char *units[] = {"cluster", "vector", "vector-inner", "matmul", "saxpy"};
+    const char *units[] = {"cluster", "vector", "vector-inner", "matmul", "saxpy", "rv32"};
     for (size_t i = 0; i < sizeof units / sizeof units[0]; i++) CHECK(kh_isa_find_unit(isa, units[i]) != NULL);
     const char *layouts[] = {"hdr", "mem_rd_req", "mem_wr_req", "mem_rd_resp", "mem_wr_data", "cu_data_data",
                              "mem_wr_ack", "cu_inst", "cu_signal", "cu_ctrl", "cu_ctrl_reply", "cu_data",

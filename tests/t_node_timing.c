@@ -35,55 +35,39 @@ static void default_dram_first_beat_after_dram_lat(void) { first_beat_after(0, 5
 /* parameters.md §2.5: AR handshake at t, first beat back at t + 8. */
 static void axi_ram_first_beat_after_8(void) { first_beat_after(1, 8); }
 
-/* parameters.md §2.5: the AXI RAM serves one read burst at a time; a second
- * requester's read waits for the first burst's RAM beats. Two ports read 8
- * words each in the same cycle: the second port's first beat comes at least
- * 4 RAM beats (8 words of 64-byte RAM beats) + 1 later. */
-static void axi_ram_one_read_burst_at_a_time(void)
+/* Two ports read `words` words each in the same cycle through the AXI RAM;
+ * the gap between their first beats. */
+static kh_cycle two_port_first_beat_gap(unsigned words)
 {
     kh_params p;
     kh_params_default(&p);
     p.axi_ram_model = 1;
     rig r;
     rig_init(&r, &p, 2, 0, 0);
-    kh_flit f = mk_rd(2, 1, 0x0, 7, 0);
+    kh_flit f = mk_rd(2, 1, 0x0, words - 1, 0);
     tep_send_at(r.src[0], &f, 10);
-    f = mk_rd(2, 3, 0x1000, 7, 0);
+    f = mk_rd(2, 3, 0x1000, words - 1, 0);
     tep_send_at(r.src[1], &f, 10);
     rig_run(&r);
-    CHECK_EQ(r.sink[0]->ngot, 8);
-    CHECK_EQ(r.sink[1]->ngot, 8);
+    CHECK_EQ(r.sink[0]->ngot, words);
+    CHECK_EQ(r.sink[1]->ngot, words);
     kh_cycle a = r.sink[0]->got_at[0], b = r.sink[1]->got_at[0];
-    kh_cycle first = a < b ? a : b, second = a < b ? b : a;
-    CHECK(second >= first + 5);
     rig_free(&r);
+    return a < b ? b - a : a - b;
 }
 
-/* Two ports read 4 words each in the same cycle: the second burst's RAM
- * read waits for the first (one burst at a time), and its beats then wait
- * in the DRAM port's R FIFO behind the first burst's, which hands out one
- * 32-byte beat per cycle (mag_dram_port u_rq): its first beat is 4 cycles
- * after the first burst's. Upstream 7703ee8 under Verilator on the 2x2
- * mesh: port 0's entry out from 142, port 1's, handshaken a cycle later,
- * from 146 (docs/timing.md "Memory port"). */
-static void axi_ram_second_burst_waits_for_the_return_path(void)
-{
-    kh_params p;
-    kh_params_default(&p);
-    p.axi_ram_model = 1;
-    rig r;
-    rig_init(&r, &p, 2, 0, 0);
-    kh_flit f = mk_rd(2, 1, 0x0, 3, 0);
-    tep_send_at(r.src[0], &f, 10);
-    f = mk_rd(2, 3, 0x1000, 3, 0);
-    tep_send_at(r.src[1], &f, 10);
-    rig_run(&r);
-    CHECK_EQ(r.sink[0]->ngot, 4);
-    CHECK_EQ(r.sink[1]->ngot, 4);
-    kh_cycle a = r.sink[0]->got_at[0], b = r.sink[1]->got_at[0];
-    CHECK_EQ(a < b ? b - a : a - b, 4);
-    rig_free(&r);
-}
+/* parameters.md §2.5: the AXI RAM serves one read burst at a time; a second
+ * requester's read waits for the first burst's RAM beats: for 8 words, at
+ * least 4 RAM beats (64 bytes each) + 1 later. */
+static void axi_ram_one_read_burst_at_a_time(void) { CHECK(two_port_first_beat_gap(8) >= 5); }
+
+/* The second burst's beats then wait in the DRAM port's R FIFO behind the
+ * first burst's, which hands out one 32-byte beat per cycle (mag_dram_port
+ * u_rq): for 4 words its first beat is 4 cycles after the first burst's.
+ * Upstream 7703ee8 under Verilator on the 2x2 mesh: port 0's entry out
+ * from 142, port 1's, handshaken a cycle later, from 146 (docs/timing.md
+ * "Memory port"). */
+static void axi_ram_second_burst_waits_for_the_return_path(void) { CHECK_EQ(two_port_first_beat_gap(4), 4); }
 
 /* §8: a staging read returns a word every stage_rd_lat + 1 cycles (one word
  * outstanding); DRAM streams one per cycle. */

@@ -1,6 +1,7 @@
 /* The kernel: wake scheduling, FIFO start-of-cycle semantics, links with
  * backpressure, order independence, idle jumps, hang reports, parameters. */
 #include <stdlib.h>
+#include <string.h>
 
 #include "kohaku/sim.h"
 #include "support/test.h"
@@ -429,6 +430,120 @@ static void two_simulations_do_not_interact(void)
     kh_sim_destroy(b);
 }
 
+/* ---- partitions (docs/mpi.md): the windowed kernel with a one-process
+ * stand-in for the agreement, which an MPI rank replaces ---- */
+typedef struct solo_sync {
+    kh_sync_ops ops;
+    kh_cycle window;     /* lookahead */
+    unsigned agreements, begins;
+} solo_sync;
+
+static void solo_agree(void *ctx, kh_cycle *next, kh_cycle *reached)
+{
+    (void)next;
+    (void)reached; /* one process: its own values are everyone's */
+    ((solo_sync *)ctx)->agreements++;
+}
+static void solo_begin(void *ctx, kh_cycle from)
+{
+    (void)from;
+    ((solo_sync *)ctx)->begins++;
+}
+static kh_cycle solo_window_end(void *ctx, kh_cycle from) { return from + ((solo_sync *)ctx)->window; }
+static int solo_gather(void *ctx, const kh_sync_rec *mine, unsigned n, kh_sync_rec **all)
+{
+    (void)ctx;
+    *all = calloc(n ? n : 1, sizeof **all);
+    for (unsigned i = 0; i < n; i++) (*all)[i] = (kh_sync_rec){mine[i].key, strdup(mine[i].text)};
+    return (int)n;
+}
+
+static void solo_init(solo_sync *y, kh_cycle window)
+{
+    *y = (solo_sync){{solo_agree, solo_begin, solo_window_end, solo_gather, 1}, window, 0, 0};
+}
+
+/* Windows of any length give the cycles of the plain kernel: a backpressured
+ * link, its sender's and receiver's every step. */
+static void windows_give_the_same_cycles(void)
+{
+    static const kh_cycle windows[] = {1, 2, 3, 64, 1000};
+    kh_sim *ref = kh_sim_new(NULL);
+    sender *s0;
+    receiver *r0;
+    build(ref, 0, 2, 2, 3, 20, &s0, &r0);
+    CHECK_EQ(kh_sim_run_until_idle(ref, 100000), 1);
+    for (size_t w = 0; w < sizeof windows / sizeof windows[0]; w++) {
+        kh_sim *sim = kh_sim_new(NULL);
+        solo_sync y;
+        sender *s;
+        receiver *r;
+        solo_init(&y, windows[w]);
+        build(sim, 0, 2, 2, 3, 20, &s, &r);
+        kh_sim_set_sync(sim, &y.ops, &y);
+        CHECK_EQ(kh_sim_run_until_idle(sim, 100000), 1);
+        CHECK_EQ(r->got, 20);
+        CHECK_EQ(kh_sim_now(sim), kh_sim_now(ref));
+        CHECK(memcmp(r->got_at, r0->got_at, sizeof r->got_at) == 0);
+        CHECK(memcmp(s->sent_at, s0->sent_at, sizeof s->sent_at) == 0);
+        CHECK(y.agreements > 0);
+        kh_sim_destroy(sim);
+    }
+    kh_sim_destroy(ref);
+}
+
+/* An idle stretch is one agreement, whatever its length; after going idle
+ * the clock is where the plain kernel leaves it (the last step + 1). */
+static void windows_skip_idle_stretches(void)
+{
+    kh_sim *sim = kh_sim_new(NULL);
+    solo_sync y;
+    solo_init(&y, 4);
+    sleeper *s = calloc(1, sizeof *s);
+    kh_sim_add(sim, &s->base, &sleeper_ops, "sleeper");
+    kh_sim_set_sync(sim, &y.ops, &y);
+    kh_comp_wake(&s->base, 100000);
+    CHECK_EQ(kh_sim_run_until_idle(sim, 1000000), 1);
+    CHECK_EQ(s->steps, 1);
+    CHECK_EQ(s->last, 100000);
+    CHECK_EQ(kh_sim_now(sim), 100001);
+    CHECK(y.agreements <= 3); /* the first window, the one with the step, done */
+    kh_sim_destroy(sim);
+}
+
+/* Only the components a process owns are stepped; their wakes of others
+ * are dropped when the cycle runs. A shared component is owned everywhere
+ * and reported by the leader only. */
+static void unowned_components_are_not_stepped(void)
+{
+    kh_sim *sim = kh_sim_new(NULL);
+    sleeper *a = calloc(1, sizeof *a), *b = calloc(1, sizeof *b), *c = calloc(1, sizeof *c);
+    kh_sim_add(sim, &a->base, &sleeper_ops, "a");
+    kh_sim_add(sim, &b->base, &sleeper_ops, "b");
+    kh_sim_add(sim, &c->base, &sleeper_ops, "c");
+    CHECK(kh_sim_owns(sim, &b->base));
+    CHECK_EQ(kh_sim_own(sim, 0, 1), 0);
+    CHECK_EQ(kh_sim_share(sim, 2, 3), 0);
+    kh_comp_wake(&a->base, 5);
+    kh_comp_wake(&b->base, 5);
+    kh_comp_wake(&c->base, 7);
+    kh_sim_run(sim, 10);
+    CHECK_EQ(a->steps, 1);
+    CHECK_EQ(b->steps, 0);
+    CHECK_EQ(c->steps, 1);
+    CHECK(kh_sim_owns(sim, &a->base) && !kh_sim_owns(sim, &b->base) && kh_sim_owns(sim, &c->base));
+    CHECK(kh_sim_reports(sim, &a->base) && !kh_sim_reports(sim, &b->base));
+    solo_sync y;
+    solo_init(&y, 8);
+    y.ops.leader = 0;
+    kh_sim_set_sync(sim, &y.ops, &y);
+    CHECK(!kh_sim_reports(sim, &c->base)); /* shared: the leader speaks for it */
+    y.ops.leader = 1;
+    CHECK(kh_sim_reports(sim, &c->base));
+    kh_sim_set_sync(sim, NULL, NULL);
+    kh_sim_destroy(sim);
+}
+
 static void params_default_set_and_profiles(void)
 {
     kh_params p;
@@ -494,6 +609,9 @@ int main(void)
     KH_RUN(run_until_idle_stops_at_limit);
     KH_RUN(stuck_components_describe_themselves);
     KH_RUN(two_simulations_do_not_interact);
+    KH_RUN(windows_give_the_same_cycles);
+    KH_RUN(windows_skip_idle_stretches);
+    KH_RUN(unowned_components_are_not_stepped);
     KH_RUN(params_default_set_and_profiles);
     KH_RUN(params_out_of_range_are_refused);
     return kh_test_end("t_sim");

@@ -40,15 +40,20 @@ static inline void kh_bits_set(uint64_t *w, unsigned lo, unsigned width, uint64_
  * bits [8j+7:8j] (little-endian, as a 32-byte beat lands in memory). */
 static inline void kh_words_to_bytes(const uint64_t *w, size_t nwords, uint8_t *out)
 {
-    for (size_t j = 0; j < 8 * nwords; j++) out[j] = (uint8_t)(w[j / 8] >> (8 * (j % 8)));
+    /* spelt out per byte: compilers merge the eight stores into one (on a
+     * little-endian host) */
+    for (size_t k = 0; k < nwords; k++, out += 8) {
+        uint64_t v = w[k];
+        out[0] = (uint8_t)v, out[1] = (uint8_t)(v >> 8), out[2] = (uint8_t)(v >> 16), out[3] = (uint8_t)(v >> 24);
+        out[4] = (uint8_t)(v >> 32), out[5] = (uint8_t)(v >> 40), out[6] = (uint8_t)(v >> 48), out[7] = (uint8_t)(v >> 56);
+    }
 }
 static inline void kh_words_from_bytes(uint64_t *w, size_t nwords, const uint8_t *in)
 {
-    for (size_t k = 0; k < nwords; k++) {
-        uint64_t v = 0;
-        for (size_t j = 8; j-- > 0;) v = (v << 8) | in[8 * k + j];
-        w[k] = v;
-    }
+    /* likewise one load per word */
+    for (size_t k = 0; k < nwords; k++, in += 8)
+        w[k] = (uint64_t)in[0] | (uint64_t)in[1] << 8 | (uint64_t)in[2] << 16 | (uint64_t)in[3] << 24 |
+               (uint64_t)in[4] << 32 | (uint64_t)in[5] << 40 | (uint64_t)in[6] << 48 | (uint64_t)in[7] << 56;
 }
 
 #endif

@@ -102,4 +102,23 @@ int kh_card_read_settled(const kh_card *c);
  * TX_KICK in the end-of-dispatch window, docs/host-link.md). */
 uint64_t kh_card_held_beats(const kh_card *c, unsigned mesh);
 
+/* ---- one card, several processes (docs/mpi.md) ----
+ * Every process runs the same host program against its replica of the
+ * machine; an access to mesh n reaches the machine only in the process
+ * that steps mesh n, and what it returns (value, bytes, error) is shared
+ * with every other, so all of them go on identically. The engine runs in
+ * every process; its writes reach only the owner, its POLL reads are
+ * shared before the cycle that samples them (kh_card_engine_prefetch, at
+ * each window start). */
+typedef struct kh_card_dist {
+    void *ctx;
+    int (*owns)(void *ctx, unsigned mesh); /* this process steps mesh */
+    /* Collective: the owner's n bytes reach every process (the same n everywhere). */
+    void (*share)(void *ctx, unsigned mesh, void *bytes, size_t n);
+} kh_card_dist;
+void kh_card_set_dist(kh_card *c, const kh_card_dist *d); /* NULL: one process again */
+/* Between cycles at now: if the engine samples a control-window read in
+ * cycle now, its owner reads it and every process keeps the value. */
+void kh_card_engine_prefetch(kh_card *c, kh_cycle now);
+
 #endif

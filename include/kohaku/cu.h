@@ -40,6 +40,8 @@ typedef struct kh_unit_kind {
     uint16_t cu_type;    /* CU_CAPS[63:48] ("MG" = 0x4D47 ...) */
     uint8_t cu_version;  /* CU_CAPS[47:40] when params->cu_version is 0 */
     uint8_t n_buffers;   /* CU_CAPS[39:36] */
+    uint16_t inst_depth; /* fixed INST_DEPTH of this kind (cpu.md §7.1); 0: the machine's inst_depth */
+    uint16_t recv_depth; /* fixed RECV_DEPTH; 0: the machine's recv_depth */
     /* Create the datapath state. Returns NULL with a message in err. */
     void *(*create)(kh_cu *shell, const kh_params *p, char *err, size_t errlen);
     void (*destroy)(void *unit);
@@ -90,6 +92,9 @@ const kh_cu_place *kh_cu_where(const kh_cu *cu);
 kh_sim *kh_cu_sim(const kh_cu *cu);
 void *kh_cu_unit(const kh_cu *cu);
 const kh_unit_kind *kh_cu_kind(const kh_cu *cu);
+/* Nothing waits in the receive FIFO (a unit that must not let a kick
+ * overtake flits staged ahead of it, cpu.md §7.3). */
+int kh_cu_recv_empty(const kh_cu *cu, kh_cycle now);
 /* The flit in the output register (the one on the link while it is sent)
  * came from the framework path, a completion or a CU_CTRL reply (1), or
  * from the unit's kh_cu_send (0): the live checker's V16 (docs/check.md). */

@@ -34,6 +34,8 @@ typedef enum kh_flit_origin {
     KH_ORIGIN_MAILBOX,     /* the orchestrator's raw mailbox: anything allowed */
     KH_ORIGIN_INTERLINK,   /* an interlink injection: src is the remote sender */
     KH_ORIGIN_CONTROLLER,  /* a controller sending CU_CTRL requests */
+    KH_ORIGIN_CPU,         /* the node's control processor through a memory port: pushes, dispatched CU_INSTs; src (0,0) */
+    KH_ORIGIN_CPU_SHELL,   /* the control processor's shell (completions, CU_CTRL replies) through a memory port; src (0,0) */
 } kh_flit_origin;
 
 #define KH_FLITCHECK_MAX_PORTS 16

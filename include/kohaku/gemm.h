@@ -17,7 +17,9 @@
 #include "kohaku/machine.h"
 
 /* The tiling of one GEMM and where its images live (fabric addresses of
- * mesh 0: DRAM offsets, or the staging aperture when `staged`). */
+ * mesh 0: DRAM offsets, or the staging aperture when `staged`; on a machine
+ * of several meshes each mesh that computes tiles keeps its own copy at the
+ * same offsets, its id in address bits [37:36], docs/machine.md). */
 typedef struct kh_gemm_plan {
     unsigned m, n, k;      /* the problem */
     unsigned gm, gn, bc;   /* row groups, column groups, K blocks per chunk (§9.1) */
@@ -29,13 +31,14 @@ typedef struct kh_gemm_plan {
     int staged;            /* a_img and b_img are in the staging store (memory.md §8) */
 } kh_gemm_plan;
 
-#define KH_GEMM_MAX_CLUSTERS 64u /* clusters one driver run uses at most */
+#define KH_GEMM_MAX_CLUSTERS (KH_MACHINE_MAX_MESHES * 256u) /* every position of every mesh */
 
 /* What the plan is made for. */
 typedef struct kh_gemm_target {
     unsigned tiles;          /* TILES of the clusters (cluster_tiles) */
     unsigned clusters;       /* how many clusters share the tiles (0 = 1) */
-    uint8_t port[KH_GEMM_MAX_CLUSTERS]; /* memory port of each cluster, in the driver's order */
+    uint8_t port[KH_GEMM_MAX_CLUSTERS]; /* memory port of each cluster, in the driver's order
+                                         * (mesh * 16 + the port's index in its mesh) */
     uint64_t staging_bytes;  /* staging store size, 0 = none: images go to DRAM */
     unsigned gm, gn, bc;     /* force a tiling; 0 = chosen */
 } kh_gemm_target;
@@ -68,7 +71,8 @@ typedef struct kh_gemm_stats {
     kh_cycle quant_cycles;  /* both XFORM moves */
     kh_cycle gemm_cycles;   /* first dispatch kick to the last completion */
     unsigned clusters;      /* matmul clusters used */
-    unsigned rounds;        /* staging rounds (control-program runs) */
+    unsigned rounds;        /* staging rounds (each cluster gets one part of its program per round) */
+    unsigned programs;      /* control programs run (a round needs one per NCMD-sized group of clusters) */
     uint64_t instructions;  /* cluster instructions dispatched */
     uint64_t macs;          /* padded M·N·K, what the clusters executed */
 } kh_gemm_stats;

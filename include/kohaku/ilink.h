@@ -63,6 +63,17 @@ kh_ilink *kh_node_ilink(const kh_node *n);
  * consecutive, lower first). 0, or -1 with a message. */
 int kh_node_ilink_join(kh_node *lower, kh_node *upper, char *err, size_t errlen);
 
+/* Lanes across processes (docs/mpi.md). Export: take off this node's
+ * replicas what it put on link `link`'s lanes since the last export (flits
+ * it sent, credits it returned), appending them to *buf (grown as needed)
+ * and lowering *first to the earliest cycle one becomes visible. 1 if
+ * anything was taken, 0 if nothing, -1 no memory. Import, on the other
+ * process: put such a record, exported by the peer at the far end of this
+ * node's link `link`, on this node's replicas and wake the interlink for
+ * it. 0, or -1 for a malformed record. */
+int kh_node_ilink_export(kh_node *n, unsigned link, uint8_t **buf, size_t *len, size_t *cap, kh_cycle *first);
+int kh_node_ilink_import(kh_node *n, unsigned link, const uint8_t *buf, size_t len);
+
 /* A client write of AUX_CFG register reg (0x80..0xF8) arriving in cycle now;
  * it takes effect in cycle now + 1. Returns 0, or -1 for a register profile S
  * does not have (nothing changes; logged). */

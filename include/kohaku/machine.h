@@ -83,10 +83,17 @@ kh_mesh *kh_machine_mesh_at(const kh_machine *m, unsigned mesh);
 kh_node *kh_machine_node_at(const kh_machine *m, unsigned mesh);
 kh_orch *kh_machine_orch_at(const kh_machine *m, unsigned mesh);
 kh_cu *kh_machine_unit_at(const kh_machine *m, unsigned mesh, unsigned x, unsigned y);
+/* Mesh i's control processor at (0,0) (rv32.h; its shell is also
+ * kh_machine_unit_at(m, i, 0, 0)); NULL when cpu_mode builds none. */
+typedef struct kh_rv32 kh_rv32;
+kh_rv32 *kh_machine_cpu_at(const kh_machine *m, unsigned mesh);
 
 /* The first error any part of the machine reported while running (a kick
  * an orchestrator refused, ...), or NULL. */
 const char *kh_machine_error(const kh_machine *m);
+/* Mesh `mesh`'s components are the ids [*lo, *hi) (for partitioning a
+ * machine across processes, docs/mpi.md). 0, or -1 for no such mesh. */
+int kh_machine_mesh_comps(const kh_machine *m, unsigned mesh, unsigned *lo, unsigned *hi);
 
 /* The topology and build of a machine as a host driver knows it from the
  * card's datasheet, without a simulated access: the units of one mesh in

@@ -145,5 +145,10 @@ void kh_engine_write(kh_engine *e, uint32_t off, uint64_t data, kh_cycle beat);
 uint64_t kh_engine_read(kh_engine *e, uint32_t off, kh_cycle now);
 /* The last refused access (unmapped address), or NULL. */
 const char *kh_engine_error(const kh_engine *e);
+/* The engine's next action, for a kernel that runs in windows (docs/mpi.md):
+ * 0 nothing pending; else *at is the cycle it next acts in (a GO beat's
+ * start included), and the return is 2 when that action samples a read of
+ * *addr (POLL: the target's register as of the start of *at), 1 otherwise. */
+int kh_engine_next_action(const kh_engine *e, kh_cycle *at, uint32_t *addr);
 
 #endif

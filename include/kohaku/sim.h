@@ -324,6 +324,51 @@ static inline int kh_comp_tracing(const kh_comp *c) { return ((const kh_sched *)
 /* Messages logged at each level so far (tests use it to see a warning). */
 unsigned kh_sim_log_count(const kh_sim *sim, kh_log_level lvl);
 
+/* ---- partitions (docs/mpi.md) ----------------------------------------- */
+
+/* One process may step only part of a simulation (its partitions, e.g. the
+ * meshes an MPI rank owns) while other processes step the rest of a
+ * replica built the same way. The kernel then runs in windows agreed by
+ * every process: a window never crosses a cycle in which one process needs
+ * what another produced, and at its end the processes exchange what
+ * crossed. The sync object implements the agreement; the kernel calls it
+ * from kh_sim_run, kh_sim_run_until_idle, kh_sim_next_wake, kh_sim_idle and
+ * kh_sim_describe_stuck, which are then collective: every process must
+ * make the same calls in the same order. */
+typedef struct kh_sync_rec {
+    unsigned key;     /* merge order */
+    char *text;       /* malloc'ed, owned by whoever holds the record */
+} kh_sync_rec;
+typedef struct kh_sync_ops {
+    /* Deliver what crossed, then combine: *next becomes every process's
+     * earliest wake (what was delivered included), *reached the latest
+     * cycle + 1 any process executed. */
+    void (*agree)(void *ctx, kh_cycle *next, kh_cycle *reached);
+    /* Between cycles at `from`, the start of a window: anything that must
+     * be shared before cycle `from` runs (a remote read due in it). */
+    void (*begin)(void *ctx, kh_cycle from);
+    /* The window starting at `from` ends before this cycle (> from). */
+    kh_cycle (*window_end)(void *ctx, kh_cycle from);
+    /* Every process's records, merged by key (stable); the caller frees
+     * each text and the array. Returns the count, -1 on no memory. */
+    int (*gather)(void *ctx, const kh_sync_rec *mine, unsigned n, kh_sync_rec **all);
+    int leader;       /* this process writes shared outputs (stats) */
+} kh_sync_ops;
+/* Attach (ops NULL: detach). Not owned. */
+void kh_sim_set_sync(kh_sim *sim, const kh_sync_ops *ops, void *ctx);
+const kh_sync_ops *kh_sim_sync(const kh_sim *sim);
+void *kh_sim_sync_ctx(const kh_sim *sim);
+/* Step only components [lo, hi) and those marked again later; a wake of any
+ * other component is dropped when its cycle runs. Call once per range after
+ * building; the first call makes every component unowned. 0 ok, -1 no memory. */
+int kh_sim_own(kh_sim *sim, unsigned lo, unsigned hi);
+/* Components [lo, hi) that every process steps on its own replica (the
+ * host card's engine): owned, and reported by the leader only. */
+int kh_sim_share(kh_sim *sim, unsigned lo, unsigned hi);
+int kh_sim_owns(const kh_sim *sim, const kh_comp *c);
+/* This process speaks for c in merged reports and statistics. */
+int kh_sim_reports(const kh_sim *sim, const kh_comp *c);
+
 /* Opaque per-simulation slot for a machine built on top (mesh, node, ...). */
 void kh_sim_set_user(kh_sim *sim, void *user);
 void *kh_sim_user(const kh_sim *sim);

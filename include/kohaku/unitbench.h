@@ -9,7 +9,9 @@
  * sends at once (the unit's output is never back-pressured), answers
  * MEM_RD_REQ (plain: len+1 beats; streaming: count entries of entry_words
  * words with the agent's tags, memory.md §3) starting rd_lat cycles after
- * the request arrived, one flit per cycle, stores MEM_WR_REQ/MEM_WR_DATA
+ * the edge after the request arrived (the recorder's count, measured on
+ * upstream's RTL in its bench: docs/timing.md "Cluster"), one flit per
+ * cycle, stores MEM_WR_REQ/MEM_WR_DATA
  * bursts (optionally acknowledging them), and records everything else. */
 #ifndef KOHAKU_UNITBENCH_H
 #define KOHAKU_UNITBENCH_H
@@ -27,7 +29,7 @@ typedef struct kh_ubench_cfg {
     uint8_t cu_x, cu_y;   /* the unit */
     uint8_t mem_x, mem_y; /* the memory model answers here */
     uint8_t src_x, src_y; /* instructions come from here */
-    unsigned rd_lat;      /* request arrival to first response flit */
+    unsigned rd_lat;      /* the edge after the request to the first response flit */
     int send_acks;        /* acknowledge writes with MEM_WR_ACK (default 0) */
     kh_params params;     /* machine parameters for the shell and unit */
 } kh_ubench_cfg;

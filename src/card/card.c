@@ -39,6 +39,12 @@ struct kh_card {
     /* The last read sampled a machine with nothing pending: its value
      * cannot change without another host access (kh_card_read_settled). */
     int settled;
+    /* Several processes (kh_card_set_dist): the engine's read sampled at
+     * pre_at, shared by its owner before that cycle ran. */
+    kh_card_dist dist;
+    kh_cycle pre_at;
+    uint32_t pre_addr;
+    uint64_t pre_value;
 };
 
 /* What an address decodes to. */
@@ -162,6 +168,66 @@ static kh_cycle guard_window(kh_card *c, card_mesh *cm, uint32_t off, kh_cycle b
     return push;
 }
 
+/* ---- several processes (docs/mpi.md): the owner of a mesh touches it,
+ * every process learns the outcome ---- */
+
+static int owns(const kh_card *c, unsigned mesh) { return !c->dist.owns || c->dist.owns(c->dist.ctx, mesh); }
+
+static void share(const kh_card *c, unsigned mesh, void *bytes, size_t n)
+{
+    if (c->dist.share) c->dist.share(c->dist.ctx, mesh, bytes, n);
+}
+
+/* The owner's return code (and message) on every process. */
+static int shared_rc(const kh_card *c, unsigned mesh, int rc, char *err, size_t errlen)
+{
+    if (!c->dist.share) return rc;
+    share(c, mesh, &rc, sizeof rc);
+    if (rc && errlen) share(c, mesh, err, errlen);
+    return rc;
+}
+
+static int mem_read(kh_card *c, unsigned mesh, uint64_t off, uint8_t *b, size_t n, char *err, size_t errlen)
+{
+    int rc = owns(c, mesh) ? c->mesh[mesh].mem.read(c->mesh[mesh].mem.ctx, off, b, n, err, errlen) : 0;
+    rc = shared_rc(c, mesh, rc, err, errlen);
+    if (!rc) share(c, mesh, b, n);
+    return rc;
+}
+
+static int mem_write(kh_card *c, unsigned mesh, uint64_t off, const uint8_t *b, size_t n, char *err,
+                     size_t errlen)
+{
+    int rc = owns(c, mesh) ? c->mesh[mesh].mem.write(c->mesh[mesh].mem.ctx, off, b, n, err, errlen) : 0;
+    return shared_rc(c, mesh, rc, err, errlen);
+}
+
+static uint64_t ctrl_read(kh_card *c, unsigned mesh, uint32_t off, kh_cycle now)
+{
+    uint64_t v = owns(c, mesh) ? kh_orch_read(c->mesh[mesh].orch, off, now) : 0;
+    share(c, mesh, &v, sizeof v);
+    return v;
+}
+
+static void ctrl_write(kh_card *c, kh_orch *o, unsigned mesh, uint32_t off, uint64_t value, kh_cycle beat)
+{
+    if (owns(c, mesh)) kh_orch_write(o, off, value, 0xFF, beat);
+}
+
+/* guard_window reads the owner's orchestrator for PROG_DST and TX_KICK:
+ * there every process takes the owner's outcome (beat and hold). */
+static kh_cycle guard_shared(kh_card *c, unsigned mesh, uint32_t off, kh_cycle beat)
+{
+    card_mesh *cm = &c->mesh[mesh];
+    if (!c->dist.share || (off != KH_ORCH_PROG_DST && off != KH_ORCH_TX_KICK)) return guard_window(c, cm, off, beat);
+    if (owns(c, mesh)) beat = guard_window(c, cm, off, beat);
+    uint64_t v[3] = {beat, cm->hold_until, cm->held};
+    share(c, mesh, v, sizeof v);
+    cm->hold_until = v[1];
+    cm->held = v[2];
+    return v[0];
+}
+
 /* One word, no clock advance. */
 static int write_word(kh_card *c, uint64_t addr, uint64_t value, char *err, size_t errlen)
 {
@@ -175,15 +241,15 @@ static int write_word(kh_card *c, uint64_t addr, uint64_t value, char *err, size
         return 0;
     case WIN_CTRL: {
         kh_orch *o = c->mesh[mesh].orch;
-        kh_cycle beat = guard_window(c, &c->mesh[mesh], (uint32_t)(off & 0xFFFF), host_beat(c, o));
-        kh_orch_write(o, (uint32_t)off, value, 0xFF, beat);
+        kh_cycle beat = guard_shared(c, mesh, (uint32_t)(off & 0xFFFF), host_beat(c, o));
+        ctrl_write(c, o, mesh, (uint32_t)off, value, beat);
         if (beat + 2 > c->wrote_until) c->wrote_until = beat + 2;
         return 0;
     }
     case WIN_MEM: {
         uint8_t b[8];
         kh_words_to_bytes(&value, 1, b);
-        return c->mesh[mesh].mem.write(c->mesh[mesh].mem.ctx, off, b, 8, err, errlen);
+        return mem_write(c, mesh, off, b, 8, err, errlen);
     }
     default: return unmapped(c, addr, err, errlen);
     }
@@ -211,10 +277,10 @@ static int read_word(kh_card *c, uint64_t addr, uint64_t *value, char *err, size
     kh_cycle now = kh_sim_now(c->sim);
     switch (win) {
     case WIN_CMD: *value = kh_engine_read(c->engine, (uint32_t)off, now); return 0;
-    case WIN_CTRL: *value = kh_orch_read(c->mesh[mesh].orch, (uint32_t)off, now); return 0;
+    case WIN_CTRL: *value = ctrl_read(c, mesh, (uint32_t)off, now); return 0;
     case WIN_MEM: {
         uint8_t b[8];
-        if (c->mesh[mesh].mem.read(c->mesh[mesh].mem.ctx, off, b, 8, err, errlen)) return -1;
+        if (mem_read(c, mesh, off, b, 8, err, errlen)) return -1;
         kh_words_from_bytes(value, 1, b);
         return 0;
     }
@@ -307,7 +373,7 @@ int kh_card_write_block(kh_card *c, uint64_t addr, const void *bytes, size_t n, 
         uint64_t off;
         size_t len = mem_burst(c, addr + k, n - k, &mesh, &off);
         if (len) { /* one burst: its bytes at once, then its time */
-            if (c->mesh[mesh].mem.write(c->mesh[mesh].mem.ctx, off, b + k, len, err, errlen)) return -1;
+            if (mem_write(c, mesh, off, b + k, len, err, errlen)) return -1;
             advance(c, 0, len / 8);
             k += len;
             continue;
@@ -335,7 +401,7 @@ int kh_card_read_block(kh_card *c, uint64_t addr, void *bytes, size_t n, char *e
         size_t len = mem_burst(c, addr + k, n - k, &mesh, &off);
         if (len) {
             settled &= kh_sim_idle(c->sim);
-            if (c->mesh[mesh].mem.read(c->mesh[mesh].mem.ctx, off, b + k, len, err, errlen)) return -1;
+            if (mem_read(c, mesh, off, b + k, len, err, errlen)) return -1;
             advance(c, 1, len / 8);
             k += len;
             continue;
@@ -370,7 +436,7 @@ static int eng_bus_write(void *ctx, uint32_t addr, uint64_t data, kh_cycle beat)
     case WIN_CTRL:
         c->eng_target = c->mesh[mesh].orch;
         c->eng_until = beat + 1;
-        kh_orch_write(c->eng_target, (uint32_t)off, data, 0xFF, beat);
+        ctrl_write(c, c->eng_target, mesh, (uint32_t)off, data, beat);
         return 0;
     default: return -1; /* never a memory window: ADDR_W is 32 (§3) */
     }
@@ -386,7 +452,10 @@ static int eng_bus_read(void *ctx, uint32_t addr, uint64_t *data, kh_cycle at)
     case WIN_CTRL:
         c->eng_target = c->mesh[mesh].orch;
         c->eng_until = at + 1;
-        *data = kh_orch_read(c->eng_target, (uint32_t)off, at);
+        /* several processes: the value its owner shared before cycle at */
+        *data = c->dist.share && c->pre_at == at && c->pre_addr == addr
+                    ? c->pre_value
+                    : kh_orch_read(c->eng_target, (uint32_t)off, at);
         return 0;
     default: return -1;
     }
@@ -401,6 +470,7 @@ kh_card *kh_card_new(kh_sim *sim, char *err, size_t errlen)
     }
     c->sim = sim;
     c->seen_at = KH_NEVER;
+    c->pre_at = KH_NEVER;
     kh_engine_bus bus = {.ctx = c, .write = eng_bus_write, .read = eng_bus_read};
     c->engine = kh_engine_new(sim, &bus, err, errlen);
     if (!c->engine) {
@@ -491,3 +561,22 @@ void kh_card_addr_name(const kh_card *c, uint64_t addr, char *buf, size_t len)
 
 kh_sim *kh_card_sim(const kh_card *c) { return c->sim; }
 kh_engine *kh_card_engine(const kh_card *c) { return c->engine; }
+
+void kh_card_set_dist(kh_card *c, const kh_card_dist *d)
+{
+    if (d) c->dist = *d;
+    else memset(&c->dist, 0, sizeof c->dist);
+}
+
+void kh_card_engine_prefetch(kh_card *c, kh_cycle now)
+{
+    kh_cycle at;
+    uint32_t addr = 0;
+    unsigned mesh = 0;
+    uint64_t off = 0;
+    if (!c->dist.share || kh_engine_next_action(c->engine, &at, &addr) != 2 || at != now) return;
+    if (decode(c, addr, &mesh, &off) != WIN_CTRL) return;
+    c->pre_value = ctrl_read(c, mesh, (uint32_t)off, now);
+    c->pre_at = now;
+    c->pre_addr = addr;
+}

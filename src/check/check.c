@@ -59,6 +59,8 @@ const char *kh_check_origin_name(kh_flit_origin o)
     case KH_ORIGIN_MAILBOX: return "the orchestrator's mailbox";
     case KH_ORIGIN_INTERLINK: return "an interlink injection";
     case KH_ORIGIN_CONTROLLER: return "a controller";
+    case KH_ORIGIN_CPU: return "the node processor's send path";
+    case KH_ORIGIN_CPU_SHELL: return "the node processor's shell";
     default: return "an endpoint";
     }
 }
@@ -100,10 +102,13 @@ static void sent(kh_check *c, const ck_ep *e, const kh_flit *f)
     c->counts.sent++;
     c->cur.origin = o;
     c->cur.stage = KH_CHECK_SENT;
-    x.origin = o;
     x.know_src = 1;
     x.src_x = e->x;
     x.src_y = e->y;
+    /* the node processor's flits leave by a memory port but come from (0,0) (cpu.md §1) */
+    if (o == KH_ORIGIN_CPU || o == KH_ORIGIN_CPU_SHELL) x.src_x = x.src_y = 0;
+    if (o == KH_ORIGIN_CPU_SHELL) o = KH_ORIGIN_SHELL;
+    x.origin = o;
     x.dest = m->unit[dst] ? KH_DEST_UNIT : KH_DEST_OTHER;
     /* the shell answers CU_CTRL requests; everyone else asks */
     x.ctrl = o == KH_ORIGIN_SHELL ? KH_CTRL_REPLY : KH_CTRL_REQUEST;

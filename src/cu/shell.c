@@ -289,6 +289,11 @@ kh_comp *kh_cu_comp(kh_cu *cu) { return &cu->base; }
 void kh_cu_set_out(kh_cu *cu, kh_link *out) { cu->out_link = out; }
 const kh_unit_kind *kh_cu_kind(const kh_cu *cu) { return cu->kind; }
 int kh_cu_out_framework(const kh_cu *cu) { return cu->out_fw; }
+int kh_cu_recv_empty(const kh_cu *cu, kh_cycle now)
+{
+    (void)now;
+    return kh_fifo_empty(&cu->recv_q);
+}
 
 void kh_cu_log(kh_cu *cu, kh_log_level lvl, const char *fmt, ...)
 {
@@ -510,11 +515,12 @@ kh_cu *kh_cu_new(kh_sim *sim, const kh_unit_kind *kind, const kh_cu_place *place
     cu->kind = kind;
     cu->place = *place;
     cu->params = *p;
-    cu->inst_depth = (unsigned)p->inst_depth;
+    cu->inst_depth = kind->inst_depth ? kind->inst_depth : (unsigned)p->inst_depth;
+    unsigned recv_depth = kind->recv_depth ? kind->recv_depth : (unsigned)p->recv_depth;
     cu->version = p->cu_version ? (uint8_t)p->cu_version : kind->cu_version;
     unsigned extra = (unsigned)p->fifo_extra_cap, lat = (unsigned)p->fifo_latency;
-    if (kh_fifo_init(&cu->inst_q, (unsigned)p->inst_depth + extra, lat) ||
-        kh_fifo_init(&cu->recv_q, (unsigned)p->recv_depth + extra, lat) ||
+    if (kh_fifo_init(&cu->inst_q, cu->inst_depth + extra, lat) ||
+        kh_fifo_init(&cu->recv_q, recv_depth + extra, lat) ||
         kh_fifo_init(&cu->sig_q, (unsigned)p->sig_depth, lat)) {
         snprintf(err, errlen, "out of memory for the shell FIFOs");
         kh_fifo_free(&cu->inst_q);

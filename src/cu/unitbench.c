@@ -142,7 +142,7 @@ static void read_request(kh_ubench *b, const kh_flit *f, kh_cycle now)
     uint64_t addr = kh_mem_rd_req_addr(f->w) & ~31ull;
     unsigned src_x = (unsigned)kh_hdr_src_x(f->w), src_y = (unsigned)kh_hdr_src_y(f->w);
     uint8_t txn = (uint8_t)kh_hdr_txn(f->w);
-    kh_cycle start = now + b->cfg.rd_lat;
+    kh_cycle start = now + 1 + b->cfg.rd_lat; /* counted from the edge after the request */
     if (b->resp_free < start) b->resp_free = start;
     if (kh_mem_rd_req_flag_stream(f->w)) {
         /* memory.md §3.2: 0 or >4 entry words mean 4; count 0 means 1 */

@@ -97,8 +97,9 @@ static void check_header(kh_findings *c, const kh_flit *f, const kh_flitcheck_ct
     }
     if (type == KH_HDR_TYPE_CU_INST && x && x->origin != KH_ORIGIN_UNKNOWN &&
         x->origin != KH_ORIGIN_DISPATCH && x->origin != KH_ORIGIN_MAILBOX &&
-        x->origin != KH_ORIGIN_INTERLINK)
-        kh_finding(c, 23, 0, "CU_INST injected by something other than the orchestrator or an interlink (flits.md §9)");
+        x->origin != KH_ORIGIN_INTERLINK && x->origin != KH_ORIGIN_CPU) /* the processor's dispatch region, cpu.md §4.5 */
+        kh_finding(c, 23, 0, "CU_INST injected by something other than the orchestrator, the node processor or an "
+                             "interlink (flits.md §9)");
 }
 
 static void check_mem_req(kh_findings *c, const uint64_t *w, int write)

@@ -16,6 +16,7 @@
 #include "kohaku/gen/regs.h"
 #include "kohaku/hex.h"
 #include "kohaku/orch.h"
+#include "kohaku/rv32.h"
 
 #define MAX_TOKENS 64
 
@@ -487,6 +488,45 @@ static int cmd_flit(sess_parse *p, char **tok, int ntok)
     return 0;
 }
 
+/* cpu PROGRAM [arg=N] [txn=T] [last=0|1]: the image is read now, loaded
+ * and kicked when the line runs (rv32.h, kh_rv32_host_load). */
+static int cmd_cpu(sess_parse *p, char **tok, int ntok)
+{
+    if (ntok < 2) return fail(p, "usage: cpu PROGRAM [arg=N] [txn=T] [last=0|1]");
+    sess_cmd *c = add_cmd(p, SESS_CPU);
+    if (!c) return -1;
+    c->mesh = p->mesh;
+    c->addr = 1; /* txn */
+    for (int i = 2; i < ntok; i++) {
+        char *eq = strchr(tok[i], '=');
+        uint64_t v;
+        if (!eq) return fail(p, "cpu: expected arg=, txn= or last=, got '%s'", tok[i]);
+        *eq = 0;
+        if (eval(p, eq + 1, &v)) return -1;
+        if (!strcmp(tok[i], "arg")) {
+            if (v > 0xFFFFFFFFu) return fail(p, "cpu: arg=%llu does not fit 32 bits (cpu.md §7.3)", (unsigned long long)v);
+            c->value = v;
+        } else if (!strcmp(tok[i], "txn")) {
+            if (v > 0xFF) return fail(p, "cpu: txn=%llu does not fit 8 bits (flits.md §2)", (unsigned long long)v);
+            c->addr = v;
+        } else if (!strcmp(tok[i], "last")) {
+            if (v > 1) return fail(p, "cpu: last=%llu is not 0 or 1 (flits.md §2)", (unsigned long long)v);
+            c->has_value = (int)v;
+        } else {
+            return fail(p, "cpu: unknown field '%s' (arg, txn, last)", tok[i]);
+        }
+    }
+    char full[1024], e2[600];
+    if (tok[1][0] != '/' && p->base_dir && p->base_dir[0]) snprintf(full, sizeof full, "%s/%s", p->base_dir, tok[1]);
+    else snprintf(full, sizeof full, "%s", tok[1]);
+    kh_rv32_image *img = malloc(sizeof *img);
+    if (!img) return fail(p, "out of memory");
+    c->bytes = (uint8_t *)img;
+    c->n = sizeof *img;
+    if (kh_rv32_image_load(full, img, e2, sizeof e2)) return fail(p, "%s", e2);
+    return 0;
+}
+
 static int parse_line(sess_parse *p, char **tok, int ntok)
 {
     const char *op = tok[0];
@@ -558,10 +598,11 @@ static int parse_line(sess_parse *p, char **tok, int ntok)
         c->limit = SESS_IDLE_LIMIT;
         return options(p, c, tok + 1, ntok - 1, 0, 1);
     }
+    if (!strcmp(op, "cpu")) return cmd_cpu(p, tok, ntok);
     if (!strcmp(op, "stage")) return cmd_stage(p, tok, ntok);
     if (!strcmp(op, "flit")) return cmd_flit(p, tok, ntok);
     kh_echo_buf b;
-    return fail(p, "unknown command '%s' (write, read, poll, upload, compare, dump, run, idle, stage, flit, mesh)",
+    return fail(p, "unknown command '%s' (write, read, poll, upload, compare, dump, run, idle, stage, flit, cpu, mesh)",
                 kh_echo(op, &b));
 }
 

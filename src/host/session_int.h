@@ -16,6 +16,7 @@ typedef enum sess_op {
     SESS_DUMP,    /* dump ADDR BYTES */
     SESS_RUN,     /* run N */
     SESS_IDLE,    /* idle [limit N] */
+    SESS_CPU,     /* cpu PROGRAM [arg=N] [txn=T] [last=0|1]: load and kick the node processor */
 } sess_op;
 
 typedef struct sess_cmd {
@@ -26,6 +27,7 @@ typedef struct sess_cmd {
     uint8_t *bytes; /* upload / compare data */
     size_t n;       /* bytes (dump: length) */
     int stage_slot; /* the first write of `stage SLOT`: SLOT, else -1 */
+    unsigned mesh;  /* cpu: the mesh whose processor is loaded; value = arg, addr = txn, has_value = last */
 } sess_cmd;
 
 struct kh_session {

@@ -8,6 +8,7 @@
 #include "kohaku/bits.h"
 #include "kohaku/card.h"
 #include "kohaku/hex.h"
+#include "kohaku/rv32.h"
 
 #define DIAG_LEN 8192
 
@@ -184,6 +185,11 @@ static int run_one(const kh_session *s, const sess_cmd *c, kh_machine *m, FILE *
             return refused(err, errlen, s, c, "run: the clock would pass the session clock's end, cycle 2^62 "
                                               "(docs/session.md)");
         kh_sim_run(sim, c->value);
+        return 0;
+    case SESS_CPU:
+        if (kh_rv32_host_load(card, c->mesh, (const kh_rv32_image *)(const void *)c->bytes, (uint32_t)c->value,
+                              (unsigned)c->addr, (unsigned)c->has_value, e2, sizeof e2))
+            return refused(err, errlen, s, c, e2);
         return 0;
     case SESS_IDLE:
         if (!kh_sim_run_until_idle(sim, c->limit)) {

@@ -6,11 +6,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "kohaku/ilink.h"
 #include "kohaku/bufcat.h"
+#include "kohaku/ilink.h"
 #include "kohaku/machine.h"
 #include "kohaku/mesh.h"
 #include "kohaku/node.h"
+#include "kohaku/rv32.h"
 
 #define MAX_COORD 16 /* POS_WIDTH 4 (flits.md §1) */
 
@@ -22,6 +23,8 @@ typedef struct mach_mesh {
     kh_node *node;
     kh_orch *orch;
     kh_cu *unit[MAX_COORD][MAX_COORD];
+    kh_rv32 *cpu; /* the node's control processor at (0,0), NULL when cpu_mode has none */
+    unsigned comp_lo, comp_hi; /* its components' ids (partitions, docs/mpi.md) */
 } mach_mesh;
 
 struct kh_machine {
@@ -33,6 +36,7 @@ struct kh_machine {
     unsigned check_logged[40];  /* findings logged per rule by the machine's own reporter */
     int check_env;              /* turned on by KOHAKU_CHECK: findings to stderr, past any log sink */
     char check_error[1000];      /* the first violation it saw */
+    char shared_error[1000];     /* several processes: the first error any reported */
 };
 
 /* The picture of ../shared/maps/mesh_2x2_6+2.txt (upstream data, kept as
@@ -57,6 +61,15 @@ void kh_machine_layout_json(const kh_machine *m, char *buf, size_t len, size_t *
     for (unsigned i = 0; i < m->nmeshes; i++) {
         if (i) kh_bufcat(buf, len, used, ",");
         kh_mesh_layout_json(m->mesh[i].mesh, m->mesh[i].map, i, buf, len, used);
+        /* the control processor's link into the node's hub is no link of the
+         * mesh: add it to the mesh's links, from the (0,0) corner to port 0 */
+        if (m->mesh[i].cpu && *used >= 2 && !strcmp(buf + *used - 2, "]}")) {
+            const kh_map_ep *p0 = kh_map_port(m->mesh[i].map, 0);
+            *used -= 2;
+            buf[*used] = 0;
+            kh_bufcat(buf, len, used, ",{\"name\":\"%s\",\"from\":[0,0],\"to\":[%u,%u]}]}",
+                      kh_rv32_out_link(m->mesh[i].cpu)->name, p0->x, p0->y);
+        }
     }
     kh_bufcat(buf, len, used, "]");
 }
@@ -203,6 +216,17 @@ static void prefix_names(kh_machine *m, unsigned id, unsigned first_comp, unsign
     }
 }
 
+/* The control processor is structural in the seed-era node (cpu.md §1):
+ * built unless cpu_mode says the node has none. */
+static int build_cpu(kh_machine *m, unsigned id, char *err, size_t errlen)
+{
+    mach_mesh *mm = &m->mesh[id];
+    const kh_params *p = kh_sim_params(m->sim);
+    if (p->cpu_mode != KH_CPU_MODE_CPU && p->cpu_mode != KH_CPU_MODE_EXACT) return 0;
+    mm->cpu = kh_rv32_attach(mm->node, err, errlen);
+    return mm->cpu ? 0 : -1;
+}
+
 static int build_mesh(kh_machine *m, unsigned id, const char *map_text, int interlink, char *err, size_t errlen)
 {
     mach_mesh *mm = &m->mesh[id];
@@ -213,8 +237,12 @@ static int build_mesh(kh_machine *m, unsigned id, const char *map_text, int inte
     if (!mm->map) return -1;
     mm->mesh = kh_mesh_new(m->sim, mm->map, err, errlen);
     if (!mm->mesh) return -1;
-    if (build_node(m, id, interlink, err, errlen) || build_units(m, id, err, errlen)) return -1;
+    if (build_node(m, id, interlink, err, errlen) || build_units(m, id, err, errlen) ||
+        build_cpu(m, id, err, errlen))
+        return -1;
     if (m->nmeshes > 1) prefix_names(m, id, c0, l0);
+    mm->comp_lo = c0;
+    mm->comp_hi = kh_sim_ncomps(m->sim);
     return 0;
 }
 
@@ -321,6 +349,7 @@ kh_orch *kh_machine_orch_at(const kh_machine *m, unsigned i) { return i < m->nme
 
 kh_cu *kh_machine_unit_at(const kh_machine *m, unsigned i, unsigned x, unsigned y)
 {
+    if (i < m->nmeshes && x == 0 && y == 0 && m->mesh[i].cpu) return kh_rv32_shell(m->mesh[i].cpu);
     return i < m->nmeshes && x < MAX_COORD && y < MAX_COORD ? m->mesh[i].unit[x][y] : NULL;
 }
 
@@ -342,23 +371,77 @@ unsigned kh_machine_units(const kh_machine *m, unsigned mesh, kh_machine_unit_in
 
 const kh_params *kh_machine_params(const kh_machine *m) { return kh_sim_params(m->sim); }
 
-const char *kh_machine_error(const kh_machine *m)
+int kh_machine_mesh_comps(const kh_machine *m, unsigned mesh, unsigned *lo, unsigned *hi)
+{
+    if (mesh >= m->nmeshes) return -1;
+    *lo = m->mesh[mesh].comp_lo;
+    *hi = m->mesh[mesh].comp_hi;
+    return 0;
+}
+
+/* This process speaks for mesh i (always, in one process). */
+static int speaks_for(const kh_machine *m, unsigned i)
+{
+    return kh_sim_reports(m->sim, kh_orch_comp(m->mesh[i].orch));
+}
+
+static const char *local_error(const kh_machine *m)
 {
     if (m->check_error[0]) return m->check_error;
     for (unsigned i = 0; i < m->nmeshes; i++) {
-        const char *e = m->mesh[i].orch ? kh_orch_error(m->mesh[i].orch) : NULL;
+        const char *e = m->mesh[i].orch && speaks_for(m, i) ? kh_orch_error(m->mesh[i].orch) : NULL;
         if (e) return e;
     }
     return NULL;
+}
+
+/* Several processes: every one's texts, merged by key, into buf. */
+static int merge_texts(const kh_machine *m, kh_sync_rec *mine, unsigned n, char *buf, size_t len)
+{
+    const kh_sync_ops *sy = kh_sim_sync(m->sim);
+    kh_sync_rec *all = NULL;
+    int nall = sy->gather(kh_sim_sync_ctx(m->sim), mine, n, &all);
+    size_t used = strlen(buf);
+    for (int i = 0; i < nall; i++) {
+        kh_bufcat(buf, len, &used, "%s", all[i].text);
+        free(all[i].text);
+    }
+    free(all);
+    return nall > 0 ? nall : 0;
+}
+
+const char *kh_machine_error(const kh_machine *m)
+{
+    const char *e = local_error(m);
+    if (!kh_sim_sync(m->sim)) return e;
+    kh_machine *w = (kh_machine *)m; /* the merged copy lives in the machine */
+    kh_sync_rec mine = {0, e ? strdup(e) : NULL};
+    w->shared_error[0] = 0;
+    int n = merge_texts(m, &mine, mine.text ? 1 : 0, w->shared_error, sizeof w->shared_error);
+    free(mine.text);
+    return n ? w->shared_error : NULL;
 }
 
 int kh_machine_diagnose(kh_machine *m, char *buf, size_t len)
 {
     buf[0] = 0;
     int n = kh_sim_describe_stuck(m->sim, buf, len);
+    int sync = kh_sim_sync(m->sim) != NULL;
+    kh_sync_rec mine[KH_MACHINE_MAX_MESHES];
+    unsigned nmine = 0;
     for (unsigned i = 0; i < m->nmeshes; i++) {
-        size_t used = strlen(buf);
-        if (used < len) n += kh_orch_explain(m->mesh[i].orch, buf + used, len - used);
+        if (!sync) {
+            size_t used = strlen(buf);
+            if (used < len) n += kh_orch_explain(m->mesh[i].orch, buf + used, len - used);
+            continue;
+        }
+        char part[2048] = "";
+        if (!speaks_for(m, i) || !kh_orch_explain(m->mesh[i].orch, part, sizeof part)) continue;
+        if ((mine[nmine].text = strdup(part))) mine[nmine++].key = i;
+    }
+    if (sync) {
+        n += merge_texts(m, mine, nmine, buf, len);
+        for (unsigned i = 0; i < nmine; i++) free(mine[i].text);
     }
     return n;
 }
@@ -441,3 +524,8 @@ int kh_machine_set_check(kh_machine *m, kh_check_report_fn report, void *ctx)
 }
 
 kh_check *kh_machine_check(const kh_machine *m) { return m->check; }
+
+kh_rv32 *kh_machine_cpu_at(const kh_machine *m, unsigned mesh)
+{
+    return mesh < m->nmeshes ? m->mesh[mesh].cpu : NULL;
+}

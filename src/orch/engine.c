@@ -168,6 +168,19 @@ void kh_engine_write(kh_engine *e, uint32_t off, uint64_t data, kh_cycle beat)
     }
 }
 
+int kh_engine_next_action(const kh_engine *e, kh_cycle *at, uint32_t *addr)
+{
+    if (e->state == ENG_IDLE) {
+        if (e->go_beat == KH_NEVER) return 0;
+        *at = e->go_beat + 1;
+        return 1;
+    }
+    *at = e->at;
+    if (e->state != ENG_POLL_SAMPLE) return 1;
+    *addr = (uint32_t)e->cmd[e->pc].f[1];
+    return 2;
+}
+
 uint64_t kh_engine_read(kh_engine *e, uint32_t off, kh_cycle now)
 {
     (void)now;

@@ -79,6 +79,7 @@ void kh_sim_destroy(kh_sim *sim)
     free(sim->links);
     free(sim->heap);
     free(sim->sched.wheel);
+    free(sim->own);
     free(sim);
 }
 
@@ -175,6 +176,7 @@ static void run_cycle(kh_sim *sim, kh_cycle t)
         /* steps of cycle t only wake later cycles, so this word is final */
         uint64_t bits = slot[w * KH_WHEEL];
         slot[w * KH_WHEEL] = 0;
+        if (sim->own) bits &= w < sim->nown ? sim->own[w] : 0; /* another process steps the rest */
         for (; bits; bits &= bits - 1) {
             kh_comp *c = sim->comps[w * 64 + (unsigned)__builtin_ctzll(bits)];
             steps++;
@@ -225,13 +227,51 @@ static kh_cycle run_end(const kh_sim *sim, kh_cycle n)
     return sim->sched.now + (n < room ? n : room);
 }
 
+/* Run the cycles before `end` in windows every process agrees on; returns
+ * the agreed next wake (>= end, or KH_NEVER when nothing is pending
+ * anywhere) and the latest cycle + 1 any process executed. The first window
+ * starts at once: between two calls only host accesses happen, and they put
+ * nothing on a lane, so the agreement that ended the previous call holds.
+ * Each later one starts at the agreed next wake, skipping idle stretches. */
+static kh_cycle run_windows(kh_sim *sim, kh_cycle end, kh_cycle *reached)
+{
+    kh_cycle mine = sim->sched.now, g = sim->sched.now;
+    *reached = mine;
+    if (g >= end) { /* no cycle to run: only the question whether anything is pending */
+        g = next_due(sim);
+        sim->sync->agree(sim->sync_ctx, &g, reached);
+        return g;
+    }
+    for (;;) {
+        if (g >= end) return g;
+        if (g > sim->sched.now) sim->sched.now = g; /* an idle stretch, skipped by everyone at once */
+        sim->sync->begin(sim->sync_ctx, g);
+        kh_cycle w = sim->sync->window_end(sim->sync_ctx, g), t, r;
+        if (w > end) w = end;
+        while ((t = next_due(sim)) < w) {
+            if (t >= sim->progress_at) progress(sim, t);
+            run_cycle(sim, t);
+            mine = t + 1;
+        }
+        sim->sched.now = w;
+        g = next_due(sim);
+        r = mine;
+        sim->sync->agree(sim->sync_ctx, &g, &r);
+        *reached = r;
+    }
+}
+
 uint64_t kh_sim_run(kh_sim *sim, kh_cycle n)
 {
     uint64_t before = sim->steps;
-    kh_cycle end = run_end(sim, n), t;
-    while ((t = next_due(sim)) < end) {
-        if (t >= sim->progress_at) progress(sim, t);
-        run_cycle(sim, t);
+    kh_cycle end = run_end(sim, n), t, reached;
+    if (sim->sync) {
+        run_windows(sim, end, &reached);
+    } else {
+        while ((t = next_due(sim)) < end) {
+            if (t >= sim->progress_at) progress(sim, t);
+            run_cycle(sim, t);
+        }
     }
     sim->sched.now = end;
     return sim->steps - before;
@@ -240,6 +280,15 @@ uint64_t kh_sim_run(kh_sim *sim, kh_cycle n)
 int kh_sim_run_until_idle(kh_sim *sim, kh_cycle limit)
 {
     kh_cycle end = run_end(sim, limit), t;
+    if (sim->sync) {
+        kh_cycle reached;
+        if (run_windows(sim, end, &reached) != KH_NEVER) {
+            sim->sched.now = end;
+            return 0;
+        }
+        sim->sched.now = reached; /* where the last step anywhere left the clock */
+        return 1;
+    }
     while ((t = next_due(sim)) != KH_NEVER) {
         if (t >= end) {
             sim->sched.now = end;
@@ -251,9 +300,30 @@ int kh_sim_run_until_idle(kh_sim *sim, kh_cycle limit)
     return 1;
 }
 
-int kh_sim_idle(const kh_sim *sim) { return sim->nheap == 0 && !sim->sched.occ; }
+/* Every process's earliest wake (collective); nothing crosses here, since
+ * every window ends with an agreement that delivered what crossed. */
+static kh_cycle agreed_next(const kh_sim *sim, kh_cycle mine)
+{
+    kh_cycle r = sim->sched.now;
+    sim->sync->agree(sim->sync_ctx, &mine, &r);
+    return mine;
+}
+
+static kh_cycle local_next_wake(const kh_sim *sim);
+
+int kh_sim_idle(const kh_sim *sim)
+{
+    if (sim->sync) return agreed_next(sim, local_next_wake(sim)) == KH_NEVER;
+    return sim->nheap == 0 && !sim->sched.occ;
+}
 
 kh_cycle kh_sim_next_wake(const kh_sim *sim)
+{
+    kh_cycle t = local_next_wake(sim);
+    return sim->sync ? agreed_next(sim, t) : t;
+}
+
+static kh_cycle local_next_wake(const kh_sim *sim)
 {
     kh_cycle t = sim->nheap ? sim->heap[0].t : KH_NEVER;
     if (sim->sched.occ) {
@@ -265,19 +335,86 @@ kh_cycle kh_sim_next_wake(const kh_sim *sim)
     return t;
 }
 
+/* One report line set per component; with partitions, this process
+ * reports the components it steps (shared ones on the leader only) and the
+ * sync merges every process's in component order. */
 int kh_sim_describe_stuck(kh_sim *sim, char *buf, size_t len)
 {
     int n = 0;
     size_t used = 0;
     if (len) buf[0] = '\0';
+    kh_sync_rec *mine = sim->sync ? calloc(sim->ncomps ? sim->ncomps : 1, sizeof *mine) : NULL;
+    unsigned nmine = 0;
     for (unsigned i = 0; i < sim->ncomps; i++) {
         kh_comp *c = sim->comps[i];
         char line[1024];
+        if (sim->sync && !kh_sim_reports(sim, c)) continue;
         if (!c->ops->describe_stuck || !c->ops->describe_stuck(c, line, sizeof line)) continue;
+        if (mine) {
+            size_t k = strlen(c->name) + strlen(line) + 4;
+            if ((mine[nmine].text = malloc(k))) {
+                snprintf(mine[nmine].text, k, "%s: %s\n", c->name, line);
+                mine[nmine++].key = i;
+            }
+            continue;
+        }
         n++;
         kh_bufcat(buf, len, &used, "%s: %s\n", c->name, line);
     }
-    return n;
+    if (!sim->sync) return n;
+    kh_sync_rec *all = NULL;
+    int nall = sim->sync->gather(sim->sync_ctx, mine, nmine, &all);
+    for (unsigned i = 0; i < nmine; i++) free(mine[i].text);
+    free(mine);
+    for (int i = 0; i < nall; i++) {
+        kh_bufcat(buf, len, &used, "%s", all[i].text);
+        free(all[i].text);
+    }
+    free(all);
+    return nall > 0 ? nall : 0;
+}
+
+void kh_sim_set_sync(kh_sim *sim, const kh_sync_ops *ops, void *ctx)
+{
+    sim->sync = ops;
+    sim->sync_ctx = ctx;
+}
+
+const kh_sync_ops *kh_sim_sync(const kh_sim *sim) { return sim->sync; }
+void *kh_sim_sync_ctx(const kh_sim *sim) { return sim->sync_ctx; }
+
+static int mark(kh_sim *sim, unsigned lo, unsigned hi, int shared)
+{
+    if (!sim->own) {
+        sim->nown = sim->sched.nwords;
+        /* own, then shared: one allocation */
+        if (!(sim->own = calloc(2 * (size_t)(sim->nown ? sim->nown : 1), sizeof *sim->own))) return -1;
+    }
+    uint64_t *v = sim->own + (shared ? sim->nown : 0);
+    for (unsigned i = lo; i < hi && i / 64 < sim->nown; i++) v[i / 64] |= UINT64_C(1) << (i % 64);
+    return 0;
+}
+
+int kh_sim_own(kh_sim *sim, unsigned lo, unsigned hi) { return mark(sim, lo, hi, 0); }
+
+int kh_sim_share(kh_sim *sim, unsigned lo, unsigned hi)
+{
+    return mark(sim, lo, hi, 0) || mark(sim, lo, hi, 1) ? -1 : 0;
+}
+
+static int bit(const uint64_t *v, unsigned id) { return (int)(v[id / 64] >> (id % 64) & 1); }
+
+/* Whether this process speaks for c in merged reports and stats. */
+int kh_sim_reports(const kh_sim *sim, const kh_comp *c)
+{
+    if (!sim->own) return 1;
+    if (c->id / 64 >= sim->nown || !bit(sim->own, c->id)) return 0;
+    return !bit(sim->own + sim->nown, c->id) || (sim->sync && sim->sync->leader);
+}
+
+int kh_sim_owns(const kh_sim *sim, const kh_comp *c)
+{
+    return !sim->own || (c->id / 64 < sim->nown && bit(sim->own, c->id));
 }
 
 void kh_sim_set_log(kh_sim *sim, kh_log_fn fn, void *ctx, kh_log_level min)

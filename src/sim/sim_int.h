@@ -30,6 +30,12 @@ struct kh_sim {
     unsigned log_counts[4];
     void *user;
     kh_end_hook *at_end; /* hooks queued for the end of the cycle being executed */
+    /* partitions (kh_sim_own, kh_sim_set_sync): NULL when this process
+     * steps everything */
+    uint64_t *own;       /* one bit per component id, nwords words */
+    unsigned nown;
+    const kh_sync_ops *sync;
+    void *sync_ctx;
     kh_cycle progress_at;                        /* next cycle to call progress at, KH_NEVER: none */
     kh_cycle (*progress)(void *ctx, kh_cycle now); /* kh_sim_set_progress */
     void *progress_ctx;

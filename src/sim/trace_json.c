@@ -2,7 +2,14 @@
  * streamed to the file as they come; each track is named (metadata event)
  * the first time it is used, so the output depends only on the simulation.
  * Every simulation the file holds is a section: two processes, its links and
- * its components (one section unless kh_trace_json_section is called). */
+ * its components (one section unless kh_trace_json_section is called).
+ *
+ * A simulation stepped by several processes (kh_sim_set_sync, docs/mpi.md):
+ * each writes the events of the components it speaks for (kh_sim_reports),
+ * the others into an unnamed temporary file with no header; at close the
+ * leader appends every other process's events after its own, so each
+ * mesh's events are in the one-process order (the file is merged per mesh,
+ * not interleaved cycle by cycle). */
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
@@ -23,7 +30,14 @@ typedef struct json_trace {
     unsigned nnamed;
     int ranges_named;      /* the section's range track has its name */
     kh_trace_filter keep;  /* --trace-window, --trace-flits */
+    int body_only;         /* several processes, not the leader: events only */
 } json_trace;
+
+/* Whether this process writes c's events. */
+static int speaks(const json_trace *j, const kh_comp *c)
+{
+    return !c || !j->sim || !kh_sim_sync(j->sim) || kh_sim_reports(j->sim, c);
+}
 
 void kh_json_escape(char *out, size_t outlen, const char *s)
 {
@@ -76,6 +90,7 @@ static const char *type_name(unsigned type)
 static void on_link(void *ctx, const kh_link *l, const kh_flit *f, kh_cycle now)
 {
     json_trace *j = ctx;
+    if (!speaks(j, l->src)) return;
     if (now < j->keep.begin || now >= j->keep.end || !(j->keep.flit_types >> kh_hdr_type(f->w) & 1)) return;
     if (l->trace_track < 0) {
         /* a link made after the file was opened: number it now (the field
@@ -123,6 +138,7 @@ static void put_span(json_trace *j, const kh_comp *c, unsigned tid, const char *
                      kh_cycle begin, kh_cycle end, const char *args)
 {
     char esc[128];
+    if (!speaks(j, c)) return;
     /* a span that reaches into the window is cut to it */
     if (end <= j->keep.begin || begin >= j->keep.end || (begin == end && begin < j->keep.begin)) return;
     if (begin < j->keep.begin) begin = j->keep.begin;
@@ -153,7 +169,7 @@ static void on_instant(void *ctx, const kh_comp *c, const char *name, kh_cycle a
 {
     json_trace *j = ctx;
     char esc[128];
-    if (at < j->keep.begin || at >= j->keep.end) return;
+    if (!speaks(j, c) || at < j->keep.begin || at >= j->keep.end) return;
     comp_track(j, c, 1, NULL);
     kh_json_escape(esc, sizeof esc, name);
     event_sep(j);
@@ -173,7 +189,7 @@ static void begin_section(json_trace *j, kh_sim *sim, const char *label)
     j->sim = sim;
     j->ranges_named = 0;
     if (j->named) memset(j->named, 0, j->nnamed);
-    for (int k = 0; k < 2; k++) {
+    for (int k = 0; k < 2 && !j->body_only; k++) {
         snprintf(name, sizeof name, "%s%s%s", label ? label : "", label ? ": " : "", k ? "components" : "links");
         kh_json_escape(esc, sizeof esc, name);
         if (!first || k) event_sep(j);
@@ -185,7 +201,7 @@ static void begin_section(json_trace *j, kh_sim *sim, const char *label)
     for (unsigned i = 0; i < n; i++) {
         kh_link *l = kh_sim_link(sim, i);
         l->trace_track = (int)i;
-        name_track(j, j->pid_links, i + 1, l->name);
+        if (!j->body_only) name_track(j, j->pid_links, i + 1, l->name); /* the leader names them all */
     }
     j->next_track = (int)n;
 }
@@ -196,7 +212,7 @@ static void on_counter(void *ctx, const kh_comp *c, const char *name, kh_cycle a
 {
     json_trace *j = ctx;
     char full[160], esc[200];
-    if (at < j->keep.begin || at >= j->keep.end) return;
+    if (!speaks(j, c) || at < j->keep.begin || at >= j->keep.end) return;
     snprintf(full, sizeof full, "%s %s", c->name, name);
     kh_json_escape(esc, sizeof esc, full);
     event_sep(j);
@@ -210,6 +226,21 @@ void kh_trace_json_set_filter(kh_trace *t, const kh_trace_filter *keep)
     j->keep = *keep;
 }
 
+/* Several processes: every one learns whether any failed (and the first
+ * message), so none goes on alone into a collective run. 1 all succeeded. */
+static int one_outcome(kh_sim *sim, int *failed, char *err, size_t errlen)
+{
+    const kh_sync_ops *sy = kh_sim_sync(sim);
+    kh_sync_rec mine = {0, *failed ? strdup(err) : NULL}, *all = NULL;
+    int n = sy->gather(kh_sim_sync_ctx(sim), &mine, mine.text ? 1 : 0, &all);
+    free(mine.text);
+    if (n > 0 && !*failed) snprintf(err, errlen, "%s (on another process)", all[0].text);
+    for (int i = 0; i < n; i++) free(all[i].text);
+    free(all);
+    *failed = n != 0;
+    return n == 0;
+}
+
 kh_trace *kh_trace_json_open(kh_sim *sim, const char *path, char *err, size_t errlen)
 {
     json_trace *j = calloc(1, sizeof *j);
@@ -218,8 +249,16 @@ kh_trace *kh_trace_json_open(kh_sim *sim, const char *path, char *err, size_t er
         snprintf(err, errlen, "trace %s: out of memory", path);
         return NULL;
     }
-    if (!(j->f = fopen(path, "w"))) {
-        snprintf(err, errlen, "trace %s: cannot create: %s", path, strerror(errno));
+    const kh_sync_ops *sy = sim ? kh_sim_sync(sim) : NULL;
+    j->body_only = sy && !sy->leader;
+    j->f = j->body_only ? tmpfile() : fopen(path, "w");
+    int failed = !j->f;
+    if (failed) snprintf(err, errlen, "trace %s: cannot create: %s", path, strerror(errno));
+    if (sy && !one_outcome(sim, &failed, err, errlen) && j->f) { /* another process failed: nobody traces */
+        fclose(j->f);
+        j->f = NULL;
+    }
+    if (!j->f) {
         free(j->path);
         free(j);
         return NULL;
@@ -232,7 +271,8 @@ kh_trace *kh_trace_json_open(kh_sim *sim, const char *path, char *err, size_t er
     j->t.counter = on_counter;
     j->t.sub_span = on_sub_span;
     j->keep = (kh_trace_filter){0, KH_NEVER, KH_TRACE_ALL_FLITS};
-    fputs("{\"displayTimeUnit\":\"ns\",\"otherData\":{\"time_unit\":\"1 us = 1 clock cycle\"},\n"
+    if (!j->body_only)
+        fputs("{\"displayTimeUnit\":\"ns\",\"otherData\":{\"time_unit\":\"1 us = 1 clock cycle\"},\n"
           "\"traceEvents\":[\n",
           j->f);
     j->pid_links = -1;
@@ -252,7 +292,7 @@ void kh_trace_json_range(kh_trace *t, const char *name, kh_cycle begin, kh_cycle
 {
     json_trace *j = t->ctx;
     char esc[128];
-    if (j->pid_links < 0) return; /* no section yet */
+    if (j->pid_links < 0 || j->body_only) return; /* no section yet; the leader writes ranges */
     if (!j->ranges_named) {
         j->ranges_named = 1;
         name_track(j, j->pid_links + 1, 0, "ranges");
@@ -266,13 +306,41 @@ void kh_trace_json_range(kh_trace *t, const char *name, kh_cycle begin, kh_cycle
             j->pid_links + 1, args ? args : "");
 }
 
+/* Several processes: every other process's events after the leader's
+ * (collective). The non-leaders' temporary files go away with fclose. */
+static int merge_bodies(json_trace *j)
+{
+    const kh_sync_ops *sy = kh_sim_sync(j->sim);
+    kh_sync_rec mine = {0, NULL}, *all = NULL;
+    unsigned n = 0;
+    if (j->body_only) {
+        long len;
+        if (fflush(j->f) || (len = ftell(j->f)) < 0 || fseek(j->f, 0, SEEK_SET)) return -1;
+        if ((mine.text = malloc((size_t)len + 1))) {
+            size_t got = fread(mine.text, 1, (size_t)len, j->f);
+            mine.text[got] = 0;
+            n = 1;
+        }
+    }
+    int nall = sy->gather(kh_sim_sync_ctx(j->sim), &mine, n, &all);
+    free(mine.text);
+    for (int i = 0; i < nall; i++) {
+        if (!j->body_only) fputs(all[i].text, j->f);
+        free(all[i].text);
+    }
+    free(all);
+    return nall < 0 ? -1 : 0;
+}
+
 int kh_trace_json_close(kh_trace *t, char *err, size_t errlen)
 {
     if (!t) return 0;
     json_trace *j = t->ctx;
+    int merged = 0;
+    if (j->sim && kh_sim_sync(j->sim)) merged = merge_bodies(j);
     if (j->sim && kh_sim_trace(j->sim) == t) kh_sim_set_trace(j->sim, NULL);
-    fputs("\n]}\n", j->f);
-    int bad = ferror(j->f);
+    if (!j->body_only) fputs("\n]}\n", j->f);
+    int bad = ferror(j->f) || merged;
     if (fclose(j->f)) bad = 1;
     if (bad) snprintf(err, errlen, "trace %s: write error", j->path);
     free(j->named);

@@ -129,6 +129,9 @@ static int put_char(parser *p, unsigned char c)
     return 0;
 }
 
+/* Printable ASCII other than '"' and '\\': copied as it stands. */
+static int plain_char(unsigned char c) { return (unsigned)(c - 0x20) < 0x5Fu && c != '"' && c != '\\'; }
+
 /* n bytes at once: the run of plain characters a string mostly is. */
 static int put_chars(parser *p, const unsigned char *src, size_t n)
 {
@@ -220,9 +223,7 @@ static size_t parse_string(parser *p)
             return 0;
         }
         size_t run = p->pos; /* printable ASCII other than '"' and '\\' needs no check */
-        while (run < p->len && (unsigned char)p->s[run] >= 0x20 && (unsigned char)p->s[run] < 0x7F &&
-               p->s[run] != '"' && p->s[run] != '\\')
-            run++;
+        while (run < p->len && plain_char((unsigned char)p->s[run])) run++;
         if (run > p->pos) {
             if (put_chars(p, p->s + p->pos, run - p->pos)) return 0;
             p->pos = run;

@@ -12,6 +12,23 @@ expect_rc "a zero dimension is a refused value (docs/exit-status.md)" 1 $KOHAKU 
 expect_rc "a missing map is refused" 1 $KOHAKU gemm 8 8 32 --map /nonexistent/map.txt
 expect_err_has "the missing map is named" "/nonexistent/map.txt" $KOHAKU gemm 8 8 32 --map /nonexistent/map.txt
 tmpd=$(mktemp -d)
+# The whole machine: every cluster of every mesh takes tiles, rounds split
+# over several control programs when the clusters' commands exceed NCMD.
+expect_rc "a GEMM on four meshes (24 clusters, 24 tiles) is checked and right" 0 \
+    sh -c "$KOHAKU gemm 768 256 128 --map examples/four_mesh.machine > '$tmpd/four.txt'"
+expect_out "it names the 24 clusters of the four meshes" "1" grep -c 'on 24 matmul clusters' "$tmpd/four.txt"
+expect_out "and splits the round over two control programs (15 clusters fit NCMD = 128)" "1" \
+    grep -c '(2 control programs)' "$tmpd/four.txt"
+expect_rc "a GEMM on the 196 clusters of a 14x14 mesh (224 tiles) is checked and right" 0 \
+    sh -c "$KOHAKU gemm 1792 1024 32 --map examples/mesh_14x14_196.txt > '$tmpd/big.txt'"
+expect_out "it uses all 196 clusters in 14 control programs" "1" \
+    grep -c 'on 196 matmul clusters.*' "$tmpd/big.txt"
+expect_out "... 14 programs a round" "1" grep -c '(14 control programs)' "$tmpd/big.txt"
+printf 'machine\nmesh default\nparam ncmd=9\n' > "$tmpd/ncmd9.machine"
+expect_rc "NCMD = 9 still runs: one cluster per control program" 0 $KOHAKU gemm 48 40 96 --map "$tmpd/ncmd9.machine"
+printf 'machine\nmesh default\nparam ncmd=8\n' > "$tmpd/ncmd8.machine"
+expect_err_has "NCMD = 8 is refused, naming the need" "ncmd=8: an engine program needs 9 commands" \
+    $KOHAKU gemm 48 40 96 --map "$tmpd/ncmd8.machine"
 expect_rc "bench gemm writes --trace and --stats (cli.md: every simulating subcommand)" 0 $KOHAKU bench gemm --seconds 0.05 --trace "$tmpd/t.json" --stats "$tmpd/s.json" 32 32 64
 expect_out "bench gemm trace is a trace-event file" "ok" sh -c "grep -q traceEvents '$tmpd/t.json' && echo ok"
 expect_out "bench gemm stats name the links" "ok" sh -c "grep -q flits '$tmpd/s.json' && echo ok"

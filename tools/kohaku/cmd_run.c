@@ -8,6 +8,7 @@
 #include "kohaku/echo.h"
 #include "kohaku/machine.h"
 #include "kohaku/session.h"
+#include "partition.h"
 #include "simopts.h"
 #include "progress.h"
 #include "simout.h"
@@ -26,6 +27,8 @@ static void usage(FILE *out)
             "  --check          check every flit the machine's endpoints send and deliver against\n"
             "                   flits.md §9 (docs/check.md); findings on stderr, a violation exits 1\n"
             KH_SIMOUT_HELP
+            "Under MPI (the build-mpi/ binary, docs/mpi.md): mpirun -n K kohaku run MACHINE SESSION steps the\n"
+            "  machine's meshes on K <= meshes ranks with the same results; rank 0 prints.\n"
             "Exit status: 0 every check held; 1 a check failed, the machine stalled, or input was refused;\n"
             "2 usage error.\n");
 }
@@ -70,17 +73,7 @@ int kh_cmd_run(int argc, char **argv)
         fprintf(stderr, "kohaku run: %s\n", err);
         return 1;
     }
-    kh_machine_spec *spec = kh_machine_spec_load(machine, err, sizeof err);
-    kh_machine *m = NULL;
-    if (spec) {
-        kh_params_default(&p);
-        char e2[1024];
-        if (!kh_machine_spec_params(spec, &p, err, sizeof err) && !kh_simopts_apply(&so, &p, err, sizeof err)) {
-            m = kh_machine_build(spec, &p, e2, sizeof e2);
-            if (!m) snprintf(err, sizeof err, "%s: %s", machine, e2);
-        }
-        kh_machine_spec_free(spec);
-    }
+    kh_machine *m = kh_simopts_machine(&so, machine, err, sizeof err);
     if (!m) {
         fprintf(stderr, "kohaku run: %s\n", err);
         kh_session_free(s);
@@ -93,9 +86,17 @@ int kh_cmd_run(int argc, char **argv)
         kh_session_free(s);
         return 1;
     }
+    kh_cli_part *part = kh_cli_partition(m, err, sizeof err);
+    if (!part && err[0]) {
+        fprintf(stderr, "kohaku run: %s\n", err);
+        kh_machine_free(m);
+        kh_session_free(s);
+        return 1;
+    }
     kh_simout *out = kh_simout_start(kh_machine_sim(m), &so, err, sizeof err);
     if (!out) {
         fprintf(stderr, "kohaku run: %s\n", err);
+        kh_cli_unpartition(part);
         kh_machine_free(m);
         kh_session_free(s);
         return 1;
@@ -117,11 +118,12 @@ int kh_cmd_run(int argc, char **argv)
     free(run);
     if (so.check) {
         kh_checkout_add(&ck, kh_machine_check(m));
-        if (kh_checkout_end(&ck) && !rc) rc = 1;
+        if (kh_cli_checkout_end(part, &ck) && !rc) rc = 1;
     }
     if (!rc)
         printf("ok: %u commands, cycle %llu\n", kh_session_ncommands(s),
                (unsigned long long)kh_sim_now(kh_machine_sim(m)));
+    kh_cli_unpartition(part);
     kh_machine_free(m);
     kh_session_free(s);
     return rc ? 1 : 0;

@@ -17,6 +17,7 @@
     X(gemm, "run a checked GEMM on the default machine (or --map MAP)")       \
     X(bench, "measure simulator speed (noc, gemm)")                           \
     X(params, "list the machine parameters: values, enforced ranges, sources") \
+    X(cpu, "run an RV32 program on the node control processor at (0,0)")     \
     X(demo, "the default demo (what `make run` runs)")                       \
     X(serve, "speak upstream's simulated-card line protocol on stdin/stdout") \
     X(report, "print the end-of-run report of a saved stats file")

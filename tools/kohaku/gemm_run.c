@@ -13,6 +13,7 @@
 #include "kohaku/bufcat.h"
 #include "kohaku/gemm.h"
 #include "kohaku/machine.h"
+#include "partition.h"
 #include "progress.h"
 #include "simout.h"
 #include "statsdoc.h"
@@ -42,6 +43,7 @@ int kh_gemm_demo(const kh_gemm_demo_opts *o, kh_gemm_demo_result *res)
     char err[2000];
     kh_machine *mc = NULL;
     kh_simout *out = NULL;
+    kh_cli_part *part = NULL;
     uint16_t *a = NULL, *bt = NULL, *c = NULL, *cref = NULL;
     double *cf = NULL;
     kh_json *snap0 = NULL, *snap1 = NULL; /* the stats as the gemm phase starts and ends */
@@ -62,6 +64,8 @@ int kh_gemm_demo(const kh_gemm_demo_opts *o, kh_gemm_demo_result *res)
     }
     mc = sim->map ? kh_machine_load(sim->map, &par, err, sizeof err) : kh_machine_new(NULL, &par, err, sizeof err);
     if (!mc) goto fail;
+    part = kh_cli_partition(mc, err, sizeof err); /* MPI build: docs/mpi.md */
+    if (!part && err[0]) goto fail;
     snprintf(who, sizeof who, "kohaku %s", o->who ? o->who : "gemm");
     kh_progress_start(&pg, kh_machine_sim(mc), who, "upload and quantise");
     if (sim->check && kh_machine_set_check(mc, kh_checkout_report, &ck)) {
@@ -128,8 +132,11 @@ int kh_gemm_demo(const kh_gemm_demo_opts *o, kh_gemm_demo_result *res)
                4 * p.gm, 4 * p.gn, p.gm, p.gn, 32 * p.bc, p.bc, p.gi, p.gj, p.ch);
         printf("  quantise: %llu cycles (two XFORM moves, recipe 2 from row-major FP16, images in %s)\n",
                (unsigned long long)st.quant_cycles, p.staged ? "the staging store" : "DRAM");
-        printf("  gemm: %llu cycles, %llu instructions in %u staging rounds\n", (unsigned long long)st.gemm_cycles,
+        printf("  gemm: %llu cycles, %llu instructions in %u staging rounds", (unsigned long long)st.gemm_cycles,
                (unsigned long long)st.instructions, st.rounds);
+        if (st.programs != st.rounds) /* rounds split over NCMD-sized groups of clusters */
+            printf(" (%u control programs)", st.programs);
+        printf("\n");
         printf("  achieved %.0f MAC/cycle of %.0f peak (%.1f %%)\n", macs / (double)st.gemm_cycles, peak,
                100.0 * macs / (double)st.gemm_cycles / peak);
         if (mism)
@@ -179,8 +186,9 @@ done:
     kh_json_free(snap1);
     if (sim->check && mc) {
         kh_checkout_add(&ck, kh_machine_check(mc));
-        if (kh_checkout_end(&ck)) rc = 1;
+        if (kh_cli_checkout_end(part, &ck)) rc = 1;
     }
+    kh_cli_unpartition(part);
     kh_machine_free(mc);
     free(a);
     free(bt);

@@ -6,6 +6,7 @@
 #endif
 
 #include "cmds.h"
+#include "partition.h"
 
 typedef struct cmd_row {
     const char *name;
@@ -25,7 +26,7 @@ static void usage(FILE *out)
     fprintf(out, "\nExit status: 0 success, 1 a check failed or input was refused, 2 usage error.\n");
 }
 
-int main(int argc, char **argv)
+static int dispatch(int argc, char **argv)
 {
 #ifdef __GLIBC__
     /* Replays build and free a whole simulation per case: without this the
@@ -46,4 +47,12 @@ int main(int argc, char **argv)
     fprintf(stderr, "kohaku: unknown subcommand '%s'\n", argv[1]);
     usage(stderr);
     return 2;
+}
+
+int main(int argc, char **argv)
+{
+    kh_cli_mpi_init(&argc, &argv);
+    int rc = dispatch(argc, argv);
+    kh_cli_mpi_finish();
+    return rc;
 }

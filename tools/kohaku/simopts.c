@@ -159,3 +159,19 @@ int kh_simopts_params(const kh_simopts *o, kh_params *p, char *err, size_t errle
     fprintf(stderr, "%s: %s\n", o->who, err);
     return 1;
 }
+
+kh_machine *kh_simopts_machine(const kh_simopts *o, const char *machine, char *err, size_t errlen)
+{
+    kh_machine_spec *spec = kh_machine_spec_load(machine, err, errlen);
+    if (!spec) return NULL;
+    kh_params p;
+    kh_params_default(&p);
+    kh_machine *m = NULL;
+    char e2[1024];
+    if (!kh_machine_spec_params(spec, &p, err, errlen) && !kh_simopts_apply(o, &p, err, errlen)) {
+        m = kh_machine_build(spec, &p, e2, sizeof e2);
+        if (!m) snprintf(err, errlen, "%s: %s", machine, e2);
+    }
+    kh_machine_spec_free(spec);
+    return m;
+}

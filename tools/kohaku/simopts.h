@@ -9,6 +9,7 @@
 
 #include <stddef.h>
 
+#include "kohaku/machine.h"
 #include "kohaku/params.h"
 #include "kohaku/trace.h"
 
@@ -63,5 +64,10 @@ int kh_simopts_apply(const kh_simopts *o, kh_params *p, char *err, size_t errlen
  * value out of range) is refused input: "WHO: why" on standard error and
  * 1, else 0 (docs/exit-status.md). err/errlen: the caller's buffer. */
 int kh_simopts_params(const kh_simopts *o, kh_params *p, char *err, size_t errlen);
+
+/* The machine MACHINE names (a map or machine file, or "default") with its
+ * own param lines, then the options by o->takes' rule. NULL with the
+ * message in err. */
+kh_machine *kh_simopts_machine(const kh_simopts *o, const char *machine, char *err, size_t errlen);
 
 #endif

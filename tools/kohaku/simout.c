@@ -75,7 +75,9 @@ int kh_simout_finish(kh_simout *o, const kh_simopts *so, const char *run, char *
     kh_json *doc = kh_sd_snapshot(sim, run, err, errlen);
     if (!doc) return -1;
     if (so->report) kh_report_print(kh_json_root(doc), stdout);
-    if (so->heatmap) rc = kh_heatmap_write(kh_json_root(doc), so->heatmap, err, errlen);
+    /* several processes (docs/mpi.md): each has the merged stats; one writes the file */
+    int writes = !kh_sim_sync(sim) || kh_sim_sync(sim)->leader;
+    if (so->heatmap && writes) rc = kh_heatmap_write(kh_json_root(doc), so->heatmap, err, errlen);
     kh_json_free(doc);
     return rc;
 }

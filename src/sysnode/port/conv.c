@@ -49,8 +49,8 @@ struct kh_creq {
     kh_cycle last_beat;   /* same-requester reads return in order */
     kh_cycle last_b;      /* and write responses too (one AXI id) */
     unsigned wr_open;     /* writes granted, response not yet delivered */
-    kh_cycle rd_gnt_at, wr_gnt_at; /* last grant: mag_dram_port's rd_gnt / wr_gnt
-                                    * block a re-grant in the next cycle */
+    kh_cycle gnt_at;      /* last grant, read or write: mag_dram_port's rd_gnt /
+                           * wr_gnt block a re-grant in the next cycle */
     unsigned r_skid;      /* R handshake to the engine seeing the beat */
     unsigned w_lead;      /* AW handshake to the first W beat offered */
     int lost_rd, lost_wr; /* a request reached the DRAM master unanswered: the
@@ -83,7 +83,7 @@ kh_creq *kh_conv_requester(kh_conv *cv, unsigned ch, kh_comp *owner, const char 
     r->cv = cv;
     r->ch = ch;
     r->w_lead = 1;
-    r->rd_gnt_at = r->wr_gnt_at = KH_NEVER;
+    r->gnt_at = KH_NEVER;
     r->owner = owner;
     snprintf(r->what, sizeof r->what, "%s", what);
     kh_ring_init(&r->rd, sizeof(conv_req));
@@ -352,6 +352,18 @@ static int regrant_blocked(kh_cycle granted_at, kh_cycle t)
     return granted_at != KH_NEVER && granted_at + 1 == t;
 }
 
+/* A requester's reads and writes reach the DRAM port through one request
+ * channel (older RTL mag.v g_req): the write wins when both are offered
+ * in the same cycle, and the one offered first holds the channel until it
+ * is granted. Does the other kind hold it against this one in cycle t? */
+static int channel_held(const kh_creq *r, int write, kh_cycle t)
+{
+    const conv_req *mine = kh_ring_at(write ? &r->wr : &r->rd, 0);
+    const conv_req *other = kh_ring_at(write ? &r->rd : &r->wr, 0);
+    if (!other || other->ready > t || (write ? r->lost_rd : r->lost_wr)) return 0;
+    return write ? other->ready < mine->ready : other->ready <= mine->ready;
+}
+
 /* Can requester r's head request (read or write) be granted in cycle t?
  * Returns its target, or -1 while it must wait. */
 static int grantable(kh_conv *cv, kh_creq *r, int write, kh_cycle t, int stage_taken)
@@ -359,7 +371,7 @@ static int grantable(kh_conv *cv, kh_creq *r, int write, kh_cycle t, int stage_t
     kh_ring *q = write ? &r->wr : &r->rd;
     conv_req *rq = kh_ring_at(q, 0);
     if (!rq || rq->ready > t || (write ? r->lost_wr : r->lost_rd)) return -1;
-    if (regrant_blocked(write ? r->wr_gnt_at : r->rd_gnt_at, t)) return -1;
+    if (r->gnt_at == t || regrant_blocked(r->gnt_at, t) || channel_held(r, write, t)) return -1;
     if (!write && rd_in_flight(r, t) >= (cv->n->p->dram_rd_out ? cv->n->p->dram_rd_out : 1)) return -1;
     kh_target tg = kh_node_target(cv->n, rq->addr);
     if (tg == KH_TGT_STAGE && (stage_taken || cv->stage_free > t)) return -1;
@@ -379,7 +391,7 @@ static void conv_step(kh_comp *c, kh_cycle t)
         if (tg < 0) continue;
         if (tg == KH_TGT_STAGE) stage_taken = 1;
         grant_read(cv, r, (kh_target)tg, t);
-        r->rd_gnt_at = t;
+        r->gnt_at = t;
         cv->rd_ptr = (ch + 1) % cv->nch;
         break;
     }
@@ -389,7 +401,7 @@ static void conv_step(kh_comp *c, kh_cycle t)
         int tg = r ? grantable(cv, r, 1, t, stage_taken) : -1;
         if (tg < 0) continue;
         grant_write(cv, r, (kh_target)tg, t);
-        r->wr_gnt_at = t;
+        r->gnt_at = t;
         cv->wr_ptr = (ch + 1) % cv->nch;
         break;
     }
@@ -402,7 +414,7 @@ static void conv_step(kh_comp *c, kh_cycle t)
             conv_req *rq = kh_ring_at(w ? &r->wr : &r->rd, 0);
             if (!rq || (w ? r->lost_wr : r->lost_rd)) continue;
             kh_cycle at = rq->ready > t + 1 ? rq->ready : t + 1;
-            if (regrant_blocked(w ? r->wr_gnt_at : r->rd_gnt_at, at)) at++;
+            if (regrant_blocked(r->gnt_at, at)) at++;
             if (!w && rd_in_flight(r, t + 1) >= (cv->n->p->dram_rd_out ? cv->n->p->dram_rd_out : 1)) {
                 kh_cycle soonest = KH_NEVER;
                 for (unsigned k = 0; k < r->rd_ndone; k++)

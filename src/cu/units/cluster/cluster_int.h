@@ -43,7 +43,7 @@
  * fitted to the recorded programs of ../shared/vectors/cluster.jsonl
  * (upstream documents the stages, not their registers). */
 #define KH_CL_REQ_DELAY 2      /* instruction taken -> FILL's read request sent */
-#define KH_CL_FILL_TAIL 4      /* last word 3 consumed -> exec_done of the FILL */
+#define KH_CL_FILL_TAIL 3      /* last word 3 consumed -> exec_done of the FILL */
 #define KH_CL_GEMM_MIN_WAIT 2  /* instruction taken -> earliest sweep start */
 #define KH_CL_GWAIT 2          /* §10.1 GWAIT: sweep start -> DONE - 1 */
 #define KH_CL_CONV_LAT 5       /* accumulator result -> granule in the drain queue */

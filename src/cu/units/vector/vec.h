@@ -170,7 +170,7 @@ enum {
     VEC_T_OUTER_DONE = 2, /* IMEM / DESC / other accepted at A -> exec_done at A + 2 */
     VEC_T_RUN_START = 3, /* RUN accepted at A -> first fetch state at A + 3 */
     VEC_T_DONE = 1,      /* HALT / FAULT state at h -> exec_done at h + 1 */
-    VEC_T_FILL_LAND = 3, /* a fill response taken at r counts as landed at r + 3 */
+    VEC_T_FILL_LAND = 2, /* a fill response taken at r counts as landed at r + 2 */
     VEC_T_FILL_GAP = 2,  /* read request accepted at a -> next one raised at a + 2 */
     VEC_T_FILL_END = 1,  /* last request accepted at a -> next fetch at a + 1 */
     VEC_T_HAZ_CLEAR = 3,  /* a register's pending write clears this long after write-back

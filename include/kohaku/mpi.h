@@ -1,0 +1,42 @@
+/* A machine on MPI ranks (docs/mpi.md); only in the MPI build (make MPI=1,
+ * KH_MPI defined). Every rank builds the same machine and runs the same
+ * host program; rank r of K steps meshes [r*M/K, (r+1)*M/K) of M (K <= M),
+ * and the kernel runs in windows agreed by every rank (kh_sim_set_sync):
+ * a window is at most ilink_lat cycles long (the one latency between
+ * meshes), it ends before any cycle in which the control-program engine
+ * samples a register, and idle stretches are skipped by agreeing on every
+ * rank's next wake. Results do not depend on K. */
+#ifndef KOHAKU_MPI_H
+#define KOHAKU_MPI_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "kohaku/machine.h"
+
+typedef struct kh_mpi kh_mpi;
+
+/* After MPI_Init, on every rank of MPI_COMM_WORLD with the same machine:
+ * partition it. NULL with a message (more ranks than meshes, no memory).
+ * Options from the environment, for tests: KOHAKU_MPI_ORDER=reverse gives
+ * rank r the meshes of rank K-1-r; KOHAKU_MPI_JITTER=N sleeps up to N
+ * microseconds (seeded by rank) before every agreement. */
+kh_mpi *kh_mpi_attach(kh_machine *m, char *err, size_t errlen);
+/* Before freeing the machine: the sync and the card's sharing come off
+ * (the machine still steps only this rank's meshes). */
+void kh_mpi_detach(kh_mpi *d);
+int kh_mpi_rank(const kh_mpi *d);
+int kh_mpi_size(const kh_mpi *d);
+/* The first mesh of rank r and one past its last. */
+void kh_mpi_meshes(const kh_mpi *d, int rank, unsigned *lo, unsigned *hi);
+
+typedef struct kh_mpi_counts {
+    uint64_t windows;   /* agreements (one MPI_Allreduce each) */
+    uint64_t messages;  /* lane records sent to a peer */
+    uint64_t bytes;     /* their size */
+    uint64_t shares;    /* host and engine values broadcast by a mesh's owner */
+    kh_cycle lookahead; /* the longest window (KH_NEVER: one rank) */
+} kh_mpi_counts;
+void kh_mpi_get_counts(const kh_mpi *d, kh_mpi_counts *out);
+
+#endif

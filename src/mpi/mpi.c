@@ -1,0 +1,321 @@
+/* A machine on MPI ranks (include/kohaku/mpi.h, docs/mpi.md): the mesh
+ * partition, the agreement that ends every window (one MPI_Allreduce of
+ * the earliest next wake, the latest cycle executed and which lanes carry
+ * anything), the lane records sent only where there are any, the owner's
+ * host and engine values broadcast, and merged reports. */
+#include <mpi.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "kohaku/card.h"
+#include "kohaku/ilink.h"
+#include "kohaku/mpi.h"
+
+#define MPI_MAX_MESHES KH_MACHINE_MAX_MESHES
+
+typedef struct mpi_lane {
+    int peer;          /* the rank at the far end */
+    unsigned mesh;     /* our mesh on this link */
+    unsigned link;     /* its link index (1 up the line, 0 down) */
+    unsigned out_bit;  /* bit of the agreement mask: we send on it */
+    unsigned in_bit;   /* ... the peer sends to us */
+    uint8_t *out, *in;
+    size_t len, cap, incap;
+} mpi_lane;
+
+struct kh_mpi {
+    kh_machine *m;
+    kh_sim *sim;
+    kh_card *card;
+    MPI_Comm comm;
+    MPI_Op op;
+    int rank, size;
+    unsigned nmeshes;
+    int owner[MPI_MAX_MESHES];
+    mpi_lane lane[2];
+    unsigned nlanes;
+    kh_cycle lookahead;
+    unsigned jitter;   /* microseconds, 0 off */
+    unsigned seed;
+    kh_sync_ops ops;
+    kh_card_dist dist;
+    kh_mpi_counts counts;
+};
+
+/* The agreement's three words: min next wake, min of (NEVER - reached),
+ * or of the lane bits. */
+static void agree_op(void *in, void *inout, int *len, MPI_Datatype *type)
+{
+    (void)type;
+    const uint64_t *a = in;
+    uint64_t *b = inout;
+    for (int i = 0; i + 2 < *len; i += 3) {
+        if (a[i] < b[i]) b[i] = a[i];
+        if (a[i + 1] < b[i + 1]) b[i + 1] = a[i + 1];
+        b[i + 2] |= a[i + 2];
+    }
+}
+
+static void jitter(kh_mpi *d)
+{
+    if (!d->jitter) return;
+    d->seed = d->seed * 1103515245u + 12345u;
+    struct timespec ts = {0, (long)((d->seed >> 8) % d->jitter) * 1000L};
+    nanosleep(&ts, NULL);
+}
+
+static void agree(void *ctx, kh_cycle *next, kh_cycle *reached)
+{
+    kh_mpi *d = ctx;
+    uint64_t v[3] = {*next, KH_NEVER - *reached, 0};
+    for (unsigned i = 0; i < d->nlanes; i++) {
+        mpi_lane *l = &d->lane[i];
+        kh_cycle first = KH_NEVER;
+        l->len = 0;
+        int r = kh_node_ilink_export(kh_machine_node_at(d->m, l->mesh), l->link, &l->out, &l->len, &l->cap, &first);
+        if (r < 0) MPI_Abort(d->comm, 1); /* out of memory mid-run: the ranks cannot go on apart */
+        if (r) v[2] |= UINT64_C(1) << l->out_bit;
+        if (first < v[0]) v[0] = first;
+    }
+    jitter(d);
+    MPI_Allreduce(MPI_IN_PLACE, v, 3, MPI_UINT64_T, d->op, d->comm);
+    d->counts.windows++;
+    MPI_Request rq[2];
+    int nrq = 0;
+    for (unsigned i = 0; i < d->nlanes; i++) {
+        mpi_lane *l = &d->lane[i];
+        if (!(v[2] >> l->out_bit & 1)) continue;
+        MPI_Isend(l->out, (int)l->len, MPI_BYTE, l->peer, (int)l->out_bit, d->comm, &rq[nrq++]);
+        d->counts.messages++;
+        d->counts.bytes += l->len;
+    }
+    for (unsigned i = 0; i < d->nlanes; i++) {
+        mpi_lane *l = &d->lane[i];
+        if (!(v[2] >> l->in_bit & 1)) continue;
+        MPI_Status st;
+        int n = 0;
+        MPI_Probe(l->peer, (int)l->in_bit, d->comm, &st);
+        MPI_Get_count(&st, MPI_BYTE, &n);
+        if ((size_t)n > l->incap) {
+            uint8_t *b = realloc(l->in, (size_t)n);
+            if (!b) MPI_Abort(d->comm, 1);
+            l->in = b;
+            l->incap = (size_t)n;
+        }
+        MPI_Recv(l->in, n, MPI_BYTE, l->peer, (int)l->in_bit, d->comm, MPI_STATUS_IGNORE);
+        if (kh_node_ilink_import(kh_machine_node_at(d->m, l->mesh), l->link, l->in, (size_t)n))
+            MPI_Abort(d->comm, 1); /* a malformed record: the ranks are not the same program */
+    }
+    MPI_Waitall(nrq, rq, MPI_STATUSES_IGNORE);
+    *next = v[0];
+    *reached = KH_NEVER - v[1];
+}
+
+static void begin(void *ctx, kh_cycle from) { kh_card_engine_prefetch(((kh_mpi *)ctx)->card, from); }
+
+static kh_cycle window_end(void *ctx, kh_cycle from)
+{
+    kh_mpi *d = ctx;
+    kh_cycle w = d->lookahead == KH_NEVER ? KH_NEVER : from + d->lookahead, at;
+    uint32_t addr;
+    int k = kh_engine_next_action(kh_card_engine(d->card), &at, &addr);
+    if (k == 2 && at > from) {
+        /* a sample after from starts a window of its own (begin shares it) */
+        if (at < w) w = at;
+    } else if (k) {
+        /* whatever it does next may set up a sample: look again after it */
+        if (at < from) at = from;
+        if (at + 1 < w) w = at + 1;
+    }
+    return w;
+}
+
+typedef struct rec_at {
+    kh_sync_rec r;
+    int rank;
+    unsigned i;
+} rec_at;
+
+static int rec_cmp(const void *a, const void *b)
+{
+    const rec_at *x = a, *y = b;
+    if (x->r.key != y->r.key) return x->r.key < y->r.key ? -1 : 1;
+    if (x->rank != y->rank) return x->rank < y->rank ? -1 : 1;
+    return x->i < y->i ? -1 : x->i > y->i;
+}
+
+/* Records on the wire: key, length, bytes (no NUL). */
+static int gather(void *ctx, const kh_sync_rec *mine, unsigned n, kh_sync_rec **all)
+{
+    kh_mpi *d = ctx;
+    size_t len = 0;
+    for (unsigned i = 0; i < n; i++) len += 8 + strlen(mine[i].text);
+    if (len > (size_t)1 << 30) MPI_Abort(d->comm, 1);
+    uint8_t *buf = malloc(len ? len : 1);
+    int *cnt = calloc((size_t)d->size, sizeof *cnt), *off = calloc((size_t)d->size, sizeof *off);
+    if (!buf || !cnt || !off) MPI_Abort(d->comm, 1);
+    size_t p = 0;
+    for (unsigned i = 0; i < n; i++) {
+        uint32_t k = mine[i].key, t = (uint32_t)strlen(mine[i].text);
+        memcpy(buf + p, &k, 4);
+        memcpy(buf + p + 4, &t, 4);
+        memcpy(buf + p + 8, mine[i].text, t);
+        p += 8 + t;
+    }
+    int me = (int)len;
+    MPI_Allgather(&me, 1, MPI_INT, cnt, 1, MPI_INT, d->comm);
+    size_t total = 0;
+    for (int r = 0; r < d->size; r++) {
+        off[r] = (int)total;
+        total += (size_t)cnt[r];
+    }
+    uint8_t *every = malloc(total ? total : 1);
+    if (!every) MPI_Abort(d->comm, 1);
+    MPI_Allgatherv(buf, me, MPI_BYTE, every, cnt, off, MPI_BYTE, d->comm);
+    free(buf);
+    size_t nrec = 0;
+    for (size_t q = 0; q + 8 <= total; nrec++) {
+        uint32_t t;
+        memcpy(&t, every + q + 4, 4);
+        q += 8 + t;
+    }
+    rec_at *v = calloc(nrec ? nrec : 1, sizeof *v);
+    if (!v) MPI_Abort(d->comm, 1);
+    size_t q = 0, k = 0;
+    for (int r = 0; r < d->size; r++) {
+        unsigned i = 0;
+        for (size_t end = (size_t)off[r] + (size_t)cnt[r]; q + 8 <= end; k++, i++) {
+            uint32_t key, t;
+            memcpy(&key, every + q, 4);
+            memcpy(&t, every + q + 4, 4);
+            char *s = malloc((size_t)t + 1);
+            if (!s) MPI_Abort(d->comm, 1);
+            memcpy(s, every + q + 8, t);
+            s[t] = 0;
+            v[k] = (rec_at){{key, s}, r, i};
+            q += 8 + t;
+        }
+    }
+    free(every);
+    free(cnt);
+    free(off);
+    qsort(v, nrec, sizeof *v, rec_cmp);
+    kh_sync_rec *out = calloc(nrec ? nrec : 1, sizeof *out);
+    if (!out) MPI_Abort(d->comm, 1);
+    for (size_t i = 0; i < nrec; i++) out[i] = v[i].r;
+    free(v);
+    *all = out;
+    return (int)nrec;
+}
+
+static int owns(void *ctx, unsigned mesh)
+{
+    const kh_mpi *d = ctx;
+    return mesh < d->nmeshes && d->owner[mesh] == d->rank;
+}
+
+static void share(void *ctx, unsigned mesh, void *bytes, size_t n)
+{
+    kh_mpi *d = ctx;
+    int root = mesh < d->nmeshes ? d->owner[mesh] : 0;
+    uint8_t *b = bytes;
+    for (size_t k = 0; k < n;) { /* counts are int */
+        size_t c = n - k > ((size_t)1 << 30) ? (size_t)1 << 30 : n - k;
+        MPI_Bcast(b + k, (int)c, MPI_BYTE, root, d->comm);
+        k += c;
+    }
+    d->counts.shares++;
+}
+
+void kh_mpi_meshes(const kh_mpi *d, int rank, unsigned *lo, unsigned *hi)
+{
+    int slot = rank;
+    if (getenv("KOHAKU_MPI_ORDER") && !strcmp(getenv("KOHAKU_MPI_ORDER"), "reverse")) slot = d->size - 1 - rank;
+    *lo = (unsigned)((size_t)slot * d->nmeshes / (size_t)d->size);
+    *hi = (unsigned)((size_t)(slot + 1) * d->nmeshes / (size_t)d->size);
+}
+
+static void add_lane(kh_mpi *d, int peer, unsigned mesh, unsigned link, unsigned out_bit, unsigned in_bit)
+{
+    d->lane[d->nlanes++] = (mpi_lane){.peer = peer, .mesh = mesh, .link = link, .out_bit = out_bit, .in_bit = in_bit};
+}
+
+kh_mpi *kh_mpi_attach(kh_machine *m, char *err, size_t errlen)
+{
+    kh_mpi *d = calloc(1, sizeof *d);
+    if (!d) {
+        snprintf(err, errlen, "out of memory");
+        return NULL;
+    }
+    d->m = m;
+    d->sim = kh_machine_sim(m);
+    d->card = kh_machine_card(m);
+    d->comm = MPI_COMM_WORLD;
+    MPI_Comm_rank(d->comm, &d->rank);
+    MPI_Comm_size(d->comm, &d->size);
+    d->nmeshes = kh_machine_nmeshes(m);
+    if ((unsigned)d->size > d->nmeshes) {
+        snprintf(err, errlen, "%d MPI ranks for %u mesh(es): each rank steps one or more whole meshes, so at most "
+                 "%u ranks (docs/mpi.md)", d->size, d->nmeshes, d->nmeshes);
+        free(d);
+        return NULL;
+    }
+    for (int r = 0; r < d->size; r++) {
+        unsigned lo, hi;
+        kh_mpi_meshes(d, r, &lo, &hi);
+        for (unsigned i = lo; i < hi; i++) d->owner[i] = r;
+    }
+    /* Each link whose ends are on two ranks: bit 2i carries mesh i's
+     * records up to mesh i+1, bit 2i+1 mesh i+1's down to mesh i. */
+    for (unsigned i = 0; i + 1 < d->nmeshes; i++) {
+        if (d->owner[i] == d->owner[i + 1]) continue;
+        if (d->owner[i] == d->rank) add_lane(d, d->owner[i + 1], i, 1, 2 * i, 2 * i + 1);
+        if (d->owner[i + 1] == d->rank) add_lane(d, d->owner[i], i + 1, 0, 2 * i + 1, 2 * i);
+    }
+    int cross = 0;
+    for (unsigned i = 0; i + 1 < d->nmeshes; i++) cross |= d->owner[i] != d->owner[i + 1];
+    d->lookahead = cross ? kh_sim_params(d->sim)->ilink_lat : KH_NEVER;
+    const char *j = getenv("KOHAKU_MPI_JITTER");
+    d->jitter = j ? (unsigned)strtoul(j, NULL, 10) : 0;
+    d->seed = 2654435761u * (unsigned)(d->rank + 1);
+    unsigned last = 0;
+    for (unsigned i = 0; i < d->nmeshes; i++) {
+        unsigned lo, hi;
+        kh_machine_mesh_comps(m, i, &lo, &hi);
+        if (d->owner[i] == d->rank && kh_sim_own(d->sim, lo, hi)) goto nomem;
+        last = hi;
+    }
+    /* after the meshes: the card's engine, stepped on every rank */
+    if (kh_sim_share(d->sim, last, kh_sim_ncomps(d->sim))) goto nomem;
+    MPI_Op_create(agree_op, 1, &d->op);
+    d->ops = (kh_sync_ops){.agree = agree, .begin = begin, .window_end = window_end, .gather = gather,
+                           .leader = d->rank == 0};
+    d->dist = (kh_card_dist){.ctx = d, .owns = owns, .share = share};
+    kh_sim_set_sync(d->sim, &d->ops, d);
+    kh_card_set_dist(d->card, &d->dist);
+    d->counts.lookahead = d->lookahead;
+    return d;
+nomem:
+    snprintf(err, errlen, "out of memory partitioning the machine");
+    free(d);
+    return NULL;
+}
+
+void kh_mpi_detach(kh_mpi *d)
+{
+    if (!d) return;
+    kh_sim_set_sync(d->sim, NULL, NULL);
+    kh_card_set_dist(d->card, NULL);
+    MPI_Op_free(&d->op);
+    for (unsigned i = 0; i < d->nlanes; i++) {
+        free(d->lane[i].out);
+        free(d->lane[i].in);
+    }
+    free(d);
+}
+
+int kh_mpi_rank(const kh_mpi *d) { return d->rank; }
+int kh_mpi_size(const kh_mpi *d) { return d->size; }
+void kh_mpi_get_counts(const kh_mpi *d, kh_mpi_counts *out) { *out = d->counts; }

@@ -1,0 +1,98 @@
+#!/bin/sh
+# A machine on MPI ranks (docs/mpi.md): `mpirun -n K build-mpi/kohaku run`
+# gives byte for byte the stdout and the --stats file of the one-process
+# run (build/kohaku), and the --trace file's events mesh by mesh in the same
+# order (tests/cli/trace_by_mesh.py), for K = 1, 2, 4, the tightest
+# lookahead (ilink_lat 1), another rank order and a timing perturbation. Needs Open MPI and the MPI
+# build (make test builds it when mpicc is there); skipped otherwise.
+. tests/cli/lib.inc
+MPIK=${KOHAKU_MPI:-}
+if [ -z "$MPIK" ] || [ ! -x "$MPIK" ] || ! command -v mpirun >/dev/null 2>&1; then
+    echo "mpi: skipped: no Open MPI build (needs mpicc and mpirun: apt-get install openmpi-bin libopenmpi-dev;"
+    echo "     make test builds build-mpi/kohaku when mpicc is found; not under SAN=1, docs/mpi.md)"
+    finish
+    exit $?
+fi
+# CI runs as root; loopback only, more ranks than cores
+export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
+export OMPI_MCA_btl=self,vader,tcp OMPI_MCA_btl_tcp_if_include=lo OMPI_MCA_oob_tcp_if_include=lo
+mpi() { n=$1; shift; mpirun --oversubscribe -n "$n" "$MPIK" "$@"; }
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+
+# The trace files' events per mesh, in order (Debian's python3 parses them).
+PY=/usr/bin/python3
+[ -x $PY ] || echo "mpi: $PY not found: traces are compared whole, not per mesh"
+same_trace() {
+    if [ -x $PY ]; then
+        $PY tests/cli/trace_by_mesh.py "$1" > "$tmp/tr1.txt" && $PY tests/cli/trace_by_mesh.py "$2" > "$tmp/tr2.txt" \
+            && grep -q '^   ' "$tmp/tr1.txt" && cmp -s "$tmp/tr1.txt" "$tmp/tr2.txt"
+    else
+        cmp -s "$1" "$2"
+    fi
+}
+# same_run "description" K MACHINE SESSION: stdout (with --report), stats and trace identical
+same_run() {
+    desc=$1; n=$2; mach=$3; sess=$4
+    $KOHAKU run "$mach" "$sess" --stats "$tmp/one.json" --trace "$tmp/one.trace" --report > "$tmp/one.txt" 2>/dev/null
+    mpi "$n" run "$mach" "$sess" --stats "$tmp/k.json" --trace "$tmp/k.trace" --report > "$tmp/k.txt" 2>"$tmp/k.err"
+    rc=$?
+    if [ "$rc" -eq 0 ] && cmp -s "$tmp/one.txt" "$tmp/k.txt" && cmp -s "$tmp/one.json" "$tmp/k.json" \
+        && [ -s "$tmp/one.json" ] && same_trace "$tmp/one.trace" "$tmp/k.trace"; then
+        kh_pass=$((kh_pass + 1))
+    else
+        kh_fail=$((kh_fail + 1)); echo "FAIL $kh_name: $desc (exit $rc)"
+        diff "$tmp/one.txt" "$tmp/k.txt" | head -n 5; head -n 5 "$tmp/k.err"
+    fi
+}
+
+for lat in 1 8; do
+    printf 'machine\nmesh default\nmesh default\nmesh default\nmesh default\nparam ilink_lat=%s\n' $lat \
+        > "$tmp/four$lat.machine"
+done
+S=tests/cli/four_mesh.session
+expect_rc "the four-mesh session's own checks pass in one process" 0 $KOHAKU run "$tmp/four8.machine" $S
+for n in 1 2 4; do
+    same_run "four meshes, ilink_lat 1, $n rank(s)" $n "$tmp/four1.machine" $S
+done
+same_run "four meshes, ilink_lat 8, 2 ranks" 2 "$tmp/four8.machine" $S
+same_run "three ranks for four meshes (blocks of 1, 1 and 2)" 3 "$tmp/four8.machine" $S
+KOHAKU_MPI_ORDER=reverse same_run "rank 0 owning the last mesh (reverse order), 4 ranks" 4 "$tmp/four1.machine" $S
+KOHAKU_MPI_JITTER=300 same_run "random delays before every agreement, 4 ranks" 4 "$tmp/four1.machine" $S
+
+# The whole-machine GEMM (engine programs writing and POLLing every mesh's
+# window from every rank): the same report, cycles included, on four meshes
+# at 2 and 4 ranks (ilink_lat 1), and on the 196 clusters of one 14x14 mesh.
+same_gemm() { # same_gemm "description" K TRACE(1/0) GEMM-ARGS...: report (and trace) identical
+    desc=$1; n=$2; tr=$3; shift 3
+    t1=; t2=
+    [ "$tr" = 1 ] && t1="--trace $tmp/g1.trace" && t2="--trace $tmp/g2.trace"
+    $KOHAKU gemm "$@" $t1 > "$tmp/g1.txt" 2>/dev/null
+    mpi "$n" gemm "$@" $t2 > "$tmp/g2.txt" 2>/dev/null
+    if [ -s "$tmp/g1.txt" ] && grep -q 'all .* outputs bit-identical' "$tmp/g1.txt" && cmp -s "$tmp/g1.txt" "$tmp/g2.txt" \
+        && { [ "$tr" = 0 ] || same_trace "$tmp/g1.trace" "$tmp/g2.trace"; }
+    then kh_pass=$((kh_pass + 1));
+    else kh_fail=$((kh_fail + 1)); echo "FAIL $kh_name: $desc"; diff "$tmp/g1.txt" "$tmp/g2.txt" | head -n 5; fi
+}
+same_gemm "a four-mesh GEMM (8 tiles, two on each mesh) on 2 ranks" 2 1 256 128 64 --map "$tmp/four1.machine"
+same_gemm "the same on 4 ranks" 4 1 256 128 64 --map "$tmp/four1.machine"
+same_gemm "a 196-cluster GEMM under mpirun" 1 0 1792 1024 32 --map examples/mesh_14x14_196.txt
+
+# A failing check fails on every rank with the same message.
+printf 'mesh 3\nread AUX_STATW(0) 0x1\n' > "$tmp/bad.session"
+expect_rc "a failed read exits 1 under MPI" 1 mpi 4 run "$tmp/four8.machine" "$tmp/bad.session"
+expect_err_has "more ranks than meshes are refused" "3 MPI ranks for 2 mesh(es)" \
+    mpi 3 run examples/two_mesh.machine examples/two_mesh.session
+expect_rc "a trace file rank 0 cannot create stops every rank (none waits alone)" 1 \
+    timeout 60 mpirun --oversubscribe -n 2 "$MPIK" run examples/two_mesh.machine examples/two_mesh.session \
+    --trace "$tmp/no/such/dir/t.json"
+# --check: each rank checks its meshes; the summary (flits, violations,
+# warnings) is summed over the ranks.
+want=$($KOHAKU gemm 256 128 64 --map "$tmp/four1.machine" --check 2>&1 >/dev/null | tail -n 1)
+got=$(mpi 2 gemm 256 128 64 --map "$tmp/four1.machine" --check 2>&1 >/dev/null | grep 'check: .* flits sent')
+case "$want" in
+*"0 violations, "[1-9]*) [ "$got" = "$want" ] && kh_pass=$((kh_pass + 1)) ||
+    { kh_fail=$((kh_fail + 1)); echo "FAIL $kh_name: --check summary on 2 ranks"; echo "  want: $want"; echo "  got:  $got"; } ;;
+*) kh_fail=$((kh_fail + 1)); echo "FAIL $kh_name: the one-process --check summary has no warnings to sum: $want" ;;
+esac
+finish
