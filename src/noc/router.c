@@ -117,12 +117,18 @@ static void router_step(kh_comp *c, kh_cycle now)
     for (unsigned load = r->nonempty & ~slot_full; load; load &= load - 1) {
         unsigned i = lowest(load);
         kh_fifo *q = &r->in[i];
-        kh_cycle t = kh_fifo_head_ready(q);
+        kh_cycle t = q->ent[q->head].ready; /* kh_fifo_head_ready: nonempty says count > 0 */
         if (t > now) {
             if (t < next) next = t;
             continue;
         }
-        const kh_flit *h = kh_fifo_pop(q, now); /* kept in the ring: no copy */
+        /* kh_fifo_pop, knowing that this is the input's only pop in now
+         * (one step per cycle, one load per input per step) */
+        const kh_flit *h = &q->ent[q->head].f; /* kept in the ring: no copy */
+        if (++q->head == q->size) q->head = 0;
+        q->count--;
+        q->pop_cycle = now;
+        q->pops = 1;
         unsigned dir = r->route[kh_hdr_dst_xy(h->w)];
         if (!(r->allow[i] >> dir & 1) && masked_turn(r, i, dir, h)) { /* dropped: look at the next head */
             if (kh_fifo_empty(q))
