@@ -42,8 +42,9 @@ static inline int kh_router_take(kh_router *r, unsigned port, const kh_flit *f, 
     int idle = !((r->nonempty | r->slot_full) & bit);
     if (idle) kh_fifo_rewind(q);
     /* kh_fifo_full then kh_fifo_push, with the start-of-cycle occupancy
-     * (this cycle's pop still counted) worked out once for both */
-    unsigned held = q->count + (q->pop_cycle == now ? q->pops : 0);
+     * (this cycle's pop still counted) worked out once for both; a router
+     * input has at most one pop per cycle and keeps pops at 1 (router.c) */
+    unsigned held = q->count + (q->pop_cycle == now);
     if (held >= q->cap) return 0;
     unsigned tail = q->head + q->count;
     if (tail >= q->size) tail -= q->size;
