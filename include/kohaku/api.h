@@ -5,7 +5,9 @@
  * and may change between versions; this header does not, within a major
  * version. Every call returns a kh_status; kh_dev_message() says why the
  * last call failed. One kh_dev is one simulation: several may be open at
- * once, each used by one thread at a time.
+ * once, each used by one thread at a time. A NULL handle, or a NULL buffer
+ * for n > 0 bytes, is KH_E_ARG (the counters read 0); a closed handle is
+ * freed memory and must not be used again.
  */
 #ifndef KOHAKU_API_H
 #define KOHAKU_API_H
@@ -44,7 +46,7 @@ typedef struct kh_dev kh_dev;
  * the reason. */
 int kh_dev_open(kh_dev **out, const char *machine, const char *profile, const char *const *params,
                 size_t nparams, char *err, size_t errlen);
-void kh_dev_close(kh_dev *d);
+void kh_dev_close(kh_dev *d); /* NULL: nothing; d is invalid afterwards */
 /* Why the last failing call on d failed ("" after a success). */
 const char *kh_dev_message(const kh_dev *d);
 
@@ -63,10 +65,11 @@ int kh_dev_read_block(kh_dev *d, uint64_t addr, void *bytes, size_t n);
  * 0 never fails. (Reading an idle register twice is fine.) */
 int kh_dev_set_stuck_reads(kh_dev *d, unsigned n);
 
-/* Advance n cycles with no host traffic. */
+/* Advance n cycles with no host traffic. KH_E_ARG, and no cycle run, if
+ * the clock would pass its end, cycle 2^62. */
 int kh_dev_run(kh_dev *d, uint64_t cycles);
 /* Run until nothing is pending (KH_E_BUSY after limit cycles, with the
- * diagnosis in the message). */
+ * diagnosis in the message; a limit past the clock's end stops there). */
 int kh_dev_idle(kh_dev *d, uint64_t limit);
 /* The next cycle to execute (cycles elapsed since the machine was built). */
 uint64_t kh_dev_cycles(const kh_dev *d);

@@ -253,10 +253,17 @@ void kh_sim_destroy(kh_sim *sim);
 const kh_params *kh_sim_params(const kh_sim *sim);
 kh_cycle kh_sim_now(const kh_sim *sim); /* the next cycle to execute */
 
-/* Run the cycles [now, now + n). Returns the number of component steps. */
+/* The clock's end: kh_sim_run and kh_sim_run_until_idle stop there (a
+ * larger count is clamped rather than wrapping the clock; units add
+ * latencies to now, so it sits well below 2^64). 146 years at 1 GHz. */
+#define KH_CLOCK_END (UINT64_C(1) << 62)
+
+/* Run the cycles [now, now + n), n clamped at KH_CLOCK_END. Returns the
+ * number of component steps. */
 uint64_t kh_sim_run(kh_sim *sim, kh_cycle n);
-/* Run until no component has a pending wake, or `limit` cycles elapsed.
- * Returns 1 if idle (nothing pending), 0 if the limit was reached. */
+/* Run until no component has a pending wake, or `limit` cycles elapsed
+ * (clamped at KH_CLOCK_END). Returns 1 if idle (nothing pending), 0 if the
+ * limit was reached. */
 int kh_sim_run_until_idle(kh_sim *sim, kh_cycle limit);
 /* Progress on long runs (a CLI's progress line): fn is called between
  * cycles, first at the next cycle run, then again once the clock has

@@ -16,6 +16,7 @@ checkout this package sits in, then the system's library path.
 import ctypes
 import ctypes.util
 import json
+import operator
 import os
 
 __all__ = ["Machine", "SimTransport", "KohakuError", "StuckError", "api_version"]
@@ -25,6 +26,18 @@ MASK64 = (1 << 64) - 1
 
 # kh_status (api.h)
 _E_ALIGN, _E_PARTIAL, _E_STUCK = 3, 4, 7
+
+
+def _uint(what, value, bits=64):
+    """value as an int in [0, 2**bits), else TypeError / ValueError naming
+    it: ctypes would wrap -8 to 2**64 - 8 and 2**64 + a to a silently."""
+    try:
+        v = operator.index(value)
+    except TypeError:
+        raise TypeError(f"{what} must be an integer, not {type(value).__name__} {value!r}") from None
+    if not 0 <= v < (1 << bits):
+        raise ValueError(f"{what} {v:#x} is outside 0 .. 2**{bits} - 1")
+    return v
 
 
 def _find_library():
@@ -114,6 +127,7 @@ class Machine:
     """
 
     def __init__(self, machine="default", profile=None, params=None):
+        self._h = None  # a failed open leaves nothing for __del__ to close
         lib = _api()
         items = [f"{k}={v}".encode() for k, v in (params or {}).items()]
         arr = (ctypes.c_char_p * max(1, len(items)))(*items)
@@ -161,12 +175,12 @@ class Machine:
 
     def run(self, n):
         """Advance n cycles with no host traffic."""
-        self._check(_api().kh_dev_run(self._handle(), int(n)))
+        self._check(_api().kh_dev_run(self._handle(), _uint("run: cycle count", n)))
 
     def idle(self, limit=10_000_000):
         """Run until nothing is pending; KohakuError (with the machine's
         diagnosis) if it is still busy after `limit` cycles."""
-        self._check(_api().kh_dev_idle(self._handle(), int(limit)))
+        self._check(_api().kh_dev_idle(self._handle(), _uint("idle: limit", limit)))
 
     def trace(self, path):
         """Write a Perfetto / Chrome trace of what follows to `path` (None:
@@ -190,12 +204,15 @@ class Machine:
 
     def dram_read(self, mesh, offset, nbytes):
         """Mesh `mesh`'s DRAM at byte `offset`, no host time (a backdoor)."""
+        mesh, offset = _uint("dram_read: mesh", mesh, 32), _uint("dram_read: offset", offset)
+        nbytes = _uint("dram_read: nbytes", nbytes, 40)
         buf = ctypes.create_string_buffer(nbytes)
         self._check(_api().kh_dev_dram_read(self._handle(), mesh, offset, buf, nbytes))
         return buf.raw
 
     def dram_write(self, mesh, offset, data):
-        self._check(_api().kh_dev_dram_write(self._handle(), mesh, offset, bytes(data), len(data)))
+        mesh, offset, data = _uint("dram_write: mesh", mesh, 32), _uint("dram_write: offset", offset), bytes(data)
+        self._check(_api().kh_dev_dram_write(self._handle(), mesh, offset, data, len(data)))
 
     def close(self):
         if self._h is not None:
@@ -215,6 +232,8 @@ class Machine:
             pass
 
     def __repr__(self):
+        if self._h is None:
+            return f"kohaku.Machine({self.machine!r}, closed)"
         return f"kohaku.Machine({self.machine!r}, cycle {self.cycles})"
 
 
@@ -230,32 +249,39 @@ class SimTransport:
 
     def __init__(self, machine, stuck_reads=8):
         self.machine = machine
-        machine._check(_api().kh_dev_set_stuck_reads(machine._handle(), int(stuck_reads)))
+        machine._check(_api().kh_dev_set_stuck_reads(machine._handle(), _uint("stuck_reads", stuck_reads, 32)))
 
     @staticmethod
     def _aligned(addr):
+        addr = _uint("host address", addr)
         if addr % WORD_BYTES:
             raise ValueError(f"host address {addr:#x} is not 8-byte aligned: the host moves 64-bit words")
+        return addr
 
     @staticmethod
     def _words(nbytes):
+        nbytes = _uint("block size", nbytes, 40)
         if nbytes % WORD_BYTES:
             raise ValueError(f"a block of {nbytes} bytes is not made of whole 64-bit words")
+        return nbytes
 
     def write64(self, addr, data):
-        self._aligned(addr)
+        addr = self._aligned(addr)
+        data = operator.index(data)
+        if not -(1 << 63) <= data < (1 << 64):
+            raise ValueError(f"write64 at {addr:#x}: data {data:#x} does not fit in 64 bits")
         m = self.machine
         m._check(_api().kh_dev_write64(m._handle(), addr, data & MASK64))
 
     def read64(self, addr):
-        self._aligned(addr)
+        addr = self._aligned(addr)
         m = self.machine
         v = ctypes.c_uint64()
         m._check(_api().kh_dev_read64(m._handle(), addr, ctypes.byref(v)))
         return v.value
 
     def write_block(self, addr, data):
-        self._aligned(addr)
+        addr = self._aligned(addr)
         data = bytes(data)
         self._words(len(data))
         if not data:
@@ -264,8 +290,8 @@ class SimTransport:
         m._check(_api().kh_dev_write_block(m._handle(), addr, data, len(data)))
 
     def read_block(self, addr, nbytes):
-        self._aligned(addr)
-        self._words(nbytes)
+        addr = self._aligned(addr)
+        nbytes = self._words(nbytes)
         if not nbytes:
             return b""
         m = self.machine

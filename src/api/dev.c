@@ -7,6 +7,7 @@
 #include "kohaku/card.h"
 #include "kohaku/machine.h"
 #include "kohaku/node.h"
+#include "kohaku/sim.h"
 #include "kohaku/trace.h"
 
 #define DEV_MSG_LEN 8192
@@ -31,6 +32,20 @@ const char *kh_status_name(int status)
                                         "KH_E_PARTIAL", "KH_E_UNMAPPED", "KH_E_REFUSED", "KH_E_STUCK",
                                         "KH_E_BUSY",  "KH_E_IO",      "KH_E_NOMEM"};
     return status >= 0 && (size_t)status < sizeof names / sizeof names[0] ? names[status] : "unknown";
+}
+
+/* A NULL handle is refused, not followed (kh_dev_message(NULL) says so). */
+#define DEV_NEED(d)                 \
+    do {                            \
+        if (!(d)) return KH_E_ARG;  \
+    } while (0)
+
+/* A buffer of n > 0 bytes that is NULL is refused, naming what it is for. */
+static int need_buf(kh_dev *d, const void *p, size_t n, const char *what)
+{
+    if (p || !n) return KH_OK;
+    snprintf(d->msg, sizeof d->msg, "%s: %zu bytes asked with no buffer (NULL)", what, n);
+    return KH_E_ARG;
 }
 
 static int ok(kh_dev *d)
@@ -61,6 +76,10 @@ static int after_access(kh_dev *d)
 int kh_dev_open(kh_dev **out, const char *machine, const char *profile, const char *const *params,
                 size_t nparams, char *err, size_t errlen)
 {
+    if (!out) {
+        if (errlen) snprintf(err, errlen, "kh_dev_open: no place for the handle (out is NULL)");
+        return KH_E_ARG;
+    }
     *out = NULL;
     if (!machine) machine = "default";
     kh_params p;
@@ -98,6 +117,7 @@ const char *kh_dev_message(const kh_dev *d) { return d ? d->msg : "no machine (N
 
 int kh_dev_set_stuck_reads(kh_dev *d, unsigned n)
 {
+    DEV_NEED(d);
     d->stuck_limit = n;
     d->same = 0;
     return ok(d);
@@ -140,6 +160,7 @@ static int judge_read(kh_dev *d, uint64_t addr, size_t n, uint64_t value)
 
 int kh_dev_write64(kh_dev *d, uint64_t addr, uint64_t value)
 {
+    DEV_NEED(d);
     forget_reads(d);
     d->accesses++;
     if (kh_card_write64(kh_machine_card(d->m), addr, value, d->msg, sizeof d->msg)) return card_status(d->msg);
@@ -148,6 +169,8 @@ int kh_dev_write64(kh_dev *d, uint64_t addr, uint64_t value)
 
 int kh_dev_read64(kh_dev *d, uint64_t addr, uint64_t *value)
 {
+    DEV_NEED(d);
+    if (need_buf(d, value, sizeof *value, "kh_dev_read64")) return KH_E_ARG;
     d->accesses++;
     if (kh_card_read64(kh_machine_card(d->m), addr, value, d->msg, sizeof d->msg)) {
         forget_reads(d);
@@ -159,6 +182,8 @@ int kh_dev_read64(kh_dev *d, uint64_t addr, uint64_t *value)
 
 int kh_dev_write_block(kh_dev *d, uint64_t addr, const void *bytes, size_t n)
 {
+    DEV_NEED(d);
+    if (need_buf(d, bytes, n, "kh_dev_write_block")) return KH_E_ARG;
     forget_reads(d);
     d->accesses++;
     if (kh_card_write_block(kh_machine_card(d->m), addr, bytes, n, d->msg, sizeof d->msg))
@@ -176,6 +201,8 @@ static uint64_t digest(const uint8_t *b, size_t n)
 
 int kh_dev_read_block(kh_dev *d, uint64_t addr, void *bytes, size_t n)
 {
+    DEV_NEED(d);
+    if (need_buf(d, bytes, n, "kh_dev_read_block")) return KH_E_ARG;
     d->accesses++;
     if (kh_card_read_block(kh_machine_card(d->m), addr, bytes, n, d->msg, sizeof d->msg)) {
         forget_reads(d);
@@ -187,13 +214,23 @@ int kh_dev_read_block(kh_dev *d, uint64_t addr, void *bytes, size_t n)
 
 int kh_dev_run(kh_dev *d, uint64_t cycles)
 {
+    DEV_NEED(d);
+    kh_sim *sim = kh_machine_sim(d->m);
+    uint64_t now = kh_sim_now(sim);
+    if (cycles > KH_CLOCK_END - now) {
+        snprintf(d->msg, sizeof d->msg,
+                 "run %llu cycles: at cycle %llu the clock would pass its end, cycle 2^62 (kohaku/sim.h)",
+                 (unsigned long long)cycles, (unsigned long long)now);
+        return KH_E_ARG;
+    }
     forget_reads(d);
-    kh_sim_run(kh_machine_sim(d->m), cycles);
+    kh_sim_run(sim, cycles);
     return after_access(d);
 }
 
 int kh_dev_idle(kh_dev *d, uint64_t limit)
 {
+    DEV_NEED(d);
     forget_reads(d);
     kh_sim *sim = kh_machine_sim(d->m);
     if (!kh_sim_run_until_idle(sim, limit)) {
@@ -205,11 +242,12 @@ int kh_dev_idle(kh_dev *d, uint64_t limit)
     return after_access(d);
 }
 
-uint64_t kh_dev_cycles(const kh_dev *d) { return kh_sim_now(kh_machine_sim(d->m)); }
-uint64_t kh_dev_accesses(const kh_dev *d) { return d->accesses; }
+uint64_t kh_dev_cycles(const kh_dev *d) { return d ? kh_sim_now(kh_machine_sim(d->m)) : 0; }
+uint64_t kh_dev_accesses(const kh_dev *d) { return d ? d->accesses : 0; }
 
 int kh_dev_trace(kh_dev *d, const char *path)
 {
+    DEV_NEED(d);
     kh_sim *sim = kh_machine_sim(d->m);
     if (d->trace) {
         int rc = kh_trace_json_close(d->trace, d->msg, sizeof d->msg);
@@ -225,6 +263,8 @@ int kh_dev_trace(kh_dev *d, const char *path)
 
 int kh_dev_stats(kh_dev *d, char *buf, size_t len, size_t *need)
 {
+    DEV_NEED(d);
+    if (need_buf(d, buf, len, "kh_dev_stats")) return KH_E_ARG;
     char *text = NULL;
     size_t n = 0;
     FILE *f = open_memstream(&text, &n);
@@ -243,13 +283,26 @@ int kh_dev_stats(kh_dev *d, char *buf, size_t len, size_t *need)
 
 int kh_dev_diagnose(kh_dev *d, char *buf, size_t len)
 {
+    DEV_NEED(d);
+    if (need_buf(d, buf, len, "kh_dev_diagnose")) return KH_E_ARG;
     if (len) buf[0] = 0;
     kh_machine_diagnose(d->m, buf, len);
     return ok(d);
 }
 
-static int dram_check(kh_dev *d, unsigned mesh, kh_node **node)
+/* The backdoor reaches the populated DRAM only: past it the NoC's
+ * address would alias (memory.md §7) or name another mesh. */
+static int dram_check(kh_dev *d, unsigned mesh, uint64_t offset, const void *bytes, size_t n, kh_node **node)
 {
+    if (need_buf(d, bytes, n, "DRAM backdoor")) return KH_E_ARG;
+    unsigned log2 = kh_machine_params(d->m)->dram_words_log2;
+    uint64_t size = UINT64_C(32) << log2;
+    if (offset > size || n > size - offset) {
+        snprintf(d->msg, sizeof d->msg,
+                 "mesh %u DRAM: %zu bytes at offset 0x%llx run past its populated 0x%llx bytes (dram_words_log2 %u)",
+                 mesh, n, (unsigned long long)offset, (unsigned long long)size, log2);
+        return KH_E_UNMAPPED;
+    }
     *node = kh_machine_node_at(d->m, mesh);
     if (!*node) {
         snprintf(d->msg, sizeof d->msg, "mesh %u is not a mesh of this machine (0..%u)", mesh,
@@ -268,7 +321,8 @@ static uint64_t dram_inside(unsigned mesh, uint64_t offset)
 int kh_dev_dram_read(kh_dev *d, unsigned mesh, uint64_t offset, void *bytes, size_t n)
 {
     kh_node *node;
-    int rc = dram_check(d, mesh, &node);
+    DEV_NEED(d);
+    int rc = dram_check(d, mesh, offset, bytes, n, &node);
     if (rc) return rc;
     if (kh_node_host_read(node, dram_inside(mesh, offset), bytes, n, d->msg, sizeof d->msg)) return KH_E_UNMAPPED;
     return ok(d);
@@ -277,11 +331,12 @@ int kh_dev_dram_read(kh_dev *d, unsigned mesh, uint64_t offset, void *bytes, siz
 int kh_dev_dram_write(kh_dev *d, unsigned mesh, uint64_t offset, const void *bytes, size_t n)
 {
     kh_node *node;
-    int rc = dram_check(d, mesh, &node);
+    DEV_NEED(d);
+    int rc = dram_check(d, mesh, offset, bytes, n, &node);
     if (rc) return rc;
     forget_reads(d);
     if (kh_node_host_write(node, dram_inside(mesh, offset), bytes, n, d->msg, sizeof d->msg)) return KH_E_UNMAPPED;
     return ok(d);
 }
 
-unsigned kh_dev_meshes(const kh_dev *d) { return kh_machine_nmeshes(d->m); }
+unsigned kh_dev_meshes(const kh_dev *d) { return d ? kh_machine_nmeshes(d->m) : 0; }

@@ -5,6 +5,7 @@
 #include <stdint.h>
 
 #include "kohaku/session.h"
+#include "kohaku/sim.h"
 
 typedef enum sess_op {
     SESS_WRITE,   /* write ADDR VALUE */
@@ -38,9 +39,8 @@ struct kh_session {
 
 #define SESS_POLL_LIMIT UINT64_C(10000000) /* cycles a poll waits by default */
 #define SESS_IDLE_LIMIT UINT64_C(10000000) /* cycles `idle` waits by default */
-/* The session clock ends at 2^62: far past any run, and every unit may add
- * its latencies to the clock without wrapping it. */
-#define SESS_CLOCK_MAX (UINT64_C(1) << 62)
+/* The session clock ends where the simulation's does (kohaku/sim.h). */
+#define SESS_CLOCK_MAX KH_CLOCK_END
 #define SESS_DATA_MAX (UINT64_C(1) << 24) /* bytes of an upload or compare operand, as of a dump */
 
 #endif

@@ -220,6 +220,13 @@ static void progress(kh_sim *sim, kh_cycle t)
     sim->progress_at = next > 0 && next < KH_NEVER - t ? t + next : t + 1;
 }
 
+/* now + n, clamped at KH_CLOCK_END: no count wraps the clock */
+static kh_cycle run_end(const kh_sim *sim, kh_cycle n)
+{
+    kh_cycle room = sim->sched.now < KH_CLOCK_END ? KH_CLOCK_END - sim->sched.now : 0;
+    return sim->sched.now + (n < room ? n : room);
+}
+
 /* Run the cycles before `end` in windows every process agrees on; returns
  * the agreed next wake (>= end, or KH_NEVER when nothing is pending
  * anywhere) and the latest cycle + 1 any process executed. The first window
@@ -257,7 +264,7 @@ static kh_cycle run_windows(kh_sim *sim, kh_cycle end, kh_cycle *reached)
 uint64_t kh_sim_run(kh_sim *sim, kh_cycle n)
 {
     uint64_t before = sim->steps;
-    kh_cycle end = sim->sched.now + n, t, reached;
+    kh_cycle end = run_end(sim, n), t, reached;
     if (sim->sync) {
         run_windows(sim, end, &reached);
     } else {
@@ -272,7 +279,7 @@ uint64_t kh_sim_run(kh_sim *sim, kh_cycle n)
 
 int kh_sim_run_until_idle(kh_sim *sim, kh_cycle limit)
 {
-    kh_cycle end = sim->sched.now + limit, t;
+    kh_cycle end = run_end(sim, limit), t;
     if (sim->sync) {
         kh_cycle reached;
         if (run_windows(sim, end, &reached) != KH_NEVER) {

@@ -24,6 +24,10 @@ int kh_cmd_report(int argc, char **argv)
             usage(stdout);
             return 0;
         } else if (!strcmp(argv[i], "--heatmap") && i + 1 < argc) {
+            if (heatmap) {
+                fprintf(stderr, "kohaku report: --heatmap given twice\n");
+                return 2;
+            }
             heatmap = argv[++i];
         } else if (argv[i][0] != '-' && !path) {
             path = argv[i];

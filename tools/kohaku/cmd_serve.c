@@ -2,7 +2,6 @@
  * and stdout (../shared/cli.md, docs/serve.md), so upstream's own
  * VerilatorTransport drives kohaku in place of its Verilator card build.
  * Built on the stable host API (kohaku/api.h) like any host program. */
-#define _GNU_SOURCE /* getline is POSIX 2008; named for older C libraries */
 #include <errno.h>
 #include <inttypes.h>
 #include <stdio.h>
@@ -15,6 +14,9 @@
 
 #define SERVE_MAX_PARAMS 64
 #define SERVE_MAX_BLOCK (1u << 20) /* bytes one RB may ask for */
+/* The longest line read: a WB of SERVE_MAX_BLOCK bytes and its address.
+ * A longer one is skipped to its newline and refused, not stored. */
+#define SERVE_MAX_LINE (2 * SERVE_MAX_BLOCK + 64)
 #define SERVE_SYS_PS 3334          /* the harness's sysnode period in ps (S: ps=) */
 
 typedef struct serve {
@@ -67,27 +69,35 @@ static int to_kohaku(const serve *s, uint64_t addr, size_t n, uint64_t *out)
     return 0;
 }
 
+/* arg is what the user typed: quoted cut (kh_echo) */
 static void reply_err(serve *s, const char *fmt, const char *arg)
 {
+    kh_echo_buf eb;
     s->refused++;
     fprintf(s->out, "E ");
-    fprintf(s->out, fmt, arg);
+    fprintf(s->out, fmt, kh_echo(arg, &eb));
     fprintf(s->out, "\n");
 }
 
-static void reply_dev(serve *s, int rc)
+/* typed: the card-map address the user wrote when it was translated to
+ * kohaku's (the library's message names kohaku's), else NULL */
+static void reply_dev_at(serve *s, int rc, const char *typed)
 {
     if (rc) {
         /* one line: the message's newlines become "; " */
         const char *m = kh_dev_message(s->d);
+        kh_echo_buf eb;
         s->refused++;
         fputs("E ", s->out);
+        if (typed) fprintf(s->out, "card address %s: ", kh_echo(typed, &eb));
         for (; *m; m++) fputc(*m == '\n' ? ';' : *m, s->out);
         fputc('\n', s->out);
     } else {
         fputs("OK\n", s->out);
     }
 }
+
+static void reply_dev(serve *s, int rc) { reply_dev_at(s, rc, NULL); }
 
 static void put_hex_bytes(FILE *f, const uint8_t *b, size_t n)
 {
@@ -121,13 +131,13 @@ static void cmd_rw(serve *s, char **t, int nt)
     if (t[0][0] == 'R' && nt == 2 && !hexnum(t[1], &a)) {
         if (to_kohaku(s, a, 8, &ka)) return reply_err(s, "address %s is outside the card's windows", t[1]);
         int rc = kh_dev_read64(s->d, ka, &v);
-        if (rc) return reply_dev(s, rc);
+        if (rc) return reply_dev_at(s, rc, ka != a ? t[1] : NULL);
         fprintf(s->out, "V %016" PRIx64 "\n", v);
         return;
     }
     if (t[0][0] == 'W' && nt == 3 && !hexnum(t[1], &a) && !hexnum(t[2], &v)) {
         if (to_kohaku(s, a, 8, &ka)) return reply_err(s, "address %s is outside the card's windows", t[1]);
-        return reply_dev(s, kh_dev_write64(s->d, ka, v));
+        return reply_dev_at(s, kh_dev_write64(s->d, ka, v), ka != a ? t[1] : NULL);
     }
     reply_err(s, "usage: %s", t[0][0] == 'R' ? "R addr" : "W addr data");
 }
@@ -140,7 +150,7 @@ static void cmd_block(serve *s, char **t, int nt)
     if (read ? hexnum(t[2], &n) : !all_hex(t[2]) || strlen(t[2]) % 2)
         return reply_err(s, "%s", read ? "nbytes is not a hex number" : "the data is not whole hex bytes");
     if (!read) n = strlen(t[2]) / 2;
-    if (n > SERVE_MAX_BLOCK) return reply_err(s, "a block of more than 1 MiB (%s) is refused", t[2]);
+    if (n > SERVE_MAX_BLOCK) return reply_err(s, "a block of more than 1 MiB (nbytes %s) is refused", t[2]);
     if (to_kohaku(s, a, (size_t)n, &ka)) return reply_err(s, "address %s is outside the card's windows", t[1]);
     uint8_t *b = malloc(n ? n : 1);
     if (!b) return reply_err(s, "%s", "out of memory");
@@ -156,7 +166,7 @@ static void cmd_block(serve *s, char **t, int nt)
         get_hex_bytes(t[2], b, n);
         rc = kh_dev_write_block(s->d, ka, b, n);
     }
-    if (rc || !read) reply_dev(s, rc);
+    if (rc || !read) reply_dev_at(s, rc, ka != a ? t[1] : NULL);
     free(b);
 }
 
@@ -195,6 +205,26 @@ static void cmd_status(serve *s)
             c / 3, s->refused & 0xFFFFFFFFu, live, live, c * SERVE_SYS_PS);
 }
 
+enum { LINE_OK, LINE_END, LINE_LONG, LINE_NUL };
+
+/* One line into buf (SERVE_MAX_LINE bytes and a 0; the newline dropped).
+ * A line too long or holding a NUL byte is read to its end and dropped:
+ * memory stays bounded and a NUL cannot cut a command short. */
+static int read_line(FILE *in, char *buf)
+{
+    size_t n = 0;
+    int c, nul = 0;
+    while ((c = getc(in)) != EOF && c != '\n') {
+        if (!c) nul = 1;
+        if (n < SERVE_MAX_LINE) buf[n] = (char)c;
+        if (n <= SERVE_MAX_LINE) n++;
+    }
+    if (c == EOF && !n) return LINE_END;
+    if (n > SERVE_MAX_LINE) return LINE_LONG;
+    buf[n] = 0;
+    return nul ? LINE_NUL : LINE_OK;
+}
+
 static void dispatch(serve *s, char **t, int nt)
 {
     const char *c = t[0];
@@ -213,6 +243,31 @@ static void dispatch(serve *s, char **t, int nt)
         return;
     }
     reply_err(s, "unknown command '%s'", c);
+}
+
+/* Answer in's lines until Q or the end of input (fuzz/fuzz_serve.c runs
+ * this on any bytes). 0, or 1 out of memory. */
+static int serve_lines(serve *s, FILE *in)
+{
+    char *line = malloc(SERVE_MAX_LINE + 1);
+    if (!line) return 1;
+    int got;
+    while ((got = read_line(in, line)) != LINE_END) {
+        if (got != LINE_OK) {
+            reply_err(s, "%s", got == LINE_LONG ? "a line of more than 2 MiB is refused" : "a line with a NUL byte is refused");
+            fflush(s->out);
+            continue;
+        }
+        char *t[6];
+        int nt = 0;
+        for (char *p = strtok(line, " \t\r\n"); p && nt < 6; p = strtok(NULL, " \t\r\n")) t[nt++] = p;
+        if (!nt) continue;
+        if (!strcmp(t[0], "Q")) break;
+        dispatch(s, t, nt);
+        fflush(s->out);
+    }
+    free(line);
+    return 0;
 }
 
 int kh_cmd_serve(int argc, char **argv)
@@ -280,22 +335,16 @@ int kh_cmd_serve(int argc, char **argv)
         return 1;
     }
     setvbuf(stdout, NULL, _IOLBF, 0);
-    kh_dev_run(s.d, settle);
+    if (kh_dev_run(s.d, settle)) {
+        printf("E --settle: %s\n", kh_dev_message(s.d));
+        fprintf(stderr, "kohaku serve: --settle: %s\n", kh_dev_message(s.d));
+        kh_dev_close(s.d);
+        return 1;
+    }
     fprintf(s.out, "READY sys_cycles=%" PRIx64 " sys_rstn=%x\n", kh_dev_cycles(s.d),
             (1u << kh_dev_meshes(s.d)) - 1);
-    char *line = NULL;
-    size_t cap = 0;
-    ssize_t len;
-    while ((len = getline(&line, &cap, stdin)) >= 0) {
-        char *t[6];
-        int nt = 0;
-        for (char *p = strtok(line, " \t\r\n"); p && nt < 6; p = strtok(NULL, " \t\r\n")) t[nt++] = p;
-        if (!nt) continue;
-        if (!strcmp(t[0], "Q")) break;
-        dispatch(&s, t, nt);
-        fflush(s.out);
-    }
-    free(line);
+    int no_memory = serve_lines(&s, stdin);
+    if (no_memory) fprintf(stderr, "kohaku serve: out of memory\n");
     kh_dev_close(s.d);
-    return 0;
+    return no_memory;
 }

@@ -7,6 +7,8 @@
 #include <string.h>
 
 #include "kohaku/file.h"
+#include "kohaku/json.h"
+#include "kohaku/sim.h"
 #include "report.h"
 #include "statsdoc.h"
 
@@ -205,6 +207,30 @@ void kh_report_print(const kh_json_val *root, FILE *out)
     }
 }
 
+/* One stats object as the report reads it: a 'cycle' count (a whole number,
+ * no more than the clock's end) and a 'components' list. Every case is
+ * checked before a line is printed. */
+static int stats_ok(const kh_json_val *one, const char *what, const char *where, char *err, size_t errlen)
+{
+    if (kh_json_type_of(kh_json_get(one, "cycle")) != KH_JSON_NUMBER ||
+        kh_json_type_of(kh_json_get(one, "components")) != KH_JSON_ARRAY) {
+        snprintf(err, errlen, "%s: not a stats file (no 'cycle' number and 'components' list%s)", what, where);
+        return -1;
+    }
+    uint64_t cycle = 0;
+    char e[200];
+    if (kh_json_get_u64(one, "cycle", &cycle, e, sizeof e)) {
+        snprintf(err, errlen, "%s%s: %s: not a cycle count", what, where, e);
+        return -1;
+    }
+    if (cycle > KH_CLOCK_END) {
+        snprintf(err, errlen, "%s%s: 'cycle' %llu is past the clock's end, cycle 2^62", what, where,
+                 (unsigned long long)cycle);
+        return -1;
+    }
+    return 0;
+}
+
 int kh_report_stats(const char *path, const char *text, size_t len, int report, const char *heatmap, char *err,
                     size_t errlen)
 {
@@ -226,13 +252,15 @@ int kh_report_stats(const char *path, const char *text, size_t len, int report, 
         return -1;
     }
     const kh_json_val *root = kh_json_root(doc), *cases = kh_json_get(root, "cases");
-    const kh_json_val *one = cases ? kh_json_get(kh_json_at(cases, kh_json_len(cases) - 1), "stats") : root;
-    int rc = 0;
-    if (kh_json_type_of(kh_json_get(one, "cycle")) != KH_JSON_NUMBER || !kh_json_get(one, "components")) {
-        snprintf(err, errlen, "%s: not a stats file (no 'cycle' number and 'components' list%s)", what,
-                 cases ? " in its cases" : "");
-        rc = -1;
-    } else {
+    size_t ncases = cases ? kh_json_len(cases) : 1;
+    const kh_json_val *one = cases ? kh_json_get(kh_json_at(cases, ncases - 1), "stats") : root;
+    int rc = !ncases ? stats_ok(NULL, what, " in its cases", err, errlen) : 0;
+    for (size_t i = 0; !rc && i < ncases; i++) {
+        char where[80] = "";
+        if (cases) snprintf(where, sizeof where, " in its cases (case %zu of %zu)", i + 1, ncases);
+        rc = stats_ok(cases ? kh_json_get(kh_json_at(cases, i), "stats") : root, what, where, err, errlen);
+    }
+    if (!rc) {
         if (report) kh_report_print(root, stdout);
         if (heatmap) rc = kh_heatmap_write(one, heatmap, err, errlen);
     }

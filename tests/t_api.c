@@ -1,0 +1,130 @@
+/* The stable host API (kohaku/api.h) against a careless caller: NULL
+ * handles and buffers are refused, a run that would pass the clock's end
+ * (2^62, kohaku/sim.h) is refused with nothing run, and the DRAM backdoor
+ * stops at the populated DRAM instead of aliasing (memory.md §7). */
+#include <string.h>
+
+#include "kohaku/api.h"
+#include "kohaku/sim.h"
+#include "support/test.h"
+
+static kh_dev *open_default(void)
+{
+    kh_dev *d = NULL;
+    char err[256];
+    CHECK_EQ(kh_dev_open(&d, "default", NULL, NULL, 0, err, sizeof err), KH_OK);
+    return d;
+}
+
+static void null_handles_are_refused(void)
+{
+    uint64_t v = 0;
+    uint8_t b[8] = {0};
+    char buf[16];
+    CHECK_EQ(kh_dev_write64(NULL, 0x800010, 1), KH_E_ARG);
+    CHECK_EQ(kh_dev_read64(NULL, 0x800010, &v), KH_E_ARG);
+    CHECK_EQ(kh_dev_write_block(NULL, 0, b, 8), KH_E_ARG);
+    CHECK_EQ(kh_dev_read_block(NULL, 0, b, 8), KH_E_ARG);
+    CHECK_EQ(kh_dev_set_stuck_reads(NULL, 1), KH_E_ARG);
+    CHECK_EQ(kh_dev_run(NULL, 1), KH_E_ARG);
+    CHECK_EQ(kh_dev_idle(NULL, 1), KH_E_ARG);
+    CHECK_EQ(kh_dev_trace(NULL, NULL), KH_E_ARG);
+    CHECK_EQ(kh_dev_stats(NULL, buf, sizeof buf, NULL), KH_E_ARG);
+    CHECK_EQ(kh_dev_diagnose(NULL, buf, sizeof buf), KH_E_ARG);
+    CHECK_EQ(kh_dev_dram_read(NULL, 0, 0, b, 8), KH_E_ARG);
+    CHECK_EQ(kh_dev_dram_write(NULL, 0, 0, b, 8), KH_E_ARG);
+    CHECK_EQ(kh_dev_cycles(NULL), 0);
+    CHECK_EQ(kh_dev_accesses(NULL), 0);
+    CHECK_EQ(kh_dev_meshes(NULL), 0);
+    kh_dev_close(NULL);
+    char err[64];
+    CHECK_EQ(kh_dev_open(NULL, "default", NULL, NULL, 0, err, sizeof err), KH_E_ARG);
+    CHECK(strstr(err, "out is NULL") != NULL);
+}
+
+static void null_buffers_are_refused(void)
+{
+    kh_dev *d = open_default();
+    if (!d) return;
+    CHECK_EQ(kh_dev_read64(d, 0x800010, NULL), KH_E_ARG);
+    CHECK_EQ(kh_dev_write_block(d, 0x800010, NULL, 8), KH_E_ARG);
+    CHECK(strstr(kh_dev_message(d), "8 bytes asked with no buffer") != NULL);
+    CHECK_EQ(kh_dev_read_block(d, 0x800010, NULL, 8), KH_E_ARG);
+    CHECK_EQ(kh_dev_stats(d, NULL, 10, NULL), KH_E_ARG);
+    CHECK_EQ(kh_dev_diagnose(d, NULL, 10), KH_E_ARG);
+    CHECK_EQ(kh_dev_dram_read(d, 0, 0, NULL, 64), KH_E_ARG);
+    CHECK_EQ(kh_dev_dram_write(d, 0, 0, NULL, 64), KH_E_ARG);
+    /* none of them was an access */
+    CHECK_EQ(kh_dev_accesses(d), 0);
+    CHECK_EQ(kh_dev_cycles(d), 0);
+    kh_dev_close(d);
+}
+
+static void a_run_past_the_clock_end_is_refused(void)
+{
+    kh_dev *d = open_default();
+    if (!d) return;
+    CHECK_EQ(kh_dev_run(d, 100), KH_OK);
+    CHECK_EQ(kh_dev_run(d, UINT64_MAX), KH_E_ARG);
+    CHECK(strstr(kh_dev_message(d), "run 18446744073709551615 cycles: at cycle 100") != NULL);
+    CHECK_EQ(kh_dev_cycles(d), 100); /* nothing ran, nothing wrapped */
+    CHECK_EQ(kh_dev_run(d, KH_CLOCK_END - 100), KH_OK); /* exactly to the end */
+    CHECK_EQ(kh_dev_cycles(d), KH_CLOCK_END);
+    CHECK_EQ(kh_dev_run(d, 1), KH_E_ARG);
+    CHECK_EQ(kh_dev_cycles(d), KH_CLOCK_END);
+    kh_dev_close(d);
+}
+
+static void an_idle_limit_never_moves_the_clock_back(void)
+{
+    kh_dev *d = NULL;
+    char err[256];
+    /* zero-time host accesses: the kick returns with the dispatch pending */
+    CHECK_EQ(kh_dev_open(&d, "default", "host-zero", NULL, 0, err, sizeof err), KH_OK);
+    if (!d) return;
+    /* a kicked dispatch (control.md §4: staged slot 0 to (1,0)) leaves the
+     * machine with work outstanding; UINT64_MAX cycles from now wrapped to
+     * the cycle before it */
+    const uint64_t ctrl = 0x800000, prog_dst = 0x40, prog_len = 0x48, prog_kick = 0x50, prog_cred = 0x60;
+    CHECK_EQ(kh_dev_run(d, 1000), KH_OK);
+    CHECK_EQ(kh_dev_write64(d, ctrl + prog_len, 1), KH_OK);
+    CHECK_EQ(kh_dev_write64(d, ctrl + prog_dst, 1), KH_OK);
+    CHECK_EQ(kh_dev_write64(d, ctrl + prog_cred, 4), KH_OK);
+    CHECK_EQ(kh_dev_write64(d, ctrl + prog_kick, 1), KH_OK);
+    uint64_t before = kh_dev_cycles(d);
+    CHECK_EQ(kh_dev_idle(d, UINT64_MAX), KH_OK);
+    CHECK(kh_dev_cycles(d) >= before);
+    kh_dev_close(d);
+}
+
+static void the_dram_backdoor_stops_at_the_populated_dram(void)
+{
+    kh_dev *d = NULL;
+    char err[256];
+    const char *four_kib = "dram_words_log2=7"; /* 2^7 words of 32 bytes */
+    CHECK_EQ(kh_dev_open(&d, "default", NULL, &four_kib, 1, err, sizeof err), KH_OK);
+    if (!d) return;
+    uint8_t w[64], r[64], zero[64] = {0};
+    memset(w, 0xA5, sizeof w);
+    CHECK_EQ(kh_dev_dram_write(d, 0, 4096 - 64, w, 64), KH_OK); /* the last word */
+    CHECK_EQ(kh_dev_dram_read(d, 0, 4096 - 64, r, 64), KH_OK);
+    CHECK(!memcmp(r, w, 64));
+    /* offset 4096 would alias to offset 0 through the NoC's address */
+    CHECK_EQ(kh_dev_dram_write(d, 0, 4096, w, 64), KH_E_UNMAPPED);
+    CHECK(strstr(kh_dev_message(d), "64 bytes at offset 0x1000 run past its populated 0x1000 bytes") != NULL);
+    CHECK_EQ(kh_dev_dram_write(d, 0, 4096 - 32, w, 64), KH_E_UNMAPPED); /* straddles the end */
+    CHECK_EQ(kh_dev_dram_read(d, 0, UINT64_MAX - 7, r, 64), KH_E_UNMAPPED);   /* offset + n wraps */
+    CHECK_EQ(kh_dev_dram_read(d, 0, 0, r, 64), KH_OK);
+    CHECK(!memcmp(r, zero, 64)); /* offset 0 untouched */
+    kh_dev_close(d);
+}
+
+int main(void)
+{
+    KH_RUN(null_handles_are_refused);
+    KH_RUN(null_buffers_are_refused);
+    KH_RUN(a_run_past_the_clock_end_is_refused);
+    KH_RUN(an_idle_limit_never_moves_the_clock_back);
+    KH_RUN(the_dram_backdoor_stops_at_the_populated_dram);
+    return kh_test_end("t_api");
+}
