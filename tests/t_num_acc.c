@@ -87,6 +87,13 @@ static void acc_to_f16_word_places_every_lane(void)
                 s ^= s << 13, s ^= s >> 7, s ^= s << 17;
                 v[e] = (uint32_t)s & ((1u << (mw + 8 > 31 ? 31 : mw + 8)) - 1);
             }
+            if (r < 16) /* edges: E 0, the flush and saturation bounds, a fraction that rounds up */
+                for (unsigned e = 0; e < 16; e++) {
+                    static const unsigned ex[8] = {0, 1, 47, 48, 49, 77, 78, 127};
+                    const unsigned cm = mw > KH_ACC_MW_MAX ? KH_ACC_MW_MAX : mw; /* the width used */
+                    uint32_t fr = e % 2 ? (1u << cm) - 1 : (uint32_t)(s >> 20) & ((1u << cm) - 1);
+                    v[e] = (uint32_t)(r % 2) << (cm + 7) | ex[(e + r) % 8] << cm | fr;
+                }
             kh_acc_to_f16_word(v, mw, w);
             for (unsigned e = 0; e < 16; e++)
                 CHECK_EQ((w[e / 4] >> (16 * (e % 4))) & 0xFFFF, kh_acc_to_f16(v[e], mw));

@@ -117,12 +117,17 @@ static void router_step(kh_comp *c, kh_cycle now)
     for (unsigned load = r->nonempty & ~slot_full; load; load &= load - 1) {
         unsigned i = lowest(load);
         kh_fifo *q = &r->in[i];
-        kh_cycle t = kh_fifo_head_ready(q);
+        kh_cycle t = q->ent[q->head].ready; /* kh_fifo_head_ready: nonempty says count > 0 */
         if (t > now) {
             if (t < next) next = t;
             continue;
         }
-        const kh_flit *h = kh_fifo_pop(q, now); /* kept in the ring: no copy */
+        /* kh_fifo_pop, knowing that this is the input's only pop in now
+         * (one step per cycle, one load per input per step) */
+        const kh_flit *h = &q->ent[q->head].f; /* kept in the ring: no copy */
+        if (++q->head == q->size) q->head = 0;
+        q->count--;
+        q->pop_cycle = now; /* pops stays 1 (kh_router_new) */
         unsigned dir = r->route[kh_hdr_dst_xy(h->w)];
         if (!(r->allow[i] >> dir & 1) && masked_turn(r, i, dir, h)) { /* dropped: look at the next head */
             if (kh_fifo_empty(q))
@@ -287,6 +292,9 @@ kh_router *kh_router_new(kh_sim *sim, unsigned x, unsigned y, unsigned nx, unsig
             snprintf(err, errlen, "router (%u,%u): out of memory for FIFOs", x, y);
             return NULL;
         }
+        /* the one pop of a cycle (router_step pops an input at most once
+         * per step), counted while pop_cycle is that cycle */
+        r->in[d].pops = 1;
     }
     for (unsigned py = 0; py < 16; py++)
         for (unsigned px = 0; px < 16; px++)

@@ -41,8 +41,17 @@ static inline int kh_router_take(kh_router *r, unsigned port, const kh_flit *f, 
      * ring, so it can start over (kh_fifo_rewind) */
     int idle = !((r->nonempty | r->slot_full) & bit);
     if (idle) kh_fifo_rewind(q);
-    if (kh_fifo_full(q, now)) return 0;
-    kh_fifo_push(q, f, now);
+    /* kh_fifo_full then kh_fifo_push, with the start-of-cycle occupancy
+     * (this cycle's pop still counted) worked out once for both; a router
+     * input has at most one pop per cycle and keeps pops at 1 (router.c) */
+    unsigned held = q->count + (q->pop_cycle == now);
+    if (held >= q->cap) return 0;
+    unsigned tail = q->head + q->count;
+    if (tail >= q->size) tail -= q->size;
+    q->ent[tail].f = *f;
+    q->ent[tail].ready = now + q->latency;
+    q->count++;
+    if (++held > q->high_water) q->high_water = held;
     /* the idle input's router sleeps: wake it when this flit is visible;
      * otherwise the flit ahead of it keeps the router going */
     if (idle) kh_comp_wake(&r->comp, now + q->latency);

@@ -139,6 +139,39 @@ KH_T_AVX512VNNI void kh_mx_accum_avx512vnni(const kh_mx_entry *a, const kh_mx_en
     else accum512(a, b, anchor, mw, tile);
 }
 
+/* numerics §7 for FP22 (MW 14), lane by lane as kh_acc_to_f16: flush below
+ * 2^-14 and for E = 0, saturate to 0x7BFF, round to nearest even. */
+static T512 void f16_word_fp22(const uint32_t v[16], uint64_t word[4])
+{
+    enum { MW = KH_ACC_MW_DEFAULT, DROP = MW - 10 };
+    const v16 zero = _mm512_setzero_si512(), one = set1(1);
+    v16 x = _mm512_loadu_si512(v);
+    v16 s = _mm512_slli_epi32(_mm512_and_si512(_mm512_srli_epi32(x, MW + 7), one), 15);
+    v16 e = _mm512_and_si512(_mm512_srli_epi32(x, MW), set1(127));
+    v16 f = _mm512_and_si512(x, set1((1u << MW) - 1));
+    __mmask16 ez = _mm512_cmpeq_epi32_mask(e, zero);
+    v16 e16 = _mm512_sub_epi32(e, set1(KH_ACC_BIAS - 15));
+    v16 guard = _mm512_and_si512(_mm512_srli_epi32(f, DROP - 1), one);
+    __mmask16 sticky = _mm512_test_epi32_mask(f, set1((1u << (DROP - 1)) - 1));
+    v16 m = _mm512_srli_epi32(f, DROP);
+    m = _mm512_add_epi32(m, _mm512_and_si512(guard, _mm512_mask_mov_epi32(_mm512_and_si512(m, one), sticky, one)));
+    __mmask16 carry = _mm512_cmpeq_epi32_mask(m, set1(1024));
+    e16 = _mm512_mask_add_epi32(e16, carry, e16, one);
+    m = _mm512_mask_mov_epi32(m, carry, zero);
+    v16 r = _mm512_or_si512(_mm512_or_si512(s, _mm512_slli_epi32(e16, 10)), m);
+    r = _mm512_mask_mov_epi32(r, _mm512_cmpge_epi32_mask(e16, set1(31)), _mm512_or_si512(s, set1(0x7BFF)));
+    r = _mm512_mask_mov_epi32(r, _mm512_cmple_epi32_mask(e16, zero) | ez, s);
+    /* lane e to bits [16e+15:16e]: the halfwords in order (x86 is little-endian) */
+    _mm256_storeu_si256((__m256i *)(void *)word, _mm512_cvtepi32_epi16(r));
+}
+
+int kh_acc_to_f16_word_fp22_avx512(const uint32_t v[16], uint64_t word[4])
+{
+    if (!__builtin_cpu_supports("avx512f")) return 0;
+    f16_word_fp22(v, word);
+    return 1;
+}
+
 /* ---- AVX2 ---------------------------------------------------------------- */
 
 #define T256 __attribute__((target("avx2")))
