@@ -1,7 +1,7 @@
 #!/bin/sh
 # A machine on MPI ranks (docs/mpi.md): `mpirun -n K build-mpi/kohaku run`
-# gives byte for byte the stdout and the --stats file of the one-process
-# run (build/kohaku), and the --trace file's events mesh by mesh in the same
+# gives byte for byte the stdout (the --report included), the --stats file
+# and the --heatmap SVG of the one-process run (build/kohaku), and the --trace file's events mesh by mesh in the same
 # order (tests/cli/trace_by_mesh.py), for K = 1, 2, 4, the tightest
 # lookahead (ilink_lat 1), another rank order and a timing perturbation. Needs Open MPI and the MPI
 # build (make test builds it when mpicc is there); skipped otherwise.
@@ -31,14 +31,19 @@ same_trace() {
         cmp -s "$1" "$2"
     fi
 }
-# same_run "description" K MACHINE SESSION: stdout (with --report), stats and trace identical
+# same_run "description" K MACHINE SESSION: stdout (with --report), stats, heat map and trace identical
 same_run() {
     desc=$1; n=$2; mach=$3; sess=$4
-    $KOHAKU run "$mach" "$sess" --stats "$tmp/one.json" --trace "$tmp/one.trace" --report > "$tmp/one.txt" 2>/dev/null
-    mpi "$n" run "$mach" "$sess" --stats "$tmp/k.json" --trace "$tmp/k.trace" --report > "$tmp/k.txt" 2>"$tmp/k.err"
+    rm -f "$tmp/one.svg" "$tmp/k.svg"
+    $KOHAKU run "$mach" "$sess" --stats "$tmp/one.json" --trace "$tmp/one.trace" --report --heatmap "$tmp/one.svg" \
+        > "$tmp/one.txt" 2>/dev/null
+    mpi "$n" run "$mach" "$sess" --stats "$tmp/k.json" --trace "$tmp/k.trace" --report --heatmap "$tmp/k.svg" \
+        > "$tmp/k.txt" 2>"$tmp/k.err"
     rc=$?
     if [ "$rc" -eq 0 ] && cmp -s "$tmp/one.txt" "$tmp/k.txt" && cmp -s "$tmp/one.json" "$tmp/k.json" \
-        && [ -s "$tmp/one.json" ] && same_trace "$tmp/one.trace" "$tmp/k.trace"; then
+        && [ -s "$tmp/one.json" ] && grep -q '^report: run ' "$tmp/one.txt" \
+        && grep -q '<rect class="endpoint"' "$tmp/one.svg" && cmp -s "$tmp/one.svg" "$tmp/k.svg" \
+        && same_trace "$tmp/one.trace" "$tmp/k.trace"; then
         kh_pass=$((kh_pass + 1))
     else
         kh_fail=$((kh_fail + 1)); echo "FAIL $kh_name: $desc (exit $rc)"
@@ -59,24 +64,36 @@ same_run "four meshes, ilink_lat 8, 2 ranks" 2 "$tmp/four8.machine" $S
 same_run "three ranks for four meshes (blocks of 1, 1 and 2)" 3 "$tmp/four8.machine" $S
 KOHAKU_MPI_ORDER=reverse same_run "rank 0 owning the last mesh (reverse order), 4 ranks" 4 "$tmp/four1.machine" $S
 KOHAKU_MPI_JITTER=300 same_run "random delays before every agreement, 4 ranks" 4 "$tmp/four1.machine" $S
+# The examples' machines: the report and the heat map of the whole machine
+# come from the merged stats, written once (rank 0).
+same_run "the two-mesh example, 2 ranks" 2 examples/two_mesh.machine examples/two_mesh.session
+for n in 2 4; do
+    same_run "the four-mesh example, $n ranks" $n examples/four_mesh.machine $S
+done
 
 # The whole-machine GEMM (engine programs writing and POLLing every mesh's
 # window from every rank): the same report, cycles included, on four meshes
 # at 2 and 4 ranks (ilink_lat 1), and on the 196 clusters of one 14x14 mesh.
-same_gemm() { # same_gemm "description" K TRACE(1/0) GEMM-ARGS...: report (and trace) identical
+# The end-of-run report (its GEMM phase's bound included) and the heat map too.
+same_gemm() { # same_gemm "description" K TRACE(1/0) GEMM-ARGS...: stdout, report, heat map (and trace) identical
     desc=$1; n=$2; tr=$3; shift 3
     t1=; t2=
     [ "$tr" = 1 ] && t1="--trace $tmp/g1.trace" && t2="--trace $tmp/g2.trace"
-    $KOHAKU gemm "$@" $t1 > "$tmp/g1.txt" 2>/dev/null
-    mpi "$n" gemm "$@" $t2 > "$tmp/g2.txt" 2>/dev/null
+    rm -f "$tmp/g1.svg" "$tmp/g2.svg"
+    $KOHAKU gemm "$@" $t1 --report --heatmap "$tmp/g1.svg" > "$tmp/g1.txt" 2>/dev/null
+    mpi "$n" gemm "$@" $t2 --report --heatmap "$tmp/g2.svg" > "$tmp/g2.txt" 2>/dev/null
     if [ -s "$tmp/g1.txt" ] && grep -q 'all .* outputs bit-identical' "$tmp/g1.txt" && cmp -s "$tmp/g1.txt" "$tmp/g2.txt" \
-        && { [ "$tr" = 0 ] || same_trace "$tmp/g1.trace" "$tmp/g2.trace"; }
+        && grep -q '^  bound by: ' "$tmp/g1.txt" && grep -q '<rect class="endpoint"' "$tmp/g1.svg" \
+        && cmp -s "$tmp/g1.svg" "$tmp/g2.svg" && { [ "$tr" = 0 ] || same_trace "$tmp/g1.trace" "$tmp/g2.trace"; }
     then kh_pass=$((kh_pass + 1));
     else kh_fail=$((kh_fail + 1)); echo "FAIL $kh_name: $desc"; diff "$tmp/g1.txt" "$tmp/g2.txt" | head -n 5; fi
 }
 same_gemm "a four-mesh GEMM (8 tiles, two on each mesh) on 2 ranks" 2 1 256 128 64 --map "$tmp/four1.machine"
 same_gemm "the same on 4 ranks" 4 1 256 128 64 --map "$tmp/four1.machine"
 same_gemm "a 196-cluster GEMM under mpirun" 1 0 1792 1024 32 --map examples/mesh_14x14_196.txt
+for n in 2 4; do
+    same_gemm "a GEMM on the four-mesh example (8 tiles), $n ranks" $n 0 128 64 32 --map examples/four_mesh.machine
+done
 
 # A failing check fails on every rank with the same message.
 printf 'mesh 3\nread AUX_STATW(0) 0x1\n' > "$tmp/bad.session"
@@ -86,6 +103,14 @@ expect_err_has "more ranks than meshes are refused" "3 MPI ranks for 2 mesh(es)"
 expect_rc "a trace file rank 0 cannot create stops every rank (none waits alone)" 1 \
     timeout 60 mpirun --oversubscribe -n 2 "$MPIK" run examples/two_mesh.machine examples/two_mesh.session \
     --trace "$tmp/no/such/dir/t.json"
+# A stats file rank 0 cannot create (the leader writes it) fails the run
+# once the stats are merged; the other ranks go on to the report's merge
+# with it, so none waits alone.
+timeout 60 mpirun --oversubscribe -n 2 "$MPIK" run examples/two_mesh.machine examples/two_mesh.session \
+    --stats "$tmp/no/such/dir/s.json" --report > /dev/null 2> "$tmp/nostats.err"
+rc=$?
+if [ "$rc" -eq 1 ] && [ "$(grep -c 'stats .*: cannot create' "$tmp/nostats.err")" -eq 1 ]; then kh_pass=$((kh_pass + 1))
+else kh_fail=$((kh_fail + 1)); echo "FAIL $kh_name: an uncreatable stats file with --report: exit $rc (1 wanted)"; head -n 3 "$tmp/nostats.err"; fi
 # --check: each rank checks its meshes; the summary (flits, violations,
 # warnings) is summed over the ranks.
 want=$($KOHAKU gemm 256 128 64 --map "$tmp/four1.machine" --check 2>&1 >/dev/null | tail -n 1)

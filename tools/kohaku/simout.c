@@ -66,18 +66,30 @@ kh_simout *kh_simout_start(kh_sim *sim, const kh_simopts *o, char *err, size_t e
     return out;
 }
 
+/* Several processes (docs/mpi.md): the stats are merged from every one
+ * (collective), so each joins every merge whatever failed on it or on
+ * another (none may be left waiting alone), and only the leader writes the
+ * file, prints the report and draws the heat map, once for the machine. */
 int kh_simout_finish(kh_simout *o, const kh_simopts *so, const char *run, char *err, size_t errlen)
 {
     kh_sim *sim = o->sim;
+    const kh_sync_ops *sync = kh_sim_sync(sim);
+    int speaks = !sync || sync->leader;
     int rc = kh_simout_close(o, NULL, err, errlen);
-    if (!rc && so->stats) rc = kh_stats_write_json_run(sim, run, so->stats, err, errlen);
-    if (rc || (!so->report && !so->heatmap)) return rc;
-    kh_json *doc = kh_sd_snapshot(sim, run, err, errlen);
-    if (!doc) return -1;
-    if (so->report) kh_report_print(kh_json_root(doc), stdout);
-    /* several processes (docs/mpi.md): each has the merged stats; one writes the file */
-    int writes = !kh_sim_sync(sim) || kh_sim_sync(sim)->leader;
-    if (so->heatmap && writes) rc = kh_heatmap_write(kh_json_root(doc), so->heatmap, err, errlen);
+    char spare[512], *msg = rc ? spare : err; /* after a failure: the first message is the one reported */
+    size_t msglen = rc ? sizeof spare : errlen;
+    if (so->stats && (!rc || sync) && kh_stats_write_json_run(sim, run, so->stats, msg, msglen)) {
+        rc = -1;
+        msg = spare;
+        msglen = sizeof spare;
+    }
+    if ((rc && !sync) || (!so->report && !so->heatmap)) return rc;
+    kh_json *doc = kh_sd_snapshot(sim, run, msg, msglen);
+    if (!doc) rc = -1;
+    if (!rc && speaks) {
+        if (so->report) kh_report_print(kh_json_root(doc), stdout);
+        if (so->heatmap) rc = kh_heatmap_write(kh_json_root(doc), so->heatmap, err, errlen);
+    }
     kh_json_free(doc);
     return rc;
 }
