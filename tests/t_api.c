@@ -40,6 +40,13 @@ static void null_handles_are_refused(void)
     char err[64];
     CHECK_EQ(kh_dev_open(NULL, "default", NULL, NULL, 0, err, sizeof err), KH_E_ARG);
     CHECK(strstr(err, "out is NULL") != NULL);
+    kh_dev *d = (kh_dev *)&err; /* not a handle: must be set to NULL */
+    CHECK_EQ(kh_dev_open(&d, "default", NULL, NULL, 2, err, sizeof err), KH_E_ARG);
+    CHECK(d == NULL);
+    CHECK(strstr(err, "parameter 0 of 2 is NULL") != NULL);
+    const char *params[] = {"host_read_cycles=1", NULL};
+    CHECK_EQ(kh_dev_open(&d, "default", NULL, params, 2, err, sizeof err), KH_E_ARG);
+    CHECK(strstr(err, "parameter 1 of 2 is NULL") != NULL);
 }
 
 static void null_buffers_are_refused(void)

@@ -42,8 +42,8 @@ typedef struct kh_dev kh_dev;
 /* Open a machine. machine: a map picture file, a machine file, or
  * "default". profile: NULL or a profile name (kohaku params --profile),
  * applied after a machine file's own param lines; params: nparams
- * "name=value" strings applied last. On failure *out is NULL and err holds
- * the reason. */
+ * "name=value" strings applied last (none of them NULL). On failure *out
+ * is NULL and err holds the reason. */
 int kh_dev_open(kh_dev **out, const char *machine, const char *profile, const char *const *params,
                 size_t nparams, char *err, size_t errlen);
 void kh_dev_close(kh_dev *d); /* NULL: nothing; d is invalid afterwards */

@@ -81,6 +81,11 @@ int kh_dev_open(kh_dev **out, const char *machine, const char *profile, const ch
         return KH_E_ARG;
     }
     *out = NULL;
+    for (size_t i = 0; i < nparams; i++)
+        if (!params || !params[i]) {
+            if (errlen) snprintf(err, errlen, "kh_dev_open: parameter %zu of %zu is NULL", i, nparams);
+            return KH_E_ARG;
+        }
     if (!machine) machine = "default";
     kh_params p;
     kh_params_default(&p);

@@ -16,7 +16,10 @@ expect_out "EBREAK still prints its line" "a0 = 0x00000007 cause 2" \
     sh -c "\"$KOHAKU\" cpu run default \"$tmp/ebreak.bin\" | cut -d' ' -f1-5"
 expect_err_has "a fault names the PC" "pc 0x00000004" "$KOHAKU" cpu run default "$tmp/fault.bin"
 expect_rc "usage" 2 "$KOHAKU" cpu run default
-expect_rc "bad --arg is usage" 2 "$KOHAKU" cpu run default "$tmp/ecall.bin" --arg x
+expect_rc "a bad --arg value is refused (exit 1, docs/exit-status.md)" 1 "$KOHAKU" cpu run default "$tmp/ecall.bin" --arg x
+expect_rc "--arg without its value is usage" 2 "$KOHAKU" cpu run default "$tmp/ecall.bin" --arg
+expect_err_has "and says so" "--arg needs a value" "$KOHAKU" cpu run default "$tmp/ecall.bin" --arg
+expect_rc "a refused --param value" 1 "$KOHAKU" cpu run default "$tmp/ecall.bin" --param dram_lat=99999999999
 expect_err_has "no processor with cpu_mode agent" "no control processor" \
     "$KOHAKU" cpu run default "$tmp/ecall.bin" --param cpu_mode=agent
 expect_err_has "a missing program is named" "nope.elf" "$KOHAKU" cpu run default "$tmp/nope.elf"

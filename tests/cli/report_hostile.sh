@@ -30,4 +30,11 @@ expect_rc "--heatmap twice is a usage error" 2 $KOHAKU report "$tmp/ok.json" --h
 $KOHAKU run examples/two_mesh.machine examples/two_mesh.session --stats "$tmp/run.json" > /dev/null 2>&1
 expect_err_has "an unwritable heat map is named" "heat map /nonexistent/h.svg: cannot create" \
     $KOHAKU report "$tmp/run.json" --heatmap /nonexistent/h.svg
+# --trace-window: decimal or 0x cycles, a leading 0 is not octal
+run2() { $KOHAKU run examples/two_mesh.machine examples/two_mesh.session --trace "$tmp/w.json" "$@"; }
+expect_rc "--trace-window 010:9 is 10:9, refused" 2 run2 --trace-window 010:9
+expect_rc "--trace-window 09:10 is 9:10, taken" 0 run2 --trace-window 09:10
+expect_rc "0x10:0x20 is taken" 0 run2 --trace-window 0x10:0x20
+expect_rc "2^64 is refused" 2 run2 --trace-window 0:18446744073709551616
+expect_err_has "a long value is quoted cut" "... (5002 bytes)'" run2 --trace-window "$(head -c 5000 /dev/zero | tr '\0' '1'):2"
 finish

@@ -20,6 +20,9 @@ expect_rc "--settle past the clock's end exits 1" 1 sh -c "echo Q | $KOHAKU serv
 expect_out "and says why on the channel" "E --settle: run 18446744073709551615 cycles" \
     sh -c "echo Q | $KOHAKU serve default --settle 0xffffffffffffffff | cut -d: -f1-2"
 
+expect_out "--settle 010 is ten cycles, not octal eight" "READY sys_cycles=a sys_rstn=1" \
+    sh -c "echo Q | $KOHAKU serve default --settle 010"
+
 # a NUL byte cannot cut a command short: the W is refused, memory unchanged
 printf 'W 100000000 5\000junk\nR 100000000\nQ\n' | serve > "$tmp/nul"
 expect_out "a line with a NUL byte is refused" "E a line with a NUL byte is refused" line "$tmp/nul" 2

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "cmds.h"
+#include "kohaku/echo.h"
 #include "kohaku/hex.h"
 #include "kohaku/machine.h"
 #include "kohaku/rv32.h"
@@ -53,10 +54,17 @@ int kh_cmd_cpu(int argc, char **argv)
         if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
             usage(stdout);
             return 0;
-        } else if (!strcmp(argv[i], "--arg") && i + 1 < argc) {
-            if (kh_parse_u64(argv[++i], &arg) || arg > 0xFFFFFFFFu) {
-                fprintf(stderr, "kohaku cpu run: --arg '%s' is not a 32-bit decimal or 0x number\n", argv[i]);
+        } else if (!strcmp(argv[i], "--arg")) {
+            if (i + 1 >= argc) {
+                fprintf(stderr, "kohaku cpu run: --arg needs a value (a 32-bit number)\n");
                 return 2;
+            }
+            /* a refused value, not a usage error (docs/exit-status.md) */
+            if (kh_parse_u64(argv[++i], &arg) || arg > 0xFFFFFFFFu) {
+                kh_echo_buf b;
+                fprintf(stderr, "kohaku cpu run: --arg '%s' is not a 32-bit decimal or 0x number\n",
+                        kh_echo(argv[i], &b));
+                return 1;
             }
         } else if (argv[i][0] == '-') {
             fprintf(stderr, "kohaku cpu run: unknown option '%s'\n", argv[i]);
@@ -75,7 +83,7 @@ int kh_cmd_cpu(int argc, char **argv)
         usage(stderr);
         return 2;
     }
-    if (kh_simopts_params(&so, &p, err, sizeof err)) return 2;
+    if (kh_simopts_params(&so, &p, err, sizeof err)) return 1;
     kh_rv32_image *img = malloc(sizeof *img);
     if (!img || kh_rv32_image_load(program, img, err, sizeof err)) {
         fprintf(stderr, "kohaku cpu run: %s\n", img ? err : "out of memory");

@@ -11,6 +11,7 @@
 #include "cmds.h"
 #include "kohaku/api.h"
 #include "kohaku/echo.h"
+#include "kohaku/hex.h"
 
 #define SERVE_MAX_PARAMS 64
 #define SERVE_MAX_BLOCK (1u << 20) /* bytes one RB may ask for */
@@ -291,11 +292,8 @@ int kh_cmd_serve(int argc, char **argv)
                 return 2;
             }
             const char *v = argv[++i];
-            char *end;
             if (a[2] == 's') {
-                errno = 0;
-                settle = strtoull(v, &end, 0);
-                if (*end || !*v || errno || *v == '-') {
+                if (kh_parse_u64(v, &settle)) { /* a leading 0 is not octal */
                     fprintf(stderr, "kohaku serve: --settle '%s' is not a cycle count (a decimal or 0x number)\n",
                             kh_echo(v, &eb));
                     return 1;

@@ -1,10 +1,10 @@
 /* The shared simulation options of the kohaku subcommands (simopts.h). */
-#include <ctype.h>
-#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "kohaku/echo.h"
+#include "kohaku/hex.h"
 #include "simopts.h"
 
 /* --profile/--param under the subcommand's rule: 1 taken, -1 refused. */
@@ -29,20 +29,23 @@ static int take_edit(kh_simopts *o, const char *opt, const char *val)
     return 1;
 }
 
-/* --trace-window A:B: the cycles [A, B). */
+/* --trace-window A:B: the cycles [A, B), each a decimal or 0x number
+ * (kh_parse_u64: a leading 0 is not octal). */
 static int take_window(kh_simopts *o, const char *v)
 {
-    char *end;
-    errno = 0;
-    unsigned long long a = strtoull(v, &end, 0), b = 0;
-    int ok = end != v && *end == ':' && isdigit((unsigned char)v[0]);
+    const char *colon = strchr(v, ':');
+    char first[64];
+    uint64_t a = 0, b = 0;
+    size_t n = colon ? (size_t)(colon - v) : 0;
+    int ok = colon && n < sizeof first;
     if (ok) {
-        const char *s = end + 1;
-        b = strtoull(s, &end, 0);
-        ok = end != s && !*end && isdigit((unsigned char)s[0]) && !errno && a < b;
+        memcpy(first, v, n);
+        first[n] = 0;
+        ok = !kh_parse_u64(first, &a) && !kh_parse_u64(colon + 1, &b) && a < b;
     }
     if (!ok) {
-        fprintf(stderr, "%s: --trace-window '%s': expected A:B, cycles with A < B\n", o->who, v);
+        kh_echo_buf eb;
+        fprintf(stderr, "%s: --trace-window '%s': expected A:B, cycles with A < B\n", o->who, kh_echo(v, &eb));
         return -1;
     }
     o->keep.begin = a;

@@ -414,6 +414,9 @@ static void conv_step(kh_comp *c, kh_cycle t)
             conv_req *rq = kh_ring_at(w ? &r->wr : &r->rd, 0);
             if (!rq || (w ? r->lost_wr : r->lost_rd)) continue;
             kh_cycle at = rq->ready > t + 1 ? rq->ready : t + 1;
+            /* Held by the other kind: nothing to do before that one is
+             * granted, and the step that grants it looks again. */
+            if (channel_held(r, w, at)) continue;
             if (regrant_blocked(r->gnt_at, at)) at++;
             if (!w && rd_in_flight(r, t + 1) >= (cv->n->p->dram_rd_out ? cv->n->p->dram_rd_out : 1)) {
                 kh_cycle soonest = KH_NEVER;
