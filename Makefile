@@ -112,7 +112,15 @@ $(GEN)/kohaku/gen/%.h: isa/%.isa $(BUILD)/isagen
 	@echo "  GEN   $@"
 	$(Q)$(BUILD)/isagen --emit c-header $< > $@.tmp && mv $@.tmp $@
 
-$(GEN)/isa_embed.c: $(ISA_SRCS) $(BUILD)/isagen
+# The list of tables as a file, rewritten only when it changes: a table that
+# disappears (a branch switch) must regenerate the embedding too, and make
+# sees only the prerequisites that exist.
+ISA_LIST := $(GEN)/isa-list.txt
+ifeq ($(filter clean,$(MAKECMDGOALS)),)
+$(shell mkdir -p $(GEN) && echo '$(ISA_SRCS)' | cmp -s - $(ISA_LIST) || echo '$(ISA_SRCS)' > $(ISA_LIST))
+endif
+
+$(GEN)/isa_embed.c: $(ISA_SRCS) $(ISA_LIST) $(BUILD)/isagen
 	@mkdir -p $(@D)
 	@echo "  GEN   $@"
 	$(Q)$(BUILD)/isagen --embed $(ISA_SRCS) > $@.tmp && mv $@.tmp $@
