@@ -73,7 +73,7 @@ static inline KH_T_AVX2 void kh_product_avx2(const kh_mx_entry *a, const kh_mx_e
  * into lane 4i + j, so eight vpdpbusd leave each lane's total in place (the
  * same integer sum, grouped otherwise: exact). The bias correction is
  * summed the same way from B's gathered dwords. */
-static inline KH_T_AVX512VNNI __m512i kh_product16_avx512vnni(const kh_mx_entry *a, const kh_mx_entry *b)
+static inline __attribute__((always_inline)) KH_T_AVX512VNNI __m512i kh_product16_avx512vnni(const kh_mx_entry *a, const kh_mx_entry *b)
 {
     const __m512i bias = _mm512_set1_epi8(64);
     const __m256i bias8 = _mm256_set1_epi8(64); /* byte adds on 256 bits: no AVX512BW needed */
