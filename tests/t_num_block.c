@@ -149,6 +149,44 @@ static void mx_block_pipeline_is_product_scale_add(void)
     CHECK(!memcmp(t1, t2, sizeof t1));
 }
 
+/* kh_mx_kernels_accumulate2 on every path: (a, b0) into tile0 then (a, b1)
+ * into tile1, each lane §5 and §6.1; and the same tile twice in sequence. */
+static void mx_block_pair_accumulates_in_order(void)
+{
+    uint64_t s = 91;
+    for (int p = 0; p < KH_MX_NPATHS; p++) {
+        if (!kh_mx_path_fn((kh_mx_path)p)) continue;
+        kh_mx_kernels k;
+        kh_mx_kernels_get((kh_mx_path)p, &k);
+        for (unsigned mw = KH_ACC_MW_MIN; mw <= KH_ACC_MW_MAX; mw++)
+            for (int r = 0; r < 600; r++) {
+                kh_mx_entry a, b[2];
+                fill(&a, &s, r < 4 ? r : r % 4 == 3 ? 3 : 0);
+                fill(&b[0], &s, r < 4 ? r : 0);
+                fill(&b[1], &s, r % 5 == 1 ? 3 : 0);
+                unsigned anchor = r % 5 ? 40 : (unsigned)(rng_next(&s) % 256);
+                int same = r % 9 == 0; /* one tile for both: the second adds onto the first */
+                uint32_t tile[2][16], want[2][16];
+                for (int t = 0; t < 2; t++)
+                    for (int n = 0; n < 16; n++) tile[t][n] = want[t][n] = tile_word(&s, mw);
+                kh_mx_kernels_accumulate2(&k, &a, &b[0], &b[1], anchor, mw, tile[0], tile[same ? 0 : 1]);
+                for (int t = 0; t < 2; t++) {
+                    int32_t c[4][4];
+                    ref_block(&a, &b[t], c);
+                    uint32_t *w = want[same ? 0 : t];
+                    for (int n = 0; n < 16; n++)
+                        w[n] = kh_acc_add(w[n], 0, kh_acc_from_product(c[n / 4][n % 4], a.scale[n / 4], b[t].scale[n % 4],
+                                                                       anchor, mw), 0, mw);
+                }
+                if (memcmp(tile, want, sizeof tile)) {
+                    kh_test_fail(__FILE__, __LINE__, "path %s mw %u anchor %u same %d: pair differs",
+                                 kh_mx_path_name((kh_mx_path)p), mw, anchor, same);
+                    return;
+                }
+            }
+    }
+}
+
 /* cluster.md §9.5, every intermediate the text gives. */
 static void cluster_end_to_end_worked_example(void)
 {
@@ -250,6 +288,7 @@ int main(void)
     KH_RUN(mx_block_every_path_is_exact);
     KH_RUN(mx_block_dispatch_names_a_running_path);
     KH_RUN(mx_block_pipeline_is_product_scale_add);
+    KH_RUN(mx_block_pair_accumulates_in_order);
     KH_RUN(cluster_end_to_end_worked_example);
     return kh_test_end("t_num_block");
 }

@@ -105,24 +105,35 @@ static KH_INLINE T512 v16 sum16(v16 a, v16 b, unsigned mw)
 static KH_INLINE KH_T_AVX512VNNI void chain512(const kh_mx_entry *a, const kh_mx_entry *b, unsigned anchor,
                                                unsigned mw, uint32_t chain[16])
 {
-    __m256i c[2];
     v16 va, vb;
-    kh_product_avx512vnni(a, b, c);
+    v16 c16 = kh_product16_avx512vnni(a, b);
     lane_scales16(a, b, &va, &vb);
-    v16 c16 = _mm512_inserti64x4(_mm512_castsi256_si512(c[0]), c[1], 1);
     _mm512_storeu_si512(chain, scale16(c16, va, vb, anchor, mw));
 }
 
 static KH_INLINE KH_T_AVX512VNNI void accum512(const kh_mx_entry *a, const kh_mx_entry *b, unsigned anchor,
                                                unsigned mw, uint32_t tile[16])
 {
-    __m256i c[2];
     v16 va, vb;
-    kh_product_avx512vnni(a, b, c);
+    v16 c16 = kh_product16_avx512vnni(a, b);
     lane_scales16(a, b, &va, &vb);
-    v16 c16 = _mm512_inserti64x4(_mm512_castsi256_si512(c[0]), c[1], 1);
     v16 ch = scale16(c16, va, vb, anchor, mw);
     _mm512_storeu_si512(tile, sum16(_mm512_loadu_si512(tile), ch, mw));
+}
+
+/* Two blocks sharing A, into two distinct tiles: one instruction stream,
+ * so the two dependency chains overlap. */
+static KH_INLINE KH_T_AVX512VNNI void accum512x2(const kh_mx_entry *a, const kh_mx_entry *b0, const kh_mx_entry *b1,
+                                                 unsigned anchor, unsigned mw, uint32_t t0[16], uint32_t t1[16])
+{
+    v16 va, vb0, vb1;
+    v16 c0 = kh_product16_avx512vnni(a, b0), c1 = kh_product16_avx512vnni(a, b1);
+    lane_scales16(a, b0, &va, &vb0);
+    lane_scales16(a, b1, &va, &vb1);
+    v16 ch0 = scale16(c0, va, vb0, anchor, mw), ch1 = scale16(c1, va, vb1, anchor, mw);
+    v16 s0 = sum16(_mm512_loadu_si512(t0), ch0, mw), s1 = sum16(_mm512_loadu_si512(t1), ch1, mw);
+    _mm512_storeu_si512(t0, s0);
+    _mm512_storeu_si512(t1, s1);
 }
 
 KH_T_AVX512VNNI void kh_mx_chain_avx512vnni(const kh_mx_entry *a, const kh_mx_entry *b, unsigned anchor, unsigned mw,
@@ -137,6 +148,15 @@ KH_T_AVX512VNNI void kh_mx_accum_avx512vnni(const kh_mx_entry *a, const kh_mx_en
 {
     if (anchor == KH_MX_ANCHOR && mw == KH_ACC_MW_DEFAULT) accum512(a, b, KH_MX_ANCHOR, KH_ACC_MW_DEFAULT, tile);
     else accum512(a, b, anchor, mw, tile);
+}
+
+KH_T_AVX512VNNI void kh_mx_accum2_avx512vnni(const kh_mx_entry *a, const kh_mx_entry *b0, const kh_mx_entry *b1,
+                                             unsigned anchor, unsigned mw, uint32_t tile0[16], uint32_t tile1[16])
+{
+    if (anchor == KH_MX_ANCHOR && mw == KH_ACC_MW_DEFAULT)
+        accum512x2(a, b0, b1, KH_MX_ANCHOR, KH_ACC_MW_DEFAULT, tile0, tile1);
+    else
+        accum512x2(a, b0, b1, anchor, mw, tile0, tile1);
 }
 
 /* numerics §7 for FP22 (MW 14), lane by lane as kh_acc_to_f16: flush below

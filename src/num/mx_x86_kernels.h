@@ -9,7 +9,8 @@
  *         no saturation), then to int32;
  *   VNNI  (a + 64) * b summed four at a time into int32, minus 64 * sum(b).
  * Either way the eight int32 partial sums of each dot product are added
- * horizontally at the end: out[0] = c[0][0..3], c[1][0..3]; out[1] = rows 2, 3. */
+ * horizontally at the end: out[0] = c[0][0..3], c[1][0..3]; out[1] = rows 2, 3
+ * (AVX-512 gathers the operands so that no horizontal sum is left). */
 #ifndef KOHAKU_NUM_MX_X86_KERNELS_H
 #define KOHAKU_NUM_MX_X86_KERNELS_H
 
@@ -67,9 +68,40 @@ static inline KH_T_AVX2 void kh_product_avx2(const kh_mx_entry *a, const kh_mx_e
     out[1] = kh_reduce8(p + 8);
 
 #define KH_T_AVX512VNNI __attribute__((target("avx2,avx512f,avx512cd,avx512vl,avx512vnni")))
+/* With 512-bit registers the sixteen dot products need no horizontal sums:
+ * step k gathers dword k (elements 4k..4k+3) of A row i and of B column j
+ * into lane 4i + j, so eight vpdpbusd leave each lane's total in place (the
+ * same integer sum, grouped otherwise: exact). The bias correction is
+ * summed the same way from B's gathered dwords. */
+static inline __attribute__((always_inline)) KH_T_AVX512VNNI __m512i kh_product16_avx512vnni(const kh_mx_entry *a, const kh_mx_entry *b)
+{
+    const __m512i bias = _mm512_set1_epi8(64);
+    const __m256i bias8 = _mm256_set1_epi8(64); /* byte adds on 256 bits: no AVX512BW needed */
+    __m256i ua[4];
+    KH_UNROLL for (int i = 0; i < 4; i++) ua[i] = _mm256_add_epi8(_mm256_loadu_si256((const __m256i *)a->q[i]), bias8);
+    const __m512i a01 = _mm512_inserti64x4(_mm512_castsi256_si512(ua[0]), ua[1], 1);
+    const __m512i a23 = _mm512_inserti64x4(_mm512_castsi256_si512(ua[2]), ua[3], 1);
+    const __m512i b01 = _mm512_loadu_si512(b->q[0]), b23 = _mm512_loadu_si512(b->q[2]);
+    /* dword 8r + k of the pair (q[0..1], q[2..3]) is element group k of lane r */
+    const __m512i rows = _mm512_setr_epi32(0, 0, 0, 0, 8, 8, 8, 8, 16, 16, 16, 16, 24, 24, 24, 24);
+    const __m512i cols = _mm512_setr_epi32(0, 8, 16, 24, 0, 8, 16, 24, 0, 8, 16, 24, 0, 8, 16, 24);
+    /* four chains, so the vpdpbusd latencies overlap */
+    __m512i acc[2] = {_mm512_setzero_si512(), _mm512_setzero_si512()}, corr[2] = {acc[0], acc[0]};
+    KH_UNROLL for (int k = 0; k < 8; k++) {
+        const __m512i step = _mm512_set1_epi32(k);
+        __m512i ak = _mm512_permutex2var_epi32(a01, _mm512_add_epi32(rows, step), a23);
+        __m512i bk = _mm512_permutex2var_epi32(b01, _mm512_add_epi32(cols, step), b23);
+        acc[k & 1] = _mm512_dpbusd_epi32(acc[k & 1], ak, bk);
+        corr[k & 1] = _mm512_dpbusd_epi32(corr[k & 1], bias, bk);
+    }
+    return _mm512_sub_epi32(_mm512_add_epi32(acc[0], acc[1]), _mm512_add_epi32(corr[0], corr[1]));
+}
+
 static inline KH_T_AVX512VNNI void kh_product_avx512vnni(const kh_mx_entry *a, const kh_mx_entry *b, __m256i out[2])
 {
-    KH_PRODUCT_VNNI_BODY(_mm256_dpbusd_epi32)
+    __m512i c = kh_product16_avx512vnni(a, b);
+    out[0] = _mm512_castsi512_si256(c);
+    out[1] = _mm512_extracti64x4_epi64(c, 1);
 }
 
 #ifdef KH_MX_HAVE_AVXVNNI

@@ -49,19 +49,24 @@ int kh_gemm_reference_mx(const kh_gemm_plan *p, const uint16_t *a, const uint16_
         for (unsigned tj = 0; tj < p->gj; tj++) {
             for (unsigned ch = 0; ch < p->ch; ch++)
                 for (unsigned kb = 0; kb < p->bc; kb++)
-                    for (unsigned g = 0; g < p->gm; g++)
-                        for (unsigned h = 0; h < p->gn; h++) {
-                            const kh_mx_entry *x = &ea[(((size_t)ti * p->ch + ch) * p->gm + g) * p->bc + kb];
-                            const kh_mx_entry *y = &eb[(((size_t)tj * p->ch + ch) * p->gn + h) * p->bc + kb];
-                            uint32_t *t = tile[g * p->gn + h];
-                            if (ch == 0 && kb == 0) { /* LOAD opens the tile */
+                    for (unsigned g = 0; g < p->gm; g++) {
+                        const kh_mx_entry *x = &ea[(((size_t)ti * p->ch + ch) * p->gm + g) * p->bc + kb];
+                        const kh_mx_entry *y = &eb[((size_t)tj * p->ch + ch) * p->gn * p->bc + kb];
+                        uint32_t(*t)[16] = &tile[g * p->gn];
+                        unsigned h = 0;
+                        if (ch == 0 && kb == 0) { /* LOAD opens the tile */
+                            for (; h < p->gn; h++) {
                                 uint32_t chain[16];
-                                kh_mx_kernels_chain(&mx, x, y, KH_MX_ANCHOR, mw, chain);
-                                kh_acc_load16(chain, mw, t);
-                            } else {
-                                kh_mx_kernels_accumulate(&mx, x, y, KH_MX_ANCHOR, mw, t);
+                                kh_mx_kernels_chain(&mx, x, &y[h * p->bc], KH_MX_ANCHOR, mw, chain);
+                                kh_acc_load16(chain, mw, t[h]);
                             }
                         }
+                        /* every tile its own: two at a time */
+                        for (; h + 1 < p->gn; h += 2)
+                            kh_mx_kernels_accumulate2(&mx, x, &y[h * p->bc], &y[(h + 1) * p->bc], KH_MX_ANCHOR, mw,
+                                                      t[h], t[h + 1]);
+                        if (h < p->gn) kh_mx_kernels_accumulate(&mx, x, &y[h * p->bc], KH_MX_ANCHOR, mw, t[h]);
+                    }
             for (unsigned g = 0; g < p->gm; g++)
                 for (unsigned h = 0; h < p->gn; h++)
                     for (unsigned l = 0; l < 16; l++) {

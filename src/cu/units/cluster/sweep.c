@@ -28,6 +28,15 @@ static unsigned emitted_granules(const kh_cl_inst *in)
  * [16(4i+j)+15 : 16(4i+j)]. */
 static void fp16_granule(const uint32_t v[16], unsigned mw, uint64_t out[4]) { kh_acc_to_f16_word(v, mw, out); }
 
+/* The first ADD of a sweep into a sub-tile never LOADed warns (once). */
+static void warn_unloaded(kh_cluster *u, unsigned t, int *warned)
+{
+    if (u->loaded[t] || *warned) return;
+    *warned = 1;
+    kh_cl_warn(u, "GEMM adds into sub-tile %u that was never LOADed: its content is "
+                  "undefined in hardware, modelled as zero (cluster.md §3, Open point 8)", t);
+}
+
 /* §5.1 in its sequential form: K block outermost, then g, then h. Each
  * command multiplies one A entry by one B entry exactly (numerics §4),
  * applies the two scale bytes and the anchor (§5) and LOADs or ADDs the 16
@@ -48,6 +57,22 @@ void kh_cl_sweep_compute(kh_cluster *u, const kh_cl_inst *in, uint64_t (*emit_ou
                 const kh_mx_entry *b = &u->l1b[kh_cl_l1ix(in->bbank, in->boff + h * nk + kb, u->gb)];
                 const unsigned t = (g * gn + h) & tmask;
                 uint32_t *tv = u->tile[t];
+                const unsigned t1 = (g * gn + h + 1) & tmask;
+                if (!load && h + 1 < gn && t1 != t) {
+                    /* two ADDs into two distinct sub-tiles side by side: neither reads
+                     * the other's tile, so the results and emits are those of the
+                     * sequential order */
+                    const kh_mx_entry *b1 = &u->l1b[kh_cl_l1ix(in->bbank, in->boff + (h + 1) * nk + kb, u->gb)];
+                    warn_unloaded(u, t, &warned);
+                    warn_unloaded(u, t1, &warned);
+                    kh_mx_kernels_accumulate2(&u->mx, a, b, b1, anchor, mw, tv, u->tile[t1]);
+                    if (emit && emit_out) {
+                        fp16_granule(tv, mw, emit_out[g * gn + h]);
+                        fp16_granule(u->tile[t1], mw, emit_out[g * gn + h + 1]);
+                    }
+                    h++;
+                    continue;
+                }
                 if (load) {
                     /* LOAD = add(forced zero, chain): the chain verbatim, 0 if its E is 0 */
                     uint32_t chain[16];
@@ -55,11 +80,7 @@ void kh_cl_sweep_compute(kh_cluster *u, const kh_cl_inst *in, uint64_t (*emit_ou
                     kh_acc_load16(chain, mw, tv);
                     u->loaded[t] = 1;
                 } else {
-                    if (!u->loaded[t] && !warned) {
-                        warned = 1;
-                        kh_cl_warn(u, "GEMM adds into sub-tile %u that was never LOADed: its content is "
-                                      "undefined in hardware, modelled as zero (cluster.md §3, Open point 8)", t);
-                    }
+                    warn_unloaded(u, t, &warned);
                     kh_mx_kernels_accumulate(&u->mx, a, b, anchor, mw, tv); /* ADD / ADD_EMIT */
                 }
                 if (emit && emit_out) fp16_granule(tv, mw, emit_out[g * gn + h]);
