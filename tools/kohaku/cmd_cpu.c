@@ -34,7 +34,7 @@ static void usage(FILE *out)
 
 int kh_cmd_cpu(int argc, char **argv)
 {
-    const char *machine = NULL, *program = NULL;
+    const char *operand[2] = {NULL, NULL}; /* MACHINE PROGRAM */
     uint64_t arg = 0;
     kh_simopts so = {.who = "kohaku cpu run", .takes = KH_SIMOPT_PARAMS_IN_ORDER};
     kh_params p;
@@ -51,10 +51,7 @@ int kh_cmd_cpu(int argc, char **argv)
         int t = kh_simopts_take(&so, argc, argv, &i);
         if (t < 0) return 2;
         if (t) continue;
-        if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
-            usage(stdout);
-            return 0;
-        } else if (!strcmp(argv[i], "--arg")) {
+        if (!strcmp(argv[i], "--arg")) {
             if (i + 1 >= argc) {
                 fprintf(stderr, "kohaku cpu run: --arg needs a value (a 32-bit number)\n");
                 return 2;
@@ -66,19 +63,12 @@ int kh_cmd_cpu(int argc, char **argv)
                         kh_echo(argv[i], &b));
                 return 1;
             }
-        } else if (argv[i][0] == '-') {
-            fprintf(stderr, "kohaku cpu run: unknown option '%s'\n", argv[i]);
-            usage(stderr);
-            return 2;
-        } else if (!machine) {
-            machine = argv[i];
-        } else if (!program) {
-            program = argv[i];
-        } else {
-            usage(stderr);
-            return 2;
+            continue;
         }
+        int rc;
+        if (!kh_simopts_word(&so, argv[i], operand, 2, usage, &rc)) return rc;
     }
+    const char *machine = operand[0], *program = operand[1];
     if (!machine || !program) {
         usage(stderr);
         return 2;

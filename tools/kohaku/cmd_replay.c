@@ -48,31 +48,20 @@ int kh_cmd_replay(int argc, char **argv)
     kh_replay_opts o = {0};
     kh_checkout ck = {.who = "kohaku replay"};
     kh_simopts so = {.who = "kohaku replay"};
-    const char *kind = NULL, *file = NULL;
+    const char *operand[2] = {NULL, NULL}; /* KIND FILE */
     for (int i = 1; i < argc; i++) {
         int t = kh_simopts_take(&so, argc, argv, &i);
         if (t < 0) return 2;
         if (t) continue;
-        if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
-            usage(stdout);
-            return 0;
-        } else if (!strcmp(argv[i], "--rtl-compat")) {
+        int rc;
+        if (!strcmp(argv[i], "--rtl-compat"))
             o.rtl_compat = 1;
-        } else if (!strcmp(argv[i], "--verbose") || !strcmp(argv[i], "-v")) {
+        else if (!strcmp(argv[i], "--verbose") || !strcmp(argv[i], "-v"))
             o.verbose = 1;
-        } else if (argv[i][0] == '-') {
-            fprintf(stderr, "kohaku replay: unknown option '%s'\n", argv[i]);
-            usage(stderr);
-            return 2;
-        } else if (!kind) {
-            kind = argv[i];
-        } else if (!file) {
-            file = argv[i];
-        } else {
-            usage(stderr);
-            return 2;
-        }
+        else if (!kh_simopts_word(&so, argv[i], operand, 2, usage, &rc))
+            return rc;
     }
+    const char *kind = operand[0], *file = operand[1];
     if (!kind || !file) {
         usage(stderr);
         return 2;

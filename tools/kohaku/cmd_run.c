@@ -35,7 +35,7 @@ static void usage(FILE *out)
 
 int kh_cmd_run(int argc, char **argv)
 {
-    const char *machine = NULL, *session = NULL;
+    const char *operand[2] = {NULL, NULL}; /* MACHINE SESSION */
     /* --profile and --param apply in command-line order, after a machine
      * file's own parameters */
     kh_simopts so = {.who = "kohaku run", .takes = KH_SIMOPT_PARAMS_IN_ORDER};
@@ -45,22 +45,10 @@ int kh_cmd_run(int argc, char **argv)
         int t = kh_simopts_take(&so, argc, argv, &i);
         if (t < 0) return 2;
         if (t) continue;
-        if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
-            usage(stdout);
-            return 0;
-        } else if (argv[i][0] == '-') {
-            fprintf(stderr, "kohaku run: unknown option '%s'\n", argv[i]);
-            usage(stderr);
-            return 2;
-        } else if (!machine) {
-            machine = argv[i];
-        } else if (!session) {
-            session = argv[i];
-        } else {
-            usage(stderr);
-            return 2;
-        }
+        int rc;
+        if (!kh_simopts_word(&so, argv[i], operand, 2, usage, &rc)) return rc;
     }
+    const char *machine = operand[0], *session = operand[1];
     if (!machine || !session) {
         usage(stderr);
         return 2;

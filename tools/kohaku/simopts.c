@@ -178,3 +178,25 @@ kh_machine *kh_simopts_machine(const kh_simopts *o, const char *machine, char *e
     kh_machine_spec_free(spec);
     return m;
 }
+
+int kh_simopts_word(const kh_simopts *o, const char *word, const char **slots, unsigned nslots,
+                    void (*usage)(FILE *), int *rc)
+{
+    if (!strcmp(word, "--help") || !strcmp(word, "-h")) {
+        usage(stdout);
+        *rc = 0;
+        return 0;
+    }
+    if (word[0] == '-') {
+        fprintf(stderr, "%s: unknown option '%s'\n", o->who, word);
+    } else {
+        for (unsigned k = 0; k < nslots; k++)
+            if (!slots[k]) {
+                slots[k] = word;
+                return 1;
+            }
+    }
+    usage(stderr);
+    *rc = 2;
+    return 0;
+}

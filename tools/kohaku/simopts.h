@@ -8,6 +8,7 @@
 #define KOHAKU_SIMOPTS_H
 
 #include <stddef.h>
+#include <stdio.h>
 
 #include "kohaku/machine.h"
 #include "kohaku/params.h"
@@ -53,6 +54,16 @@ int kh_simopts_output(const kh_simopts *o);
  * --profile/--param too many): "WHO: ..." on standard
  * error, return -1; the caller exits 2 (docs/exit-status.md). */
 int kh_simopts_take(kh_simopts *o, int argc, char **argv, int *i);
+
+/* A word of the command line that is neither a simulation option nor one
+ * of the subcommand's own: --help/-h prints usage on standard output and
+ * ends the command with 0; another word starting with '-' is an unknown
+ * option, a word past the last operand slot a usage error, both ending it
+ * with 2 (usage on standard error). Anything else fills the first empty of
+ * the nslots operand slots. Returns 1 when the word was taken, 0 with *rc
+ * set when the command ends. */
+int kh_simopts_word(const kh_simopts *o, const char *word, const char **slots, unsigned nslots,
+                    void (*usage)(FILE *), int *rc);
 
 /* Apply the --profile and --param options to p by o->takes' rule. 0, or -1
  * with the refused value's message in err (the first refusal; p is then
