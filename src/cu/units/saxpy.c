@@ -91,8 +91,10 @@ static inline __attribute__((always_inline)) uint32_t sx_elem(int32_t ia, uint32
 static void compute(saxpy *u)
 {
     int32_t ia = sx_f2i(u->a);
+    /* k counts payload words (element pairs); whole lines first, with AVX2 */
+    unsigned k = kh_sx_lines_x86(ia, u->xl, u->yl, u->n / 8) ? u->n / 8 * 4 : 0;
     unsigned pairs = u->n / 2;
-    for (unsigned k = 0; k < pairs; k++) {
+    for (; k < pairs; k++) {
         uint64_t x = u->xl[k / 4].w[k % 4], *y = &u->yl[k / 4].w[k % 4];
         uint64_t lo = sx_elem(ia, (uint32_t)x, (uint32_t)*y), hi = sx_elem(ia, (uint32_t)(x >> 32), (uint32_t)(*y >> 32));
         *y = hi << 32 | lo;
