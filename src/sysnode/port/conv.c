@@ -289,9 +289,10 @@ static void grant_read(kh_conv *cv, kh_creq *r, kh_target tg, kh_cycle t)
     if (first <= r->last_beat) first = r->last_beat + 1;
     uint64_t base = rq.addr & ~(uint64_t)31;
     for (unsigned k = 0; k < rq.beats; k++) {
-        kh_conv_beat b = {.at = first + step * k + r->r_skid, .tag = rq.tag, .k = k, .last = k + 1 == rq.beats};
-        if (rq.functional) kh_node_word_read(cv->n, tg, base + 32 * (uint64_t)k, b.d);
-        kh_ring_push(&r->beats, &b);
+        kh_conv_beat *b = kh_ring_push_slot(&r->beats);
+        if (!b) continue; /* out of memory: the beat is lost, as a failed push lost it */
+        *b = (kh_conv_beat){.at = first + step * k + r->r_skid, .tag = rq.tag, .k = k, .last = k + 1 == rq.beats};
+        if (rq.functional) kh_node_word_read(cv->n, tg, base + 32 * (uint64_t)k, b->d);
     }
     r->last_beat = first + step * (rq.beats - 1);
     rd_track(r, r->last_beat, t);
