@@ -173,7 +173,9 @@ static int sx_recv(void *unit, const kh_flit *f, kh_cycle now)
         return 1;
     }
     u->last_resp = now;
-    if (u->st == SX_WAIT) kh_cu_wake(u->shell, now + 1);
+    /* WAIT moves on only once every line is in: a step before that would
+     * change nothing (the send register, when full, keeps its own wakes) */
+    if (u->st == SX_WAIT && u->xw >= u->beats && u->yw >= u->beats) kh_cu_wake(u->shell, now + 1);
     return 1;
 }
 
