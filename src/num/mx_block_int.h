@@ -10,6 +10,8 @@
 
 /* kh_mx_unpack without the VBMI shuffles, whatever the CPU (tests compare). */
 void kh_mx_unpack_portable(const uint64_t words[16], int b_packing, kh_mx_entry *e);
+/* kh_quant_entry without the AVX-512 lanes, whatever the CPU (tests compare). */
+void kh_quant_entry_portable(const uint64_t in[32], unsigned mode, uint64_t out[16]);
 
 /* Defined when the compiler can build the x86-64 paths (GCC or Clang);
  * -DKH_NUM_PORTABLE_ONLY builds what a non-x86 machine gets. */
