@@ -76,6 +76,19 @@ int kh_router_accept(kh_comp *dst, unsigned port, const kh_flit *f, kh_cycle now
     return kh_router_take((kh_router *)dst, port, f, now);
 }
 
+/* Phase 1's offer of output o into the router d behind it: kh_noc_send
+ * with the receiver known (set once in kh_router_set_out). */
+static int send_down(kh_router *d, unsigned port, kh_link *l, const kh_flit *f, kh_cycle now)
+{
+    if (l->last_xfer == now) return 0;
+    if (!kh_router_take(d, port, f, now)) {
+        kh_link_refused(l, now);
+        return 0;
+    }
+    kh_link_taken(l, f, now);
+    return 1;
+}
+
 static void router_step(kh_comp *c, kh_cycle now)
 {
     kh_router *r = (kh_router *)c;
@@ -86,7 +99,9 @@ static void router_step(kh_comp *c, kh_cycle now)
         log_first_drop(r, lowest(first));
     for (unsigned outs = out_full; outs; outs &= outs - 1) {
         unsigned o = lowest(outs);
-        if (kh_noc_send(r->out_link[o], &r->out[o], now))
+        kh_router *d = r->down[o];
+        if (d ? send_down(d, r->down_port[o], r->out_link[o], &r->out[o], now)
+              : kh_noc_send(r->out_link[o], &r->out[o], now))
             out_full &= ~(1u << o);
         else
             blocked |= 1u << o;
@@ -320,6 +335,8 @@ kh_comp *kh_router_comp(kh_router *r) { return &r->comp; }
 void kh_router_set_out(kh_router *r, unsigned dir, kh_link *l)
 {
     r->out_link[dir] = l;
+    r->down[dir] = l->dst && l->accept == kh_router_accept ? (kh_router *)l->dst : NULL;
+    r->down_port[dir] = (uint8_t)l->dst_port;
     if (l->dst)
         r->unlogged &= (uint8_t)~(1u << dir);
     else

@@ -17,11 +17,14 @@ struct kh_router {
     uint8_t req[KH_NDIRS];      /* per output: the inputs whose slot requests it */
     uint8_t allow[KH_NDIRS];    /* per input: outputs it may request (turn masks, mesh.md §3) */
     uint8_t x, y, nx, ny;
+    uint8_t down_port[KH_NDIRS]; /* the input of down[o] that output o feeds */
     uint64_t hops;              /* grants = flits that crossed this router */
     /* slot i's flit: the entry just popped from in[i], intact until in[i]'s
      * next pop (kh_fifo_pop), which comes only after the slot is granted */
     const kh_flit *slot[KH_NDIRS];
     kh_link *out_link[KH_NDIRS];
+    /* output o's receiver when it is a router (its take inline), else NULL */
+    struct kh_router *down[KH_NDIRS];
     kh_link *in_link[KH_NDIRS];
     kh_fifo in[KH_NDIRS];
     kh_flit out[KH_NDIRS];
