@@ -108,6 +108,27 @@ static void names_resolve_to_the_host_map(void)
     kh_session_free(s);
 }
 
+/* The same name again after `mesh N` is the other mesh's register, and back
+ * again the first's (the parser keeps values of names it has evaluated). */
+static void a_repeated_name_follows_the_mesh_in_force(void)
+{
+    const char *text = "write PROG_LEN 1\nmesh 1\nwrite PROG_LEN 2\nmesh 0\nwrite PROG_LEN 3\nwrite PROG_LEN 4\n";
+    char err[512];
+    kh_session *s = kh_session_parse(text, "t", NULL, err, sizeof err);
+    CHECK(s != NULL);
+    if (!s) {
+        printf("%s\n", err);
+        return;
+    }
+    CHECK_EQ(kh_session_ncommands(s), 4);
+    CHECK_EQ(s->cmd[0].addr, 0x800048);
+    CHECK_EQ(s->cmd[1].addr, 0x810048);
+    CHECK_EQ(s->cmd[2].addr, 0x800048);
+    CHECK_EQ(s->cmd[3].addr, 0x800048);
+    CHECK_EQ(s->cmd[3].value, 4);
+    kh_session_free(s);
+}
+
 static void stage_writes_the_five_words_of_a_cu_inst(void)
 {
     const char *text = "stage 2 txn=0x40 last=1 "
@@ -144,6 +165,7 @@ int main(void)
 {
     KH_RUN(every_malformed_line_names_its_line);
     KH_RUN(names_resolve_to_the_host_map);
+    KH_RUN(a_repeated_name_follows_the_mesh_in_force);
     KH_RUN(stage_writes_the_five_words_of_a_cu_inst);
     KH_RUN(upload_hex_is_bytes_in_address_order);
     return kh_test_end("t_session");

@@ -20,6 +20,16 @@
 
 #define MAX_TOKENS 64
 
+/* Values of named expressions evaluated before (a session repeats the same
+ * few, e.g. `PROG_KICK`, thousands of times): direct-mapped, fixed size. */
+#define EXPR_CACHE 256
+#define EXPR_CACHE_TEXT 32
+typedef struct expr_cached {
+    char text[EXPR_CACHE_TEXT]; /* "" = empty slot */
+    unsigned mesh;              /* names depend on the `mesh N` in force */
+    uint64_t value;
+} expr_cached;
+
 /* Parsing state of one session text. */
 typedef struct sess_parse {
     kh_session *s;
@@ -28,6 +38,7 @@ typedef struct sess_parse {
     unsigned mesh; /* `mesh N`: the mesh symbolic names refer to */
     char *err;
     size_t errlen;
+    expr_cached cache[EXPR_CACHE];
 } sess_parse;
 
 static int fail(sess_parse *p, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
@@ -282,9 +293,29 @@ static int expr_sum(expr *e, uint64_t *out)
 
 static int eval(sess_parse *p, const char *tok, uint64_t *out)
 {
+    /* Only expressions with a name are worth a look-up; a failed one is
+     * never stored, so its message comes again. */
+    expr_cached *slot = NULL;
+    if (isalpha((unsigned char)tok[0])) {
+        uint32_t h = 2166136261u;
+        size_t n = 0;
+        for (; tok[n] && n < EXPR_CACHE_TEXT; n++) h = (h ^ (unsigned char)tok[n]) * 16777619u;
+        if (n < EXPR_CACHE_TEXT) {
+            slot = &p->cache[(h ^ p->mesh) % EXPR_CACHE];
+            if (slot->mesh == p->mesh && !memcmp(slot->text, tok, n + 1)) {
+                *out = slot->value;
+                return 0;
+            }
+        }
+    }
     expr e = {.p = p, .s = tok, .at = tok, .whole = tok};
     if (expr_sum(&e, out)) return -1;
     if (*e.at) return expr_fail(&e, "unexpected character");
+    if (slot) {
+        strcpy(slot->text, tok); /* shorter than EXPR_CACHE_TEXT: checked above */
+        slot->mesh = p->mesh;
+        slot->value = *out;
+    }
     return 0;
 }
 
