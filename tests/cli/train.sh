@@ -9,15 +9,7 @@ i=0
 for w in $("$KOHAKU" asm --unit vector-inner bench/train/vloop.kasm); do
     echo "IMEM addr=$i word=0x$w"; i=$((i + 1))
 done > "$tmp/outer.kasm"
-cat >> "$tmp/outer.kasm" <<'EOT'
-DESC ad=0 fld=base value=0x1000
-DESC ad=0 fld=dim0 value=0x200008
-DESC ad=1 fld=base value=0x2000
-DESC ad=1 fld=dim0 value=0x200008
-DESC ad=5 fld=base value=0
-DESC ad=5 fld=dim0 value=0x10200
-RUN addr=0
-EOT
+cat bench/train/vloop_run.kasm >> "$tmp/outer.kasm"
 "$KOHAKU" asm --unit vector "$tmp/outer.kasm" > "$tmp/want" 2>/dev/null
 grep '^stage' bench/train/vector.session | head -n "$(wc -l < "$tmp/want")" | grep -o 'payload=[0-9a-f]*' | cut -d= -f2 > "$tmp/got"
 expect_rc "the vector session stages the assembled kernel" 0 cmp -s "$tmp/want" "$tmp/got"
