@@ -35,22 +35,28 @@ static void one_shape(unsigned m, unsigned n, unsigned k, uint32_t seed)
 {
     uint16_t *a = malloc(((size_t)m * k + 1) * 2), *bt = malloc(((size_t)n * k + 1) * 2);
     double *want = malloc(((size_t)m * n + 1) * 8), *got = malloc(((size_t)m * n + 1) * 8),
-           *port = malloc(((size_t)m * n + 1) * 8);
-    CHECK(a && bt && want && got && port);
+           *path = malloc(((size_t)m * n + 1) * 8);
+    CHECK(a && bt && want && got && path);
     for (size_t i = 0; i < (size_t)m * k; i++) a[i] = f16_sample(&seed);
     for (size_t i = 0; i < (size_t)n * k; i++) bt[i] = f16_sample(&seed);
     if (m * k > 2) a[1] = 0x8000; /* -0 */
     if (n * k > 2) bt[2] = 0x0001; /* the smallest subnormal */
     naive(m, n, k, a, bt, want);
     kh_gemm_reference_float(m, n, k, a, bt, got);
-    kh_gemm_reference_float_portable(m, n, k, a, bt, port);
     CHECK(memcmp(want, got, (size_t)m * n * 8) == 0);
-    CHECK(memcmp(want, port, (size_t)m * n * 8) == 0);
+    for (int p = 0; p < KH_GEMM_REF_NPATHS; p++) {
+        memset(path, 0x55, ((size_t)m * n + 1) * 8);
+        if (kh_gemm_reference_float_on((kh_gemm_ref_path)p, m, n, k, a, bt, path)) {
+            CHECK(!kh_gemm_ref_path_runs((kh_gemm_ref_path)p)); /* refused only where the CPU lacks it */
+            continue;
+        }
+        CHECK(memcmp(want, path, (size_t)m * n * 8) == 0);
+    }
     free(a);
     free(bt);
     free(want);
     free(got);
-    free(port);
+    free(path);
 }
 
 static void float_reference_is_the_ordered_double_sum(void)
@@ -60,6 +66,9 @@ static void float_reference_is_the_ordered_double_sum(void)
     one_shape(4, 8, 64, 3);
     one_shape(9, 17, 130, 4);
     one_shape(37, 23, 511, 5);
+    one_shape(16, 32, 256, 6);  /* whole row groups, panels and K chunks */
+    one_shape(17, 33, 600, 7);  /* a partial third K chunk, edge blocks in both directions */
+    one_shape(8, 16, 0, 8);     /* K = 0: every sum is +0 */
 }
 
 int main(void)

@@ -187,6 +187,51 @@ static void mx_block_pair_accumulates_in_order(void)
     }
 }
 
+/* kh_mx_kernels_accumulate_strip on every path: (a, b[h]) into tile[h] for
+ * h in order, each lane §5 and §6.1, strips of 0 to 9 blocks, some naming
+ * one tile twice (the later add reads the earlier one's result). */
+static void mx_block_strip_accumulates_in_order(void)
+{
+    uint64_t s = 4242;
+    for (int p = 0; p < KH_MX_NPATHS; p++) {
+        if (!kh_mx_path_fn((kh_mx_path)p)) continue;
+        kh_mx_kernels k;
+        kh_mx_kernels_get((kh_mx_path)p, &k);
+        for (unsigned mw = KH_ACC_MW_MIN; mw <= KH_ACC_MW_MAX; mw++)
+            for (int r = 0; r < 300; r++) {
+                enum { MAXN = 9 };
+                kh_mx_entry a, b[MAXN];
+                const kh_mx_entry *bp[MAXN];
+                uint32_t tile[MAXN][16], want[MAXN][16], *tp[MAXN];
+                unsigned n = (unsigned)(r % (MAXN + 1));
+                fill(&a, &s, r < 4 ? r : r % 4 == 3 ? 3 : 0);
+                unsigned anchor = r % 5 ? 40 : (unsigned)(rng_next(&s) % 256);
+                for (unsigned h = 0; h < MAXN; h++) {
+                    fill(&b[h], &s, r % 7 == 1 ? 3 : h == 0 && r < 4 ? r : 0);
+                    bp[h] = &b[h];
+                    for (int l = 0; l < 16; l++) tile[h][l] = want[h][l] = tile_word(&s, mw);
+                    /* every third strip sends two of its blocks to an earlier tile */
+                    unsigned t = r % 3 == 0 && h >= 2 && h % 3 != 2 ? h - 2 : h;
+                    tp[h] = tile[t];
+                }
+                kh_mx_kernels_accumulate_strip(&k, &a, bp, n, anchor, mw, tp);
+                for (unsigned h = 0; h < n; h++) {
+                    int32_t c[4][4];
+                    ref_block(&a, &b[h], c);
+                    uint32_t *w = want[(tp[h] - &tile[0][0]) / 16];
+                    for (int l = 0; l < 16; l++)
+                        w[l] = kh_acc_add(w[l], 0, kh_acc_from_product(c[l / 4][l % 4], a.scale[l / 4],
+                                                                       b[h].scale[l % 4], anchor, mw), 0, mw);
+                }
+                if (memcmp(tile, want, sizeof tile)) {
+                    kh_test_fail(__FILE__, __LINE__, "path %s mw %u anchor %u n %u round %d: strip differs",
+                                 kh_mx_path_name((kh_mx_path)p), mw, anchor, n, r);
+                    return;
+                }
+            }
+    }
+}
+
 /* cluster.md §9.5, every intermediate the text gives. */
 static void cluster_end_to_end_worked_example(void)
 {
@@ -289,6 +334,7 @@ int main(void)
     KH_RUN(mx_block_dispatch_names_a_running_path);
     KH_RUN(mx_block_pipeline_is_product_scale_add);
     KH_RUN(mx_block_pair_accumulates_in_order);
+    KH_RUN(mx_block_strip_accumulates_in_order);
     KH_RUN(cluster_end_to_end_worked_example);
     return kh_test_end("t_num_block");
 }

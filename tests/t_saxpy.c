@@ -16,6 +16,7 @@
 #include "kohaku/hex.h"
 #include "kohaku/machine.h"
 #include "kohaku/session.h"
+#include "cu/units/units.h"
 #include "support/test.h"
 
 /* Two saxpy units at (1,0) and (1,2), the memory port at (0,1) (the picture
@@ -484,6 +485,53 @@ static void saxpy_integer_datapath_matches_the_rtl_helpers(void)
     kh_machine_free(m);
 }
 
+/* A word with the exponent drawn from the classes f2i treats apart (0, the
+ * shifts right and left around 150, 32 or more either way, 255) and random
+ * sign and fraction bits. */
+static uint32_t edge_word(uint64_t *seed)
+{
+    static const unsigned exps[] = {0, 1, 100, 117, 118, 126, 127, 128, 140, 149, 150, 151, 160, 181, 182, 200, 254, 255};
+    *seed = *seed * UINT64_C(6364136223846793005) + UINT64_C(1442695040888963407);
+    uint32_t r = (uint32_t)(*seed >> 32);
+    if (r & 1) return r; /* half of them any bits at all */
+    unsigned e = exps[(r >> 1) % (sizeof exps / sizeof exps[0])];
+    return (r & 0x807FFFFFu) | (uint32_t)e << 23;
+}
+
+/* The AVX2 line step, where this CPU has AVX2, gives every element what the
+ * RTL helpers above give; elsewhere it declines and changes nothing. */
+static void saxpy_line_step_matches_the_rtl_helpers(void)
+{
+    uint64_t seed = 12345;
+    unsigned bad = 0;
+    for (unsigned round = 0; round < 4000; round++) {
+        kh_flit x[3], y[3], y0[3];
+        for (unsigned l = 0; l < 3; l++)
+            for (unsigned k = 0; k < 4; k++) {
+                x[l].w[k] = edge_word(&seed) | (uint64_t)edge_word(&seed) << 32;
+                y[l].w[k] = edge_word(&seed) | (uint64_t)edge_word(&seed) << 32;
+            }
+        memcpy(y0, y, sizeof y);
+        uint32_t a = edge_word(&seed);
+        int32_t ia = ref_f2i(a);
+        if (!kh_sx_lines_x86(ia, x, y, 3)) {
+            CHECK(!memcmp(y, y0, sizeof y));
+            return;
+        }
+        for (unsigned j = 0; j < 24 && bad < 5; j++) {
+            uint32_t xe = (uint32_t)(x[j / 8].w[j % 8 / 2] >> (32 * (j % 2)));
+            uint32_t ye = (uint32_t)(y0[j / 8].w[j % 8 / 2] >> (32 * (j % 2)));
+            uint32_t got = (uint32_t)(y[j / 8].w[j % 8 / 2] >> (32 * (j % 2)));
+            uint32_t want = ref_i2f((int32_t)((uint32_t)ia * (uint32_t)ref_f2i(xe) + (uint32_t)ref_f2i(ye)));
+            if (got != want) {
+                bad++;
+                kh_test_fail(__FILE__, __LINE__, "a 0x%08x x 0x%08x y 0x%08x: got 0x%08x, want 0x%08x", a, xe, ye, got,
+                             want);
+            }
+        }
+    }
+}
+
 static void saxpy_counts_elements_in_cu_dbg(void)
 {
     /* CU_DBG = {32'b0, elements} (matmul_saxpy.md §2.1): 13 elements, then a
@@ -598,6 +646,7 @@ int main(void)
     KH_RUN(control_program_runs_dispatch_and_completion_with_one_go);
     KH_RUN(saxpy_faults_bad_op_then_too_big_and_n_0_succeeds);
     KH_RUN(saxpy_integer_datapath_matches_the_rtl_helpers);
+    KH_RUN(saxpy_line_step_matches_the_rtl_helpers);
     KH_RUN(saxpy_counts_elements_in_cu_dbg);
     KH_RUN(program_without_last_is_diagnosed);
     KH_RUN(unit_that_never_retires_is_diagnosed);

@@ -118,6 +118,8 @@ typedef void (*kh_mx_lanes_fn)(const kh_mx_entry *a, const kh_mx_entry *b, unsig
                                uint32_t out[16]);
 typedef void (*kh_mx_lanes2_fn)(const kh_mx_entry *a, const kh_mx_entry *b0, const kh_mx_entry *b1, unsigned anchor,
                                 unsigned mw, uint32_t out0[16], uint32_t out1[16]);
+typedef void (*kh_mx_strip_fn)(const kh_mx_entry *a, const kh_mx_entry *const *b, unsigned n, unsigned anchor,
+                               unsigned mw, uint32_t *const *tile);
 typedef struct kh_mx_kernels {
     kh_mx_path path;         /* the path resolved (portable if the one asked for is absent) */
     kh_mx_block_fn block;
@@ -125,6 +127,7 @@ typedef struct kh_mx_kernels {
     kh_mx_lanes_fn accum;    /* fused product + scale + add, NULL likewise */
     unsigned lanes_mw_max;   /* widest MW the fused lanes are exact for */
     kh_mx_lanes2_fn accum2;  /* accum for one A against two B into two tiles, NULL: two accum calls */
+    kh_mx_strip_fn strip;    /* accum for one A against n B into n tiles, NULL: n accum calls */
 } kh_mx_kernels;
 void kh_mx_kernels_get(kh_mx_path p, kh_mx_kernels *k);
 void kh_mx_kernels_chain(const kh_mx_kernels *k, const kh_mx_entry *a, const kh_mx_entry *b, unsigned anchor,
@@ -137,5 +140,11 @@ void kh_mx_kernels_accumulate(const kh_mx_kernels *k, const kh_mx_entry *a, cons
 void kh_mx_kernels_accumulate2(const kh_mx_kernels *k, const kh_mx_entry *a, const kh_mx_entry *b0,
                                const kh_mx_entry *b1, unsigned anchor, unsigned mw, uint32_t tile0[16],
                                uint32_t tile1[16]);
+/* kh_mx_kernels_accumulate of (a, b[h]) into tile[h] for h = 0, 1, .. n - 1
+ * in that order, bit for bit (a tile named twice gets both adds, the second
+ * onto the first). One A against a strip of B: A's share of the work is
+ * done once for the strip. */
+void kh_mx_kernels_accumulate_strip(const kh_mx_kernels *k, const kh_mx_entry *a, const kh_mx_entry *const *b,
+                                    unsigned n, unsigned anchor, unsigned mw, uint32_t *const *tile);
 
 #endif

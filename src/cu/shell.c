@@ -270,7 +270,11 @@ void kh_cu_wake(kh_cu *cu, kh_cycle at)
     kh_cycle now = kh_sim_now(sim);
     if (cu->in_step && at <= cu->step_now) at = cu->step_now + 1;
     if (at < now) at = now;
-    uw_push(cu, at);
+    if (at == cu->uw_soon) return; /* asked for already, the kernel too */
+    if (cu->uw_soon == KH_NEVER)
+        cu->uw_soon = at;
+    else
+        uw_push(cu, at);
     kh_comp_wake(&cu->base, at);
 }
 
@@ -379,8 +383,9 @@ static void run_unit(kh_cu *cu, int issue_ok, kh_cycle now)
             cu->in_flight = 0;
         }
     }
-    int unit_due = cu->nuw && cu->uw[0] <= now;
+    int unit_due = cu->uw_soon <= now || (cu->nuw && cu->uw[0] <= now);
     if (cu->unit_send_blocked && cu->send_ready) unit_due = 1;
+    if (cu->uw_soon <= now) cu->uw_soon = KH_NEVER;
     while (cu->nuw && cu->uw[0] <= now) uw_pop(cu);
     if (unit_due && cu->kind->step) {
         cu->unit_send_blocked = 0;
@@ -530,6 +535,7 @@ kh_cu *kh_cu_new(kh_sim *sim, const kh_unit_kind *kind, const kh_cu_place *place
         return NULL;
     }
     cu->first_accept = KH_NEVER;
+    cu->uw_soon = KH_NEVER;
     cu->accept_cycle = KH_NEVER;
     cu->pop_at = KH_NEVER;
     cu->done_cycle = KH_NEVER;

@@ -50,7 +50,10 @@ struct kh_cu {
     kh_link *out_link;
     int send_ready, unit_send_blocked;
 
-    /* the unit's wake requests */
+    /* the unit's wake requests: the first one pending in uw_soon (most
+     * often the next cycle, asked for several times a step), the others in
+     * the heap uw */
+    kh_cycle uw_soon;
     kh_cycle *uw;
     unsigned nuw, capuw;
 

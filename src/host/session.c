@@ -212,14 +212,14 @@ static int expr_term(expr *e, uint64_t *out)
     if (*e->at != '(') {
         size_t nr;
         const kh_card_reg *r = kh_card_orch_regs(&nr);
-        for (size_t i = 0; i < nr; i++)
-            if (!strcmp(name, r[i].name)) {
+        for (size_t i = 0; i < nr; i++) /* the first letter before the whole name: most differ there */
+            if (r[i].name[0] == name[0] && !strcmp(name, r[i].name)) {
                 *out = kh_host_ctrl(e->p->mesh, r[i].off);
                 return 0;
             }
         r = kh_card_engine_regs(&nr);
         for (size_t i = 0; i < nr; i++)
-            if (!strcmp(name, r[i].name)) {
+            if (r[i].name[0] == name[0] && !strcmp(name, r[i].name)) {
                 *out = KH_HOST_CMD_BASE + r[i].off;
                 return 0;
             }
@@ -612,6 +612,8 @@ static void free_cmds(kh_session *s)
     free(s->cmd);
 }
 
+static int is_blank(char c) { return c == ' ' || c == '\t' || c == '\r' || c == '\f' || c == '\v'; }
+
 kh_session *kh_session_parse(const char *text, const char *name, const char *base_dir, char *err, size_t errlen)
 {
     kh_session *s = calloc(1, sizeof *s);
@@ -626,28 +628,37 @@ kh_session *kh_session_parse(const char *text, const char *name, const char *bas
         const char *end = strchr(at, '\n');
         size_t len = end ? (size_t)(end - at) : strlen(at);
         p.line++;
-        char *buf = malloc(len + 1);
+        /* most lines fit the stack buffer: no allocation per line */
+        char small[256], *buf = len < sizeof small ? small : malloc(len + 1);
         if (!buf) {
             fail(&p, "out of memory");
             goto bad;
         }
         memcpy(buf, at, len);
         buf[len] = 0;
-        char *hash = strchr(buf, '#');
-        if (hash) *hash = 0;
         char *tok[MAX_TOKENS];
         int ntok = 0;
-        char *save = NULL; /* strtok_r: strtok keeps hidden state shared by every caller */
-        for (char *t = strtok_r(buf, " \t\r\f\v", &save); t; t = strtok_r(NULL, " \t\r\f\v", &save)) {
+        /* words: runs of anything but blanks, up to a '#' (a comment) */
+        for (char *c = buf; *c && *c != '#';) {
+            if (is_blank(*c)) {
+                c++;
+                continue;
+            }
             if (ntok == MAX_TOKENS) {
                 fail(&p, "more than %d words on one line", MAX_TOKENS);
-                free(buf);
+                if (buf != small) free(buf);
                 goto bad;
             }
-            tok[ntok++] = t;
+            tok[ntok++] = c;
+            while (*c && *c != '#' && !is_blank(*c)) c++;
+            if (*c == '#') {
+                *c = 0;
+                break;
+            }
+            if (*c) *c++ = 0;
         }
         int rc = ntok ? parse_line(&p, tok, ntok) : 0;
-        free(buf);
+        if (buf != small) free(buf);
         if (rc) goto bad;
         at += len;
         if (*at == '\n') at++;

@@ -24,76 +24,140 @@ typedef __m512i v16;
 
 static inline T512 v16 set1(uint32_t x) { return _mm512_set1_epi32((int)x); }
 
-/* Scale bytes per lane n = 4i + j: A row i and B column j. */
-static inline T512 void lane_scales16(const kh_mx_entry *a, const kh_mx_entry *b, v16 *va, v16 *vb)
+/* The scale bytes of 4 lanes spread over the 16 outputs n = 4i + j:
+ * `order` picks byte i (A rows) or j (B columns) for each. */
+static inline T512 v16 scale_lanes(const uint8_t s[4], __m128i order)
 {
-    uint32_t sa4, sb4;
-    memcpy(&sa4, a->scale, 4);
-    memcpy(&sb4, b->scale, 4);
-    const __m128i rows = _mm_setr_epi8(0, 0, 0, 0, 1, 1, 1, 1, 2, 2, 2, 2, 3, 3, 3, 3);
-    const __m128i cols = _mm_setr_epi8(0, 1, 2, 3, 0, 1, 2, 3, 0, 1, 2, 3, 0, 1, 2, 3);
-    *va = _mm512_cvtepu8_epi32(_mm_shuffle_epi8(_mm_cvtsi32_si128((int)sa4), rows));
-    *vb = _mm512_cvtepu8_epi32(_mm_shuffle_epi8(_mm_cvtsi32_si128((int)sb4), cols));
+    uint32_t s4;
+    memcpy(&s4, s, 4);
+    return _mm512_cvtepu8_epi32(_mm_shuffle_epi8(_mm_cvtsi32_si128((int)s4), order));
 }
 
-static KH_INLINE T512 v16 scale16(v16 c, v16 sa, v16 sb, unsigned anchor, unsigned mw)
+static inline T512 v16 a_scale_lanes(const kh_mx_entry *a)
 {
-    const v16 seven = set1(7), eight = set1(8);
+    return scale_lanes(a->scale, _mm_setr_epi8(0, 0, 0, 0, 1, 1, 1, 1, 2, 2, 2, 2, 3, 3, 3, 3));
+}
+
+static inline T512 v16 b_scale_lanes(const kh_mx_entry *b)
+{
+    return scale_lanes(b->scale, _mm_setr_epi8(0, 1, 2, 3, 0, 1, 2, 3, 0, 1, 2, 3, 0, 1, 2, 3));
+}
+
+/* What one A entry contributes to every block it meets, computed once:
+ * - ak[k]: dword k (elements 4k..4k+3) of row i in lanes 4i..4i+3, so that
+ *   with B's dword k of column j gathered into lane 4i + j, eight vpdpbusd
+ *   leave each lane's dot product in place (no horizontal sums);
+ * - corr: 64 · (sum of row i) in lanes 4i + j. vpdpbusd multiplies an
+ *   unsigned byte by a signed one; B's elements (-64..63) go in as b + 64,
+ *   so each lane gathers a·b + 64·a and corr takes the second part off. The
+ *   same integers, grouped otherwise: exact;
+ * - mm and e: A's factor 8 + M of the scale mantissa product, and A's part
+ *   of the exponent (numerics §5) with the constants folded in. */
+typedef struct a_side {
+    v16 ak[8], corr, mm, e;
+} a_side;
+
+static KH_INLINE KH_T_AVX512VNNI void a_side_of(const kh_mx_entry *a, unsigned anchor, a_side *s)
+{
+    const v16 a01 = _mm512_loadu_si512(a->q[0]), a23 = _mm512_loadu_si512(a->q[2]);
+    /* dword 8r + k of the pair (q[0..1], q[2..3]) is element group k of row r */
+    const v16 rows = _mm512_setr_epi32(0, 0, 0, 0, 8, 8, 8, 8, 16, 16, 16, 16, 24, 24, 24, 24);
+    const v16 bias = set1(0x40404040u);
+    v16 corr[2] = {_mm512_setzero_si512(), _mm512_setzero_si512()};
+    KH_UNROLL for (int k = 0; k < 8; k++) {
+        s->ak[k] = _mm512_permutex2var_epi32(a01, _mm512_add_epi32(rows, set1((uint32_t)k)), a23);
+        corr[k & 1] = _mm512_dpbusd_epi32(corr[k & 1], bias, s->ak[k]);
+    }
+    s->corr = _mm512_add_epi32(corr[0], corr[1]);
+    v16 va = a_scale_lanes(a);
+    s->mm = _mm512_add_epi32(_mm512_and_si512(va, set1(7)), set1(8));
+    /* msb = 31 - lz, the product's 2^6 in mm, minus one for the leading one
+     * that scale16 adds into the exponent field */
+    s->e = _mm512_add_epi32(_mm512_srli_epi32(va, 3), set1((uint32_t)(KH_ACC_BIAS - 6 + 31 - 1) - anchor));
+}
+
+/* The 16 exact dot products of A (prepared) and one B entry. */
+static KH_INLINE KH_T_AVX512VNNI v16 product16(const a_side *s, const kh_mx_entry *b)
+{
+    const v16 cols = _mm512_setr_epi32(0, 8, 16, 24, 0, 8, 16, 24, 0, 8, 16, 24, 0, 8, 16, 24);
+    const v16 c40 = set1(0x40404040u), c7f = set1(0x7F7F7F7Fu);
+    /* b + 64 for every byte in -64..63: flip bit 6, clear bit 7 (0x28: (x ^ y) & z) */
+    const v16 b01 = _mm512_ternarylogic_epi32(_mm512_loadu_si512(b->q[0]), c40, c7f, 0x28);
+    const v16 b23 = _mm512_ternarylogic_epi32(_mm512_loadu_si512(b->q[2]), c40, c7f, 0x28);
+    /* four chains: the vpdpbusd latencies overlap */
+    v16 acc[4] = {_mm512_setzero_si512(), _mm512_setzero_si512(), _mm512_setzero_si512(), _mm512_setzero_si512()};
+    KH_UNROLL for (int k = 0; k < 8; k++) {
+        v16 bk = _mm512_permutex2var_epi32(b01, _mm512_add_epi32(cols, set1((uint32_t)k)), b23);
+        acc[k & 3] = _mm512_dpbusd_epi32(acc[k & 3], bk, s->ak[k]);
+    }
+    return _mm512_sub_epi32(_mm512_add_epi32(_mm512_add_epi32(acc[0], acc[1]), _mm512_add_epi32(acc[2], acc[3])), s->corr);
+}
+
+/* numerics §5 on 16 lanes, as kh_acc_scale. Two shortcuts, both exact:
+ * round to nearest even by adding half an ulp less one plus the kept lsb
+ * (a carry out of the ulp is the round-up); and the significand, its
+ * leading one included, added onto the exponent field, so that a rounding
+ * carry to 2^(MW+1) raises the exponent by itself. */
+static KH_INLINE T512 v16 scale16(v16 c, const a_side *s, v16 vb, unsigned mw)
+{
+    const v16 one = set1(1);
     __mmask16 neg = _mm512_cmplt_epi32_mask(c, _mm512_setzero_si512());
-    v16 mm = _mm512_mullo_epi32(_mm512_add_epi32(_mm512_and_si512(sa, seven), eight),
-                                _mm512_add_epi32(_mm512_and_si512(sb, seven), eight));
-    v16 mag = _mm512_mullo_epi32(_mm512_abs_epi32(c), mm);
+    v16 mm = _mm512_mullo_epi32(s->mm, _mm512_add_epi32(_mm512_and_si512(vb, set1(7)), set1(8)));
+    v16 mag = _mm512_mullo_epi32(_mm512_abs_epi32(c), mm); /* < 2^25 */
     __mmask16 nz = _mm512_test_epi32_mask(mag, mag);
     v16 lz = _mm512_lzcnt_epi32(mag);
-    v16 msb = _mm512_sub_epi32(set1(31), lz);
-    v16 s = _mm512_sllv_epi32(mag, _mm512_sub_epi32(lz, set1(2))); /* leading one at bit 29 */
-    v16 sig = _mm512_srlv_epi32(s, set1(29 - mw));
-    v16 guard = _mm512_and_si512(_mm512_srlv_epi32(s, set1(28 - mw)), set1(1));
-    __mmask16 sticky = _mm512_test_epi32_mask(s, set1((1u << (28 - mw)) - 1));
-    v16 odd_or_sticky = _mm512_mask_mov_epi32(sig, sticky, set1(1));
-    sig = _mm512_add_epi32(sig, _mm512_and_si512(guard, odd_or_sticky));
-    v16 carry = _mm512_srlv_epi32(sig, set1(mw + 1));
-    v16 exp_in = _mm512_sub_epi32(_mm512_add_epi32(_mm512_srli_epi32(sa, 3), _mm512_srli_epi32(sb, 3)),
-                                  set1(anchor + 6 - KH_ACC_BIAS));
-    v16 e = _mm512_and_si512(_mm512_add_epi32(_mm512_add_epi32(msb, exp_in), carry), set1(127));
-    v16 w = _mm512_or_si512(_mm512_sllv_epi32(e, set1(mw)), _mm512_and_si512(sig, set1((1u << mw) - 1)));
+    v16 x = _mm512_sllv_epi32(mag, _mm512_sub_epi32(lz, set1(2))); /* leading one at bit 29 */
+    v16 lsb = _mm512_and_si512(_mm512_srli_epi32(x, 29 - mw), one);
+    v16 sig = _mm512_srli_epi32(_mm512_add_epi32(_mm512_add_epi32(x, set1((1u << (28 - mw)) - 1)), lsb), 29 - mw);
+    v16 e = _mm512_sub_epi32(_mm512_add_epi32(s->e, _mm512_srli_epi32(vb, 3)), lz);
+    /* the exponent wraps modulo 128 (no range check) */
+    v16 w = _mm512_and_si512(_mm512_add_epi32(_mm512_slli_epi32(e, mw), sig), set1((1u << (mw + 7)) - 1));
     w = _mm512_mask_or_epi32(w, neg, w, set1(1u << (mw + 7)));
     return _mm512_maskz_mov_epi32(nz, w);
 }
 
+/* numerics §6.1 add(a, b) on 16 lanes, as kh_acc_sum. The sum is
+ * normalised with its leading one at bit 31, the alignment's lost bits
+ * folded into its bit 0 as a sticky; then, as in scale16, the rounding
+ * and the exponent by adds, so that the result's magnitude r says both
+ * the flush (r < 2^MW: exponent <= 0) and the saturation (exponent >= 127). */
 static KH_INLINE T512 v16 sum16(v16 a, v16 b, unsigned mw)
 {
-    const unsigned width = mw + 1 + KH_ACC_GUARD;
-    const v16 fmask = set1((1u << mw) - 1), magmask = set1((1u << (mw + 7)) - 1), vmw = set1(mw);
-    const v16 e127 = set1(127), hidden = set1(1u << mw), zero = _mm512_setzero_si512();
+    const unsigned width = mw + 1 + KH_ACC_GUARD, drop = 31 - mw;
+    const v16 fmask = set1((1u << mw) - 1), magmask = set1((1u << (mw + 7)) - 1), hidden = set1(1u << mw);
+    const v16 signbit = set1(1u << (mw + 7)), one = set1(1), zero = _mm512_setzero_si512();
     v16 ma = _mm512_and_si512(a, magmask), mb = _mm512_and_si512(b, magmask);
     __mmask16 za = _mm512_cmplt_epu32_mask(ma, hidden), zb = _mm512_cmplt_epu32_mask(mb, hidden); /* E = 0 */
     __mmask16 a_ge = _mm512_cmpge_epu32_mask(ma, mb);
-    v16 big = _mm512_mask_blend_epi32(a_ge, b, a), small = _mm512_mask_blend_epi32(a_ge, a, b);
-    v16 e_big = _mm512_and_si512(_mm512_srlv_epi32(big, vmw), e127);
-    v16 e_small = _mm512_and_si512(_mm512_srlv_epi32(small, vmw), e127);
-    v16 sign = _mm512_and_si512(big, set1(1u << (mw + 7)));
-    v16 bg = _mm512_slli_epi32(_mm512_or_si512(_mm512_and_si512(big, fmask), hidden), KH_ACC_GUARD);
-    v16 sm = _mm512_slli_epi32(_mm512_or_si512(_mm512_and_si512(small, fmask), hidden), KH_ACC_GUARD);
+    v16 big = _mm512_max_epu32(ma, mb), small = _mm512_min_epu32(ma, mb); /* {E, f} as one number */
+    v16 sign = _mm512_and_si512(_mm512_mask_blend_epi32(a_ge, b, a), signbit);
+    v16 e_big = _mm512_srli_epi32(big, mw), e_small = _mm512_srli_epi32(small, mw);
+    /* 0xEA: (x & y) | z */
+    v16 bg = _mm512_slli_epi32(_mm512_ternarylogic_epi32(big, fmask, hidden, 0xEA), KH_ACC_GUARD);
+    v16 sm = _mm512_slli_epi32(_mm512_ternarylogic_epi32(small, fmask, hidden, 0xEA), KH_ACC_GUARD);
     v16 d = _mm512_min_epu32(_mm512_sub_epi32(e_big, e_small), set1(width));
     v16 sh = _mm512_srlv_epi32(sm, d);
-    __mmask16 lost = _mm512_test_epi32_mask(sm, _mm512_sub_epi32(_mm512_sllv_epi32(set1(1), d), set1(1)));
-    __mmask16 sub = _mm512_test_epi32_mask(_mm512_xor_si512(a, b), set1(1u << (mw + 7)));
+    __mmask16 lost = _mm512_cmpneq_epi32_mask(_mm512_sllv_epi32(sh, d), sm);
+    __mmask16 sub = _mm512_test_epi32_mask(_mm512_xor_si512(a, b), signbit);
     v16 sum = _mm512_mask_sub_epi32(_mm512_add_epi32(bg, sh), sub, bg, sh); /* lost bits: no borrow */
     __mmask16 nonzero = _mm512_test_epi32_mask(sum, sum);
-    v16 lzs = _mm512_sub_epi32(_mm512_lzcnt_epi32(sum), set1(31 - width)); /* width - msb */
-    v16 n = _mm512_sllv_epi32(sum, lzs);
-    v16 e_out = _mm512_sub_epi32(_mm512_add_epi32(e_big, set1(1)), lzs);
-    v16 sig = _mm512_srli_epi32(n, KH_ACC_GUARD + 1);
-    v16 guard = _mm512_and_si512(_mm512_srli_epi32(n, KH_ACC_GUARD), set1(1));
-    __mmask16 sticky = lost | _mm512_test_epi32_mask(n, set1((1u << KH_ACC_GUARD) - 1));
-    sig = _mm512_add_epi32(sig, _mm512_and_si512(guard, _mm512_mask_mov_epi32(sig, sticky, set1(1))));
-    e_out = _mm512_add_epi32(e_out, _mm512_srlv_epi32(sig, set1(mw + 1)));
-    v16 r = _mm512_or_si512(_mm512_or_si512(sign, _mm512_sllv_epi32(e_out, vmw)), _mm512_and_si512(sig, fmask));
-    __mmask16 sat = _mm512_cmpge_epi32_mask(e_out, e127);
-    r = _mm512_mask_or_epi32(r, sat, sign, _mm512_or_si512(_mm512_sllv_epi32(e127, vmw), fmask));
-    __mmask16 flush = _mm512_cmple_epi32_mask(e_out, zero) | (__mmask16)~nonzero;
-    r = _mm512_mask_mov_epi32(r, flush, zero);
+    v16 lz = _mm512_lzcnt_epi32(sum);
+    v16 n = _mm512_sllv_epi32(sum, lz);
+    n = _mm512_mask_or_epi32(n, lost, n, one);
+    /* MW + 1 bits from bit 31 down, rounded to nearest even on the rest
+     * (added below the kept bits, so nothing overflows 32 bits) */
+    v16 sig = _mm512_srli_epi32(n, drop);
+    v16 low = _mm512_and_si512(n, set1((1u << drop) - 1));
+    v16 up = _mm512_add_epi32(_mm512_add_epi32(low, set1((1u << (drop - 1)) - 1)), _mm512_and_si512(sig, one));
+    sig = _mm512_add_epi32(sig, _mm512_srli_epi32(up, drop));
+    /* exponent e_big + 1 - (lz - (31 - width)), less the leading one in sig */
+    v16 e = _mm512_sub_epi32(e_big, _mm512_sub_epi32(lz, set1(31 - width)));
+    v16 r = _mm512_add_epi32(_mm512_slli_epi32(e, mw), sig); /* signed: exponent * 2^MW + f */
+    __mmask16 sat = _mm512_cmpge_epi32_mask(r, set1(127u << mw));
+    __mmask16 keep = _mm512_mask_cmpge_epi32_mask(nonzero, r, hidden); /* else flush; exact cancellation is +0 */
+    r = _mm512_or_si512(sign, r);
+    r = _mm512_mask_or_epi32(r, sat, sign, set1(127u << mw | ((1u << mw) - 1)));
+    r = _mm512_maskz_mov_epi32(keep, r);
     r = _mm512_mask_mov_epi32(r, zb, a); /* one zero: the other operand verbatim */
     r = _mm512_mask_mov_epi32(r, za, b);
     return _mm512_mask_mov_epi32(r, za & zb, zero);
@@ -105,35 +169,27 @@ static KH_INLINE T512 v16 sum16(v16 a, v16 b, unsigned mw)
 static KH_INLINE KH_T_AVX512VNNI void chain512(const kh_mx_entry *a, const kh_mx_entry *b, unsigned anchor,
                                                unsigned mw, uint32_t chain[16])
 {
-    v16 va, vb;
-    v16 c16 = kh_product16_avx512vnni(a, b);
-    lane_scales16(a, b, &va, &vb);
-    _mm512_storeu_si512(chain, scale16(c16, va, vb, anchor, mw));
+    a_side s;
+    a_side_of(a, anchor, &s);
+    _mm512_storeu_si512(chain, scale16(product16(&s, b), &s, b_scale_lanes(b), mw));
 }
 
-static KH_INLINE KH_T_AVX512VNNI void accum512(const kh_mx_entry *a, const kh_mx_entry *b, unsigned anchor,
-                                               unsigned mw, uint32_t tile[16])
+/* One A against n B entries into n tiles, in order: each tile is loaded
+ * after the previous one is stored, so a repeated tile adds onto itself.
+ * The next block's product and scale are issued before this block's add
+ * (they touch no tile): the long add chain then overlaps independent work. */
+static KH_INLINE KH_T_AVX512VNNI void strip512(const kh_mx_entry *a, const kh_mx_entry *const *b, unsigned n,
+                                               unsigned anchor, unsigned mw, uint32_t *const *tile)
 {
-    v16 va, vb;
-    v16 c16 = kh_product16_avx512vnni(a, b);
-    lane_scales16(a, b, &va, &vb);
-    v16 ch = scale16(c16, va, vb, anchor, mw);
-    _mm512_storeu_si512(tile, sum16(_mm512_loadu_si512(tile), ch, mw));
-}
-
-/* Two blocks sharing A, into two distinct tiles: one instruction stream,
- * so the two dependency chains overlap. */
-static KH_INLINE KH_T_AVX512VNNI void accum512x2(const kh_mx_entry *a, const kh_mx_entry *b0, const kh_mx_entry *b1,
-                                                 unsigned anchor, unsigned mw, uint32_t t0[16], uint32_t t1[16])
-{
-    v16 va, vb0, vb1;
-    v16 c0 = kh_product16_avx512vnni(a, b0), c1 = kh_product16_avx512vnni(a, b1);
-    lane_scales16(a, b0, &va, &vb0);
-    lane_scales16(a, b1, &va, &vb1);
-    v16 ch0 = scale16(c0, va, vb0, anchor, mw), ch1 = scale16(c1, va, vb1, anchor, mw);
-    v16 s0 = sum16(_mm512_loadu_si512(t0), ch0, mw), s1 = sum16(_mm512_loadu_si512(t1), ch1, mw);
-    _mm512_storeu_si512(t0, s0);
-    _mm512_storeu_si512(t1, s1);
+    a_side s;
+    if (!n) return;
+    a_side_of(a, anchor, &s);
+    v16 next = scale16(product16(&s, b[0]), &s, b_scale_lanes(b[0]), mw);
+    for (unsigned h = 0; h < n; h++) {
+        v16 ch = next;
+        if (h + 1 < n) next = scale16(product16(&s, b[h + 1]), &s, b_scale_lanes(b[h + 1]), mw);
+        _mm512_storeu_si512(tile[h], sum16(_mm512_loadu_si512(tile[h]), ch, mw));
+    }
 }
 
 KH_T_AVX512VNNI void kh_mx_chain_avx512vnni(const kh_mx_entry *a, const kh_mx_entry *b, unsigned anchor, unsigned mw,
@@ -143,20 +199,25 @@ KH_T_AVX512VNNI void kh_mx_chain_avx512vnni(const kh_mx_entry *a, const kh_mx_en
     else chain512(a, b, anchor, mw, chain);
 }
 
+KH_T_AVX512VNNI void kh_mx_strip_avx512vnni(const kh_mx_entry *a, const kh_mx_entry *const *b, unsigned n,
+                                            unsigned anchor, unsigned mw, uint32_t *const *tile)
+{
+    if (anchor == KH_MX_ANCHOR && mw == KH_ACC_MW_DEFAULT) strip512(a, b, n, KH_MX_ANCHOR, KH_ACC_MW_DEFAULT, tile);
+    else strip512(a, b, n, anchor, mw, tile);
+}
+
 KH_T_AVX512VNNI void kh_mx_accum_avx512vnni(const kh_mx_entry *a, const kh_mx_entry *b, unsigned anchor, unsigned mw,
                                             uint32_t tile[16])
 {
-    if (anchor == KH_MX_ANCHOR && mw == KH_ACC_MW_DEFAULT) accum512(a, b, KH_MX_ANCHOR, KH_ACC_MW_DEFAULT, tile);
-    else accum512(a, b, anchor, mw, tile);
+    kh_mx_strip_avx512vnni(a, &b, 1, anchor, mw, &tile);
 }
 
 KH_T_AVX512VNNI void kh_mx_accum2_avx512vnni(const kh_mx_entry *a, const kh_mx_entry *b0, const kh_mx_entry *b1,
                                              unsigned anchor, unsigned mw, uint32_t tile0[16], uint32_t tile1[16])
 {
-    if (anchor == KH_MX_ANCHOR && mw == KH_ACC_MW_DEFAULT)
-        accum512x2(a, b0, b1, KH_MX_ANCHOR, KH_ACC_MW_DEFAULT, tile0, tile1);
-    else
-        accum512x2(a, b0, b1, anchor, mw, tile0, tile1);
+    const kh_mx_entry *b[2] = {b0, b1};
+    uint32_t *t[2] = {tile0, tile1};
+    kh_mx_strip_avx512vnni(a, b, 2, anchor, mw, t);
 }
 
 /* numerics §7 for FP22 (MW 14), lane by lane as kh_acc_to_f16: flush below

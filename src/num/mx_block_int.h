@@ -10,6 +10,8 @@
 
 /* kh_mx_unpack without the VBMI shuffles, whatever the CPU (tests compare). */
 void kh_mx_unpack_portable(const uint64_t words[16], int b_packing, kh_mx_entry *e);
+/* kh_quant_entry without the AVX-512 lanes, whatever the CPU (tests compare). */
+void kh_quant_entry_portable(const uint64_t in[32], unsigned mode, uint64_t out[16]);
 
 /* Defined when the compiler can build the x86-64 paths (GCC or Clang);
  * -DKH_NUM_PORTABLE_ONLY builds what a non-x86 machine gets. */
@@ -29,6 +31,8 @@ void kh_mx_accum_avx512vnni(const kh_mx_entry *a, const kh_mx_entry *b, unsigned
                             uint32_t tile[16]);
 void kh_mx_accum2_avx512vnni(const kh_mx_entry *a, const kh_mx_entry *b0, const kh_mx_entry *b1, unsigned anchor,
                              unsigned mw, uint32_t tile0[16], uint32_t tile1[16]);
+void kh_mx_strip_avx512vnni(const kh_mx_entry *a, const kh_mx_entry *const *b, unsigned n, unsigned anchor,
+                            unsigned mw, uint32_t *const *tile);
 /* kh_acc_to_f16_word for FP22 on 16 lanes with AVX-512; 0 if the CPU lacks it. */
 int kh_acc_to_f16_word_fp22_avx512(const uint32_t v[16], uint64_t word[4]);
 #if defined(__clang__) ? __clang_major__ >= 12 : __GNUC__ >= 11

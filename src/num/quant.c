@@ -1,7 +1,8 @@
 /* Transform occupant 1: FP16 entry -> MXFP7 entry with a shared E5M3 scale
  * per lane (numerics.md §3, memory.md §13). Integer arithmetic only. */
-#include "kohaku/bits.h"
 #include "kohaku/num.h"
+
+#include "mx_block_int.h"
 
 #define SEXP_MIN (-20) /* scale exponent clamp (memory.md §13) */
 #define SEXP_MAX 11
@@ -52,40 +53,109 @@ static void lane_scale(unsigned peak, uint8_t *byte, int *sbase, uint32_t *rc)
     *rc = recip[m8 - 8];
 }
 
-/* One element: half-away rounding of |x| / scale, clamped to 63, signed. */
+/* One element: half-away rounding of |x| / scale, clamped to 63, signed.
+ * Branch-free (the element's cases are data): t >= 8 and sig = 0 both shift
+ * the product down to 0 (t clamped to 8 keeps the shift defined), t < 0 with
+ * sig != 0 is the clamp to 63. The AVX-512 lanes below do the same steps. */
 static int8_t quant_one(unsigned x, int sbase, uint32_t rc)
 {
-    int e;
-    unsigned sig;
-    decode(x & 0x7FFF, &e, &sig);
+    unsigned f = (x >> 10) & 0x1F, m = x & 0x3FF;
+    int e = f ? (int)f : 1;
+    unsigned sig = f ? 1024 + m : m;
     int t = sbase - e;
-    unsigned mag;
-    if (sig == 0 || t >= 8) {
-        mag = 0;
-    } else if (t < 0) {
-        mag = 63;
-    } else {
-        uint32_t p = sig * rc; /* < 2^23 */
-        unsigned x8 = ((p >> 15) & 0xFF) >> t;
-        unsigned r = (x8 >> 1) + (x8 & 1);
-        mag = r > 63 ? 63 : r;
-    }
+    unsigned sh = t < 0 || t > 8 ? 8 : (unsigned)t;
+    uint32_t p = sig * rc; /* < 2^23 */
+    unsigned x8 = ((p >> 15) & 0xFF) >> sh;
+    unsigned r = (x8 >> 1) + (x8 & 1);
+    unsigned mag = (t < 0 && sig) || r > 63 ? 63 : r;
     return (int8_t)(x >> 15 ? -(int)mag : (int)mag);
 }
+
+/* Element n = 32·lane + k of the entry (bits [16n+15:16n]). */
+static unsigned element(const uint64_t in[32], unsigned n) { return (unsigned)(in[n / 4] >> (16 * (n % 4))) & 0xFFFF; }
+
+static unsigned lane_peak(const uint64_t in[32], unsigned lane)
+{
+    unsigned peak = 0;
+    for (unsigned k = 0; k < 32; k++) {
+        unsigned x = element(in, 32 * lane + k) & 0x7FFF;
+        peak = x > peak ? x : peak;
+    }
+    return peak;
+}
+
+static void quant_lanes_portable(const uint64_t in[32], kh_mx_entry *e)
+{
+    for (unsigned lane = 0; lane < 4; lane++) {
+        int sbase;
+        uint32_t rc;
+        lane_scale(lane_peak(in, lane), &e->scale[lane], &sbase, &rc);
+        for (unsigned k = 0; k < 32; k++) e->q[lane][k] = quant_one(element(in, 32 * lane + k), sbase, rc);
+    }
+}
+
+#ifdef KH_MX_HAVE_X86
+#include <immintrin.h>
+
+#define T512 __attribute__((target("avx2,avx512f")))
+
+/* quant_one on 16 elements. */
+static inline T512 __m128i quant16(__m512i x, int sbase, uint32_t rc)
+{
+    const __m512i zero = _mm512_setzero_si512(), eight = _mm512_set1_epi32(8), c63 = _mm512_set1_epi32(63);
+    __m512i f = _mm512_and_si512(_mm512_srli_epi32(x, 10), _mm512_set1_epi32(0x1F));
+    __m512i m = _mm512_and_si512(x, _mm512_set1_epi32(0x3FF));
+    __mmask16 normal = _mm512_test_epi32_mask(f, f);
+    __m512i e = _mm512_mask_mov_epi32(_mm512_set1_epi32(1), normal, f);
+    __m512i sig = _mm512_mask_or_epi32(m, normal, m, _mm512_set1_epi32(1024));
+    __m512i t = _mm512_sub_epi32(_mm512_set1_epi32(sbase), e);
+    __mmask16 below = _mm512_cmplt_epi32_mask(t, zero) & _mm512_test_epi32_mask(sig, sig);
+    __m512i sh = _mm512_min_epu32(t, eight); /* t < 0 is a huge unsigned: 8 */
+    __m512i p = _mm512_mullo_epi32(sig, _mm512_set1_epi32((int)rc));
+    __m512i x8 = _mm512_srlv_epi32(_mm512_and_si512(_mm512_srli_epi32(p, 15), _mm512_set1_epi32(0xFF)), sh);
+    __m512i r = _mm512_add_epi32(_mm512_srli_epi32(x8, 1), _mm512_and_si512(x8, _mm512_set1_epi32(1)));
+    __m512i mag = _mm512_mask_mov_epi32(_mm512_min_epu32(r, c63), below, c63);
+    __mmask16 neg = _mm512_test_epi32_mask(x, _mm512_set1_epi32(0x8000));
+    return _mm512_cvtepi32_epi8(_mm512_mask_sub_epi32(mag, neg, zero, mag));
+}
+
+static T512 void quant_lanes_avx512(const uint64_t in[32], kh_mx_entry *e)
+{
+    /* x86 is little-endian: element n is the n-th halfword of in */
+    const uint16_t *h = (const uint16_t *)(const void *)in;
+    for (unsigned lane = 0; lane < 4; lane++) {
+        __m512i x0 = _mm512_cvtepu16_epi32(_mm256_loadu_si256((const __m256i *)(const void *)(h + 32 * lane)));
+        __m512i x1 = _mm512_cvtepu16_epi32(_mm256_loadu_si256((const __m256i *)(const void *)(h + 32 * lane + 16)));
+        const __m512i mag = _mm512_set1_epi32(0x7FFF);
+        unsigned peak = _mm512_reduce_max_epu32(_mm512_max_epu32(_mm512_and_si512(x0, mag), _mm512_and_si512(x1, mag)));
+        int sbase;
+        uint32_t rc;
+        lane_scale(peak, &e->scale[lane], &sbase, &rc);
+        _mm_storeu_si128((__m128i *)(void *)e->q[lane], quant16(x0, sbase, rc));
+        _mm_storeu_si128((__m128i *)(void *)(e->q[lane] + 16), quant16(x1, sbase, rc));
+    }
+}
+
+static int have_avx512(void) { return __builtin_cpu_supports("avx512f"); }
+#else
+static void quant_lanes_avx512(const uint64_t in[32], kh_mx_entry *e)
+{
+    quant_lanes_portable(in, e); /* never called: have_avx512() is 0 */
+}
+static int have_avx512(void) { return 0; }
+#endif
 
 void kh_quant_entry(const uint64_t in[32], unsigned mode, uint64_t out[16])
 {
     kh_mx_entry e;
-    for (unsigned lane = 0; lane < 4; lane++) {
-        unsigned x[32], peak = 0;
-        for (unsigned k = 0; k < 32; k++) {
-            x[k] = (unsigned)kh_bits_get(in, 16 * (32 * lane + k), 16);
-            if ((x[k] & 0x7FFF) > peak) peak = x[k] & 0x7FFF;
-        }
-        int sbase;
-        uint32_t rc;
-        lane_scale(peak, &e.scale[lane], &sbase, &rc);
-        for (unsigned k = 0; k < 32; k++) e.q[lane][k] = quant_one(x[k], sbase, rc);
-    }
+    if (have_avx512()) quant_lanes_avx512(in, &e);
+    else quant_lanes_portable(in, &e);
+    kh_mx_pack(&e, (int)(mode & 1), out);
+}
+
+void kh_quant_entry_portable(const uint64_t in[32], unsigned mode, uint64_t out[16])
+{
+    kh_mx_entry e;
+    quant_lanes_portable(in, &e);
     kh_mx_pack(&e, (int)(mode & 1), out);
 }

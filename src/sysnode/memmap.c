@@ -45,24 +45,24 @@ uint64_t kh_node_dram_index(kh_node *n, uint64_t addr)
     return ka_local(addr) & n->dram_bytes_mask;
 }
 
+/* A 32-byte word never crosses a page: one lookup, read in place. */
 void kh_node_word_read(kh_node *n, kh_target t, uint64_t addr, uint64_t out[4])
 {
-    uint8_t b[32];
     addr &= ~(uint64_t)31; /* the memory model ignores the low 5 bits (§7) */
-    if (t == KH_TGT_STAGE) kh_pages_read(&n->stage, addr & n->stage_bytes_mask, b, 32);
-    else kh_pages_read(&n->dram, kh_node_dram_index(n, addr), b, 32);
-    kh_words_from_bytes(out, 4, b);
+    uint64_t a = t == KH_TGT_STAGE ? addr & n->stage_bytes_mask : kh_node_dram_index(n, addr);
+    const uint8_t *pg = kh_pages_find(t == KH_TGT_STAGE ? &n->stage : &n->dram, a);
+    if (pg) kh_words_from_bytes(out, 4, pg + a % KH_PAGE_BYTES);
+    else out[0] = out[1] = out[2] = out[3] = 0;
 }
 
 void kh_node_word_write(kh_node *n, kh_target t, uint64_t addr, const uint64_t in[4])
 {
-    uint8_t b[32];
     addr &= ~(uint64_t)31;
-    kh_words_to_bytes(in, 4, b);
-    int rc = t == KH_TGT_STAGE ? kh_pages_write(&n->stage, addr & n->stage_bytes_mask, b, 32)
-                               : kh_pages_write(&n->dram, kh_node_dram_index(n, addr), b, 32);
-    if (rc) kh_sim_log(n->sim, KH_LOG_ERROR, "mesh %u: out of memory storing the word at 0x%010llx",
-                       n->cfg.mesh_id, (unsigned long long)addr);
+    uint64_t a = t == KH_TGT_STAGE ? addr & n->stage_bytes_mask : kh_node_dram_index(n, addr);
+    uint8_t *pg = kh_pages_get(t == KH_TGT_STAGE ? &n->stage : &n->dram, a);
+    if (pg) kh_words_to_bytes(in, 4, pg + a % KH_PAGE_BYTES);
+    else kh_sim_log(n->sim, KH_LOG_ERROR, "mesh %u: out of memory storing the word at 0x%010llx",
+                    n->cfg.mesh_id, (unsigned long long)addr);
 }
 
 void kh_node_addr_str(const kh_node *n, uint64_t addr, char *buf, size_t len)

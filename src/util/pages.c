@@ -92,3 +92,7 @@ int kh_pages_write(kh_pages *p, uint64_t a, const uint8_t *in, size_t n)
     }
     return 0;
 }
+
+const uint8_t *kh_pages_find(const kh_pages *p, uint64_t a) { return find(p, a / KH_PAGE_BYTES); }
+
+uint8_t *kh_pages_get(kh_pages *p, uint64_t a) { return find_or_add(p, a / KH_PAGE_BYTES); }

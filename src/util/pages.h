@@ -29,5 +29,11 @@ void kh_pages_free(kh_pages *p);
 void kh_pages_read(const kh_pages *p, uint64_t a, uint8_t *out, size_t n);
 /* Store n bytes at a. 0 ok, -1 out of memory (then nothing is changed). */
 int kh_pages_write(kh_pages *p, uint64_t a, const uint8_t *in, size_t n);
+/* The KH_PAGE_BYTES bytes of the page holding byte a, for an access that
+ * stays inside it (one lookup, no copy through a buffer): _find gives NULL
+ * for a page never written (it reads as zero), _get allocates it (NULL:
+ * out of memory, nothing changed). */
+const uint8_t *kh_pages_find(const kh_pages *p, uint64_t a);
+uint8_t *kh_pages_get(kh_pages *p, uint64_t a);
 
 #endif

@@ -9,4 +9,9 @@ extern const kh_unit_kind kh_unit_vector;  /* vec_cu, token vec (vector.md) */
 extern const kh_unit_kind kh_unit_matmul;  /* mx_matmul_cu, token mxm (matmul_saxpy.md §1) */
 extern const kh_unit_kind kh_unit_saxpy;   /* saxpy_cu, token sax (matmul_saxpy.md §2) */
 
+/* saxpy_x86.c: y = a*x + y through saxpy_cu's integer datapath (ia = f2i of
+ * a) over nlines whole 8-element lines with AVX2; 0 where the CPU has no
+ * AVX2 (then nothing is done and the caller computes the elements). */
+int kh_sx_lines_x86(int32_t ia, const kh_flit *x, kh_flit *y, unsigned nlines);
+
 #endif

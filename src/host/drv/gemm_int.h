@@ -12,9 +12,17 @@
 /* Element index of C[row][col] in the result image, in FP16 halves (§9.4). */
 size_t kh_gemm_c_index(const kh_gemm_plan *p, unsigned row, unsigned col);
 
-/* kh_gemm_reference_float on the portable path whatever the CPU has (the
- * vector paths must give the same bytes). */
-void kh_gemm_reference_float_portable(unsigned m, unsigned n, unsigned k, const uint16_t *a, const uint16_t *bt,
-                                      double *c);
+/* The float reference's implementations; kh_gemm_reference_float takes the
+ * widest this CPU runs, and every path must give the same bytes. */
+typedef enum kh_gemm_ref_path {
+    KH_GEMM_REF_PORTABLE,
+    KH_GEMM_REF_AVX2,
+    KH_GEMM_REF_AVX512,
+    KH_GEMM_REF_NPATHS
+} kh_gemm_ref_path;
+int kh_gemm_ref_path_runs(kh_gemm_ref_path path); /* 1 if this CPU (and build) runs it */
+/* kh_gemm_reference_float on one path; -1 (c untouched) if it cannot run here. */
+int kh_gemm_reference_float_on(kh_gemm_ref_path path, unsigned m, unsigned n, unsigned k, const uint16_t *a,
+                               const uint16_t *bt, double *c);
 
 #endif

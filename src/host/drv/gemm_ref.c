@@ -36,10 +36,14 @@ int kh_gemm_reference_mx(const kh_gemm_plan *p, const uint16_t *a, const uint16_
     kh_mx_entry *ea = quantise_operand(p, a, p->m, p->gm, p->gi, 0);
     kh_mx_entry *eb = quantise_operand(p, bt, p->n, p->gn, p->gj, 1);
     uint32_t(*tile)[16] = malloc((size_t)p->gm * p->gn * sizeof *tile);
-    if (!ea || !eb || !tile) {
+    const kh_mx_entry **ys = malloc(p->gn * sizeof *ys); /* a strip's B entries and tiles */
+    uint32_t **ts = malloc(p->gn * sizeof *ts);
+    if (!ea || !eb || !tile || !ys || !ts) {
         free(ea);
         free(eb);
         free(tile);
+        free(ys);
+        free(ts);
         return -1;
     }
     const unsigned mw = KH_ACC_MW_DEFAULT;
@@ -53,19 +57,20 @@ int kh_gemm_reference_mx(const kh_gemm_plan *p, const uint16_t *a, const uint16_
                         const kh_mx_entry *x = &ea[(((size_t)ti * p->ch + ch) * p->gm + g) * p->bc + kb];
                         const kh_mx_entry *y = &eb[((size_t)tj * p->ch + ch) * p->gn * p->bc + kb];
                         uint32_t(*t)[16] = &tile[g * p->gn];
-                        unsigned h = 0;
                         if (ch == 0 && kb == 0) { /* LOAD opens the tile */
-                            for (; h < p->gn; h++) {
+                            for (unsigned h = 0; h < p->gn; h++) {
                                 uint32_t chain[16];
                                 kh_mx_kernels_chain(&mx, x, &y[h * p->bc], KH_MX_ANCHOR, mw, chain);
                                 kh_acc_load16(chain, mw, t[h]);
                             }
+                            continue;
                         }
-                        /* every tile its own: two at a time */
-                        for (; h + 1 < p->gn; h += 2)
-                            kh_mx_kernels_accumulate2(&mx, x, &y[h * p->bc], &y[(h + 1) * p->bc], KH_MX_ANCHOR, mw,
-                                                      t[h], t[h + 1]);
-                        if (h < p->gn) kh_mx_kernels_accumulate(&mx, x, &y[h * p->bc], KH_MX_ANCHOR, mw, t[h]);
+                        /* one A against the row's B entries, each into its own tile */
+                        for (unsigned h = 0; h < p->gn; h++) {
+                            ys[h] = &y[h * p->bc];
+                            ts[h] = t[h];
+                        }
+                        kh_mx_kernels_accumulate_strip(&mx, x, ys, p->gn, KH_MX_ANCHOR, mw, ts);
                     }
             for (unsigned g = 0; g < p->gm; g++)
                 for (unsigned h = 0; h < p->gn; h++)
@@ -78,5 +83,7 @@ int kh_gemm_reference_mx(const kh_gemm_plan *p, const uint16_t *a, const uint16_
     free(ea);
     free(eb);
     free(tile);
+    free(ys);
+    free(ts);
     return 0;
 }

@@ -16,21 +16,16 @@ void kh_ring_free(kh_ring *r)
     r->cap = r->head = r->count = 0;
 }
 
-int kh_ring_push(kh_ring *r, const void *e)
+int kh_ring_grow(kh_ring *r)
 {
-    if (r->count == r->cap) {
-        size_t ncap = r->cap ? 2 * r->cap : 16;
-        unsigned char *nb = malloc(ncap * r->esize);
-        if (!nb) return -1;
-        for (size_t i = 0; i < r->count; i++)
-            memcpy(nb + i * r->esize, r->buf + ((r->head + i) & (r->cap - 1)) * r->esize, r->esize);
-        free(r->buf);
-        r->buf = nb;
-        r->cap = ncap;
-        r->head = 0;
-    }
-    memcpy(r->buf + ((r->head + r->count) & (r->cap - 1)) * r->esize, e, r->esize);
-    r->count++;
+    size_t ncap = r->cap ? 2 * r->cap : 16;
+    unsigned char *nb = malloc(ncap * r->esize);
+    if (!nb) return -1;
+    for (size_t i = 0; i < r->count; i++)
+        memcpy(nb + i * r->esize, r->buf + ((r->head + i) & (r->cap - 1)) * r->esize, r->esize);
+    free(r->buf);
+    r->buf = nb;
+    r->cap = ncap;
+    r->head = 0;
     return 0;
 }
-

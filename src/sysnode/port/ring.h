@@ -5,6 +5,7 @@
 #define KH_SYSNODE_RING_H
 
 #include <stddef.h>
+#include <string.h>
 
 typedef struct kh_ring {
     unsigned char *buf;
@@ -13,8 +14,16 @@ typedef struct kh_ring {
 
 void kh_ring_init(kh_ring *r, size_t esize);
 void kh_ring_free(kh_ring *r);
-/* Append a copy of *e. 0 ok, -1 out of memory. */
-int kh_ring_push(kh_ring *r, const void *e);
+/* Double the capacity (a full ring's push). 0 ok, -1 out of memory. */
+int kh_ring_grow(kh_ring *r);
+/* Append a copy of *e. 0 ok, -1 out of memory. Inline: a push per beat. */
+static inline int kh_ring_push(kh_ring *r, const void *e)
+{
+    if (r->count == r->cap && kh_ring_grow(r)) return -1;
+    memcpy(r->buf + ((r->head + r->count) & (r->cap - 1)) * r->esize, e, r->esize);
+    r->count++;
+    return 0;
+}
 /* The i-th record from the head (i < count), or NULL. Inline with pop: the
  * ports call them for every beat. */
 static inline void *kh_ring_at(const kh_ring *r, size_t i)

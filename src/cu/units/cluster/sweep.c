@@ -53,6 +53,24 @@ void kh_cl_sweep_compute(kh_cluster *u, const kh_cl_inst *in, uint64_t (*emit_ou
         const int emit = in->emit && !load && kb == nk - 1;
         for (unsigned g = 0; g < gm; g++) {
             const kh_mx_entry *a = &u->l1a[kh_cl_l1ix(in->abank, in->aoff + g * nk + kb, u->ga)];
+            if (!load && gn <= u->tiles) {
+                /* ADDs of one A against the row's B entries in one strip: with
+                 * gn' <= TILES the sub-tiles (g·gn' + h) mod TILES are distinct,
+                 * so each emit after the strip reads its own add's result, and
+                 * the never-LOADed check sees the sub-tiles in the same order */
+                const kh_mx_entry *bs[256];
+                uint32_t *ts[256];
+                for (unsigned h = 0; h < gn; h++) {
+                    const unsigned t = (g * gn + h) & tmask;
+                    warn_unloaded(u, t, &warned);
+                    bs[h] = &u->l1b[kh_cl_l1ix(in->bbank, in->boff + h * nk + kb, u->gb)];
+                    ts[h] = u->tile[t];
+                }
+                kh_mx_kernels_accumulate_strip(&u->mx, a, bs, gn, anchor, mw, ts);
+                if (emit && emit_out)
+                    for (unsigned h = 0; h < gn; h++) fp16_granule(ts[h], mw, emit_out[g * gn + h]);
+                continue;
+            }
             for (unsigned h = 0; h < gn; h++) {
                 const kh_mx_entry *b = &u->l1b[kh_cl_l1ix(in->bbank, in->boff + h * nk + kb, u->gb)];
                 const unsigned t = (g * gn + h) & tmask;
