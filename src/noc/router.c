@@ -76,6 +76,19 @@ int kh_router_accept(kh_comp *dst, unsigned port, const kh_flit *f, kh_cycle now
     return kh_router_take((kh_router *)dst, port, f, now);
 }
 
+/* Phase 1's offer of output o into the router d behind it: kh_noc_send
+ * with the receiver known (set once in kh_router_set_out). */
+static int send_down(kh_router *d, unsigned port, kh_link *l, const kh_flit *f, kh_cycle now)
+{
+    if (l->last_xfer == now) return 0;
+    if (!kh_router_take(d, port, f, now)) {
+        kh_link_refused(l, now);
+        return 0;
+    }
+    kh_noc_taken(l, f, now);
+    return 1;
+}
+
 static void router_step(kh_comp *c, kh_cycle now)
 {
     kh_router *r = (kh_router *)c;
@@ -86,7 +99,9 @@ static void router_step(kh_comp *c, kh_cycle now)
         log_first_drop(r, lowest(first));
     for (unsigned outs = out_full; outs; outs &= outs - 1) {
         unsigned o = lowest(outs);
-        if (kh_noc_send(r->out_link[o], &r->out[o], now))
+        kh_router *d = r->down[o];
+        if (d ? send_down(d, r->down_port[o], r->out_link[o], &r->out[o], now)
+              : kh_noc_send(r->out_link[o], &r->out[o], now))
             out_full &= ~(1u << o);
         else
             blocked |= 1u << o;
@@ -106,15 +121,19 @@ static void router_step(kh_comp *c, kh_cycle now)
             r->out[o] = *r->slot[i];
             req &= ~(1u << i);
             r->req[o] = (uint8_t)req;
-            if (!req) reqd &= ~(1u << o);
+            reqd &= ~((unsigned)!req << o);
             slot_full &= ~(1u << i);
         }
         r->hops += n;
     }
 
-    /* phase 3: empty slots load their visible FIFO heads */
+    /* phase 3: empty slots load their visible FIFO heads; before
+     * scan_from only the slots freed just now can find one */
     kh_cycle next = KH_NEVER;
-    for (unsigned load = r->nonempty & ~slot_full; load; load &= load - 1) {
+    unsigned nonempty = r->nonempty, load = nonempty & ~slot_full;
+    int all = now >= r->scan_from;
+    if (!all) load &= r->slot_full;
+    for (; load; load &= load - 1) {
         unsigned i = lowest(load);
         kh_fifo *q = &r->in[i];
         kh_cycle t = q->ent[q->head].ready; /* kh_fifo_head_ready: nonempty says count > 0 */
@@ -126,14 +145,12 @@ static void router_step(kh_comp *c, kh_cycle now)
          * (one step per cycle, one load per input per step) */
         const kh_flit *h = &q->ent[q->head].f; /* kept in the ring: no copy */
         if (++q->head == q->size) q->head = 0;
-        q->count--;
+        unsigned left = --q->count;
         q->pop_cycle = now; /* pops stays 1 (kh_router_new) */
+        nonempty &= ~((unsigned)!left << i);
         unsigned dir = r->route[kh_hdr_dst_xy(h->w)];
         if (!(r->allow[i] >> dir & 1) && masked_turn(r, i, dir, h)) { /* dropped: look at the next head */
-            if (kh_fifo_empty(q))
-                r->nonempty &= (uint8_t)~(1u << i);
-            else if (now + 1 < next)
-                next = now + 1;
+            if (left && now + 1 < next) next = now + 1;
             if (r->in_link[i]) kh_link_space(r->in_link[i], now);
             continue;
         }
@@ -141,10 +158,11 @@ static void router_step(kh_comp *c, kh_cycle now)
         r->req[dir] |= (uint8_t)(1u << i);
         reqd |= 1u << dir;
         slot_full |= 1u << i;
-        if (kh_fifo_empty(q)) r->nonempty &= (uint8_t)~(1u << i);
         kh_link *in = r->in_link[i];
         if (in) kh_link_space(in, now);
     }
+    r->nonempty = (uint8_t)nonempty;
+    if (all || next < r->scan_from) r->scan_from = next;
     r->slot_full = (uint8_t)slot_full;
     r->out_full = (uint8_t)out_full;
     r->reqd = (uint8_t)reqd;
@@ -155,8 +173,8 @@ static void router_step(kh_comp *c, kh_cycle now)
      * (the FIFO behind a full slot matters once the slot drains) */
     if ((out_full | reqd) & ~blocked)
         kh_comp_wake_next(c, now);
-    else if (next != KH_NEVER)
-        kh_comp_wake(c, next);
+    else if (r->scan_from != KH_NEVER)
+        kh_comp_wake(c, r->scan_from);
 }
 
 static int router_stuck(kh_comp *c, char *buf, size_t len)
@@ -281,6 +299,7 @@ kh_router *kh_router_new(kh_sim *sim, unsigned x, unsigned y, unsigned nx, unsig
         snprintf(err, errlen, "router (%u,%u): out of memory", x, y);
         return NULL;
     }
+    r->scan_from = KH_NEVER;
     r->x = (uint8_t)x;
     r->y = (uint8_t)y;
     r->nx = (uint8_t)nx;
@@ -320,6 +339,8 @@ kh_comp *kh_router_comp(kh_router *r) { return &r->comp; }
 void kh_router_set_out(kh_router *r, unsigned dir, kh_link *l)
 {
     r->out_link[dir] = l;
+    r->down[dir] = l->dst && l->accept == kh_router_accept ? (kh_router *)l->dst : NULL;
+    r->down_port[dir] = (uint8_t)l->dst_port;
     if (l->dst)
         r->unlogged &= (uint8_t)~(1u << dir);
     else

@@ -17,11 +17,18 @@ struct kh_router {
     uint8_t req[KH_NDIRS];      /* per output: the inputs whose slot requests it */
     uint8_t allow[KH_NDIRS];    /* per input: outputs it may request (turn masks, mesh.md §3) */
     uint8_t x, y, nx, ny;
+    uint8_t down_port[KH_NDIRS]; /* the input of down[o] that output o feeds */
     uint64_t hops;              /* grants = flits that crossed this router */
+    /* the first cycle an input with an empty slot has a visible FIFO head
+     * (KH_NEVER: none): before it, phase 3 looks only at the slots its
+     * phase 2 just freed */
+    kh_cycle scan_from;
     /* slot i's flit: the entry just popped from in[i], intact until in[i]'s
      * next pop (kh_fifo_pop), which comes only after the slot is granted */
     const kh_flit *slot[KH_NDIRS];
     kh_link *out_link[KH_NDIRS];
+    /* output o's receiver when it is a router (its take inline), else NULL */
+    struct kh_router *down[KH_NDIRS];
     kh_link *in_link[KH_NDIRS];
     kh_fifo in[KH_NDIRS];
     kh_flit out[KH_NDIRS];
@@ -40,23 +47,41 @@ static inline int kh_router_take(kh_router *r, unsigned port, const kh_flit *f, 
     /* an empty slot over an empty FIFO: no flit of this input is in the
      * ring, so it can start over (kh_fifo_rewind) */
     int idle = !((r->nonempty | r->slot_full) & bit);
-    if (idle) kh_fifo_rewind(q);
+    unsigned head = idle ? 0 : q->head; /* kh_fifo_rewind, without a branch */
+    q->head = head;
     /* kh_fifo_full then kh_fifo_push, with the start-of-cycle occupancy
      * (this cycle's pop still counted) worked out once for both; a router
      * input has at most one pop per cycle and keeps pops at 1 (router.c) */
     unsigned held = q->count + (q->pop_cycle == now);
     if (held >= q->cap) return 0;
-    unsigned tail = q->head + q->count;
+    unsigned tail = head + q->count;
     if (tail >= q->size) tail -= q->size;
     q->ent[tail].f = *f;
     q->ent[tail].ready = now + q->latency;
     q->count++;
-    if (++held > q->high_water) q->high_water = held;
+    held++;
+    q->high_water = held > q->high_water ? held : q->high_water;
     /* the idle input's router sleeps: wake it when this flit is visible;
      * otherwise the flit ahead of it keeps the router going */
-    if (idle) kh_comp_wake(&r->comp, now + q->latency);
+    if (idle) {
+        kh_cycle ready = now + q->latency;
+        kh_comp_wake(&r->comp, ready);
+        if (ready < r->scan_from) r->scan_from = ready;
+    }
     r->nonempty |= (uint8_t)bit;
     return 1;
+}
+
+/* kh_link_taken for a link whose receiver is a router (never a tie-off),
+ * the stall count without a branch: the flit goes and the link is free. */
+static inline void kh_noc_taken(kh_link *l, const kh_flit *f, kh_cycle now)
+{
+    kh_cycle since = l->blocked_since;
+    l->stall_cycles += since != KH_NEVER ? now - since : 0;
+    l->blocked_since = KH_NEVER;
+    l->flits++;
+    l->last_xfer = now;
+    if (l->sched->trace) kh_link_trace(l, f, now);
 }
 
 /* kh_link_send, with the receiver's accept inline when it is a router. */

@@ -699,13 +699,24 @@ int kh_gemm_read_c(kh_machine *mc, const kh_gemm_plan *p, uint16_t *c, char *err
         }
         rc = kh_card_read_block(h.card, kh_host_dram(m, p->c_img), img[m], n * 2, err, errlen);
     }
-    for (unsigned r = 0; !rc && r < p->m; r++)
-        for (unsigned q = 0; q < p->n; q++) {
-            unsigned t = r / (4 * p->gm) * p->gj + q / (4 * p->gn);
-            const uint8_t *b = img[ncl ? cl[kh_gemm_tile_owner(p, ncl, t)].mesh : 0];
-            size_t e = kh_gemm_c_index(p, r, q);
-            c[(size_t)r * p->n + q] = (uint16_t)(b[2 * e] | b[2 * e + 1] << 8);
-        }
+    /* tile by tile (§9.4): image word W = (ti·gj + tj)·gm·gn + g·gn + hc
+     * holds C[4(ti·gm+g)+i][4(tj·gn+hc)+j] at half 16W + 4i + j */
+    for (unsigned t = 0; !rc && t < p->gi * p->gj; t++) {
+        const uint8_t *b = img[ncl ? cl[kh_gemm_tile_owner(p, ncl, t)].mesh : 0];
+        unsigned ti = t / p->gj, tj = t % p->gj;
+        for (unsigned g = 0; g < p->gm; g++)
+            for (unsigned i = 0; i < 4; i++) {
+                unsigned row = 4 * (ti * p->gm + g) + i;
+                if (row >= p->m) break;
+                for (unsigned hc = 0; hc < p->gn; hc++) {
+                    size_t e = ((size_t)t * p->gm * p->gn + (size_t)g * p->gn + hc) * 16 + 4 * i;
+                    for (unsigned j = 0; j < 4; j++) {
+                        unsigned col = 4 * (tj * p->gn + hc) + j;
+                        if (col < p->n) c[(size_t)row * p->n + col] = (uint16_t)(b[2 * (e + j)] | b[2 * (e + j) + 1] << 8);
+                    }
+                }
+            }
+    }
     for (unsigned m = 0; m < KH_MACHINE_MAX_MESHES; m++) free(img[m]);
     free(cl);
     return rc;

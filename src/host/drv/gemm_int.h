@@ -9,9 +9,6 @@
 #define KH_GEMM_CHUNK 8u       /* default K blocks per chunk */
 #define KH_GEMM_STAGING (1ull << 39) /* aperture bit: staging store of mesh 0 (memory.md §1) */
 
-/* Element index of C[row][col] in the result image, in FP16 halves (§9.4). */
-size_t kh_gemm_c_index(const kh_gemm_plan *p, unsigned row, unsigned col);
-
 /* The float reference's implementations; kh_gemm_reference_float takes the
  * widest this CPU runs, and every path must give the same bytes. */
 typedef enum kh_gemm_ref_path {

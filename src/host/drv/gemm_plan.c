@@ -60,14 +60,21 @@ int kh_gemm_tile_reuses_a(const kh_gemm_plan *p, unsigned clusters, unsigned t)
 }
 
 /* Operand entries fetched through the busiest memory port: the clusters of
- * one port share its streaming engine. */
+ * one port share its streaming engine. A cluster's tiles are one run
+ * (kh_gemm_tile_owner); within it, each tile but the first that stays on
+ * its row of tiles reuses A (kh_gemm_tile_reuses_a), counted per run. */
 static uint64_t port_load(const kh_gemm_plan *p, const kh_gemm_target *t, unsigned ncl)
 {
     uint64_t load[256] = {0}, worst = 0;
-    for (unsigned i = 0; i < p->gi * p->gj; i++) {
-        unsigned c = kh_gemm_tile_owner(p, ncl, i);
-        uint64_t e = (uint64_t)p->ch * p->bc * (p->gn + (kh_gemm_tile_reuses_a(p, ncl, i) ? 0 : p->gm));
-        load[c < KH_GEMM_MAX_CLUSTERS ? t->port[c] : 0] += e;
+    unsigned total = p->gi * p->gj, q = total / ncl, r = total % ncl, start = 0;
+    for (unsigned c = 0; c < ncl && start < total; c++) {
+        unsigned end = start + q + (c < r ? 1 : 0);
+        uint64_t tiles = end - start, reuse = 0;
+        if (p->ch <= 2) /* tiles start+1 .. end-1, less those that open a row */
+            reuse = tiles - 1 - ((end - 1) / p->gj - start / p->gj);
+        load[c < KH_GEMM_MAX_CLUSTERS ? t->port[c] : 0] +=
+            (uint64_t)p->ch * p->bc * (p->gn * tiles + p->gm * (tiles - reuse));
+        start = end;
     }
     for (unsigned i = 0; i < 256; i++)
         if (load[i] > worst) worst = load[i];
@@ -174,16 +181,6 @@ void kh_gemm_pack_fp16_tiled(const kh_gemm_plan *p, const uint16_t *x, unsigned 
                             unsigned row = 4 * (t * groups + g) + l, col = 32 * (c * p->bc + b) + kk;
                             out[e * 128 + 32 * l + kk] = row < rows && col < p->k ? x[(size_t)row * p->k + col] : 0;
                         }
-}
-
-/* §9.4: image word W = (ti·GJ + tj)·gm·gn + g·gn + h holds
- * C[4(ti·gm+g)+i][4(tj·gn+h)+j] at byte 32W + 2(4i+j). */
-size_t kh_gemm_c_index(const kh_gemm_plan *p, unsigned row, unsigned col)
-{
-    unsigned ti = row / (4 * p->gm), g = row / 4 % p->gm, i = row % 4;
-    unsigned tj = col / (4 * p->gn), h = col / 4 % p->gn, j = col % 4;
-    size_t w = ((size_t)ti * p->gj + tj) * p->gm * p->gn + (size_t)g * p->gn + h;
-    return w * 16 + 4 * i + j;
 }
 
 double kh_gemm_f16_to_double(uint16_t h)
