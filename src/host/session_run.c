@@ -63,8 +63,7 @@ static int do_poll(const kh_session *s, const sess_cmd *c, kh_machine *m, char *
     kh_card *card = kh_machine_card(m);
     kh_sim *sim = kh_machine_sim(m);
     kh_cycle start = kh_sim_now(sim);
-    char m1[64];
-    fmt_mask(m1, sizeof m1, c->mask);
+    char m1[64]; /* the mask as the messages say it, formatted only for one */
     for (;;) {
         uint64_t v;
         char e2[512];
@@ -75,6 +74,7 @@ static int do_poll(const kh_session *s, const sess_cmd *c, kh_machine *m, char *
          * change. (Idle now is not enough: the read's own link time may
          * have run the machine to idle after the value was taken.) */
         if (kh_card_read_settled(card)) {
+            fmt_mask(m1, sizeof m1, c->mask);
             say(err, errlen, s, c,
                 "poll 0x%llx: expected 0x%016llx%s, got 0x%016llx; the machine stopped making progress at "
                 "cycle %llu (waited %llu cycles):",
@@ -84,6 +84,7 @@ static int do_poll(const kh_session *s, const sess_cmd *c, kh_machine *m, char *
             return 1;
         }
         if (now - start >= c->limit) {
+            fmt_mask(m1, sizeof m1, c->mask);
             say(err, errlen, s, c,
                 "poll 0x%llx: expected 0x%016llx%s, got 0x%016llx after the limit of %llu cycles (cycle %llu); "
                 "work still outstanding:",

@@ -150,8 +150,9 @@ static void migrate(kh_sim *sim)
     }
 }
 
-/* The earliest cycle with a wake, KH_NEVER if none. */
-static kh_cycle next_due(kh_sim *sim)
+/* The earliest cycle with a wake, KH_NEVER if none (inlined: asked once per
+ * executed cycle). */
+static inline __attribute__((always_inline)) kh_cycle next_due(kh_sim *sim)
 {
     if (sim->nheap) migrate(sim);
     if (sim->sched.occ) {

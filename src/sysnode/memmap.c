@@ -21,7 +21,9 @@ int kh_node_port_drops(const kh_node *n, uint64_t addr)
 }
 
 /* DRAM byte index: word = (a[35:0] >> 5) mod DRAM_WORDS (§7, Open point 3). */
-uint64_t kh_node_dram_index(kh_node *n, uint64_t addr)
+/* Inline in the word accesses below (one per beat), exported as
+ * kh_node_dram_index. */
+static inline __attribute__((always_inline)) uint64_t dram_index(kh_node *n, uint64_t addr)
 {
     /* Bit 38 MUST be 0 on the fabric; the DRAM index ignores it, as the
      * RTL does, so the access aliases: say so (once per node). */
@@ -45,11 +47,13 @@ uint64_t kh_node_dram_index(kh_node *n, uint64_t addr)
     return ka_local(addr) & n->dram_bytes_mask;
 }
 
+uint64_t kh_node_dram_index(kh_node *n, uint64_t addr) { return dram_index(n, addr); }
+
 /* A 32-byte word never crosses a page: one lookup, read in place. */
 void kh_node_word_read(kh_node *n, kh_target t, uint64_t addr, uint64_t out[4])
 {
     addr &= ~(uint64_t)31; /* the memory model ignores the low 5 bits (§7) */
-    uint64_t a = t == KH_TGT_STAGE ? addr & n->stage_bytes_mask : kh_node_dram_index(n, addr);
+    uint64_t a = t == KH_TGT_STAGE ? addr & n->stage_bytes_mask : dram_index(n, addr);
     const uint8_t *pg = kh_pages_find(t == KH_TGT_STAGE ? &n->stage : &n->dram, a);
     if (pg) kh_words_from_bytes(out, 4, pg + a % KH_PAGE_BYTES);
     else out[0] = out[1] = out[2] = out[3] = 0;
@@ -58,7 +62,7 @@ void kh_node_word_read(kh_node *n, kh_target t, uint64_t addr, uint64_t out[4])
 void kh_node_word_write(kh_node *n, kh_target t, uint64_t addr, const uint64_t in[4])
 {
     addr &= ~(uint64_t)31;
-    uint64_t a = t == KH_TGT_STAGE ? addr & n->stage_bytes_mask : kh_node_dram_index(n, addr);
+    uint64_t a = t == KH_TGT_STAGE ? addr & n->stage_bytes_mask : dram_index(n, addr);
     uint8_t *pg = kh_pages_get(t == KH_TGT_STAGE ? &n->stage : &n->dram, a);
     if (pg) kh_words_to_bytes(in, 4, pg + a % KH_PAGE_BYTES);
     else kh_sim_log(n->sim, KH_LOG_ERROR, "mesh %u: out of memory storing the word at 0x%010llx",

@@ -47,6 +47,7 @@ typedef struct saxpy {
     /* the unit's own send register (send_valid / send_flit) */
     int send_valid;
     kh_flit send_flit;
+    kh_flit wdata_hdr[2];  /* a write-data flit before its data, [1] the last one (built once) */
     uint32_t elements;     /* CU_DBG[31:0], every element computed (§2.1) */
     uint64_t stat_faults, stat_dropped;
 } saxpy;
@@ -172,7 +173,9 @@ static int sx_recv(void *unit, const kh_flit *f, kh_cycle now)
         return 1;
     }
     u->last_resp = now;
-    if (u->st == SX_WAIT) kh_cu_wake(u->shell, now + 1);
+    /* WAIT moves on only once every line is in: a step before that would
+     * change nothing (the send register, when full, keeps its own wakes) */
+    if (u->st == SX_WAIT && u->xw >= u->beats && u->yw >= u->beats) kh_cu_wake(u->shell, now + 1);
     return 1;
 }
 
@@ -213,7 +216,7 @@ static void sx_step(void *unit, kh_cycle now)
         case SX_WDATA: {
             if (!can_load) break;
             unsigned last = u->wb == u->beats - 1;
-            header(u, &u->send_flit, KH_T_MEM_WR_DATA, SX_TAG_W, last);
+            u->send_flit = u->wdata_hdr[last];
             memcpy(u->send_flit.w, u->yl[u->wb].w, 4 * sizeof(uint64_t));
             u->send_valid = 1;
             u->wb++;
@@ -279,6 +282,7 @@ static void *sx_create(kh_cu *shell, const kh_params *p, char *err, size_t errle
     u->at = *kh_cu_where(shell);
     u->st = SX_IDLE;
     u->next = KH_NEVER;
+    for (unsigned last = 0; last < 2; last++) header(u, &u->wdata_hdr[last], KH_T_MEM_WR_DATA, SX_TAG_W, last);
     return u;
 }
 

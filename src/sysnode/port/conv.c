@@ -111,8 +111,20 @@ static int push_req(kh_creq *r, kh_ring *q, const conv_req *rq, kh_cycle now)
 int kh_conv_read(kh_creq *r, uint64_t addr, unsigned beats, uint64_t tag, int functional,
                  kh_cycle now)
 {
-    conv_req rq = {.addr = addr, .beats = beats, .functional = functional, .tag = tag, .ready = now + CONV_REQ_LAT};
-    return push_req(r, &r->rd, &rq, now);
+    /* filled in place: a read carries no data, so the record's data (most
+     * of its bytes) is neither set nor ever read */
+    conv_req *rq = kh_ring_push_slot(&r->rd);
+    if (!rq) return -1;
+    rq->addr = addr;
+    rq->beats = beats;
+    rq->write = 0;
+    rq->functional = functional;
+    rq->tag = tag;
+    rq->ready = now + CONV_REQ_LAT;
+    rq->strb = 0;
+    rq->masked = 0;
+    kh_comp_wake(&r->cv->c, now + 1);
+    return 0;
 }
 
 int kh_conv_write(kh_creq *r, uint64_t addr, unsigned beats, uint64_t tag,
@@ -261,13 +273,14 @@ static void note_lost(kh_conv *cv, kh_creq *r, const conv_req *rq, kh_cycle t)
 
 static void grant_read(kh_conv *cv, kh_creq *r, kh_target tg, kh_cycle t)
 {
-    conv_req rq = *(conv_req *)kh_ring_at(&r->rd, 0);
+    /* the popped record stays intact: nothing pushes a read before we return */
+    const conv_req *rq = kh_ring_at(&r->rd, 0);
     kh_ring_pop(&r->rd);
     cv->rd_grants++;
     r->reads++;
-    r->rd_beats += rq.beats;
+    r->rd_beats += rq->beats;
     if (tg == KH_TGT_LOST) {
-        note_lost(cv, r, &rq, t);
+        note_lost(cv, r, rq, t);
         rd_track(r, KH_NEVER - 1, t);
         return;
     }
@@ -277,23 +290,24 @@ static void grant_read(kh_conv *cv, kh_creq *r, kh_target tg, kh_cycle t)
         /* one word outstanding: a word every stage_rd_lat + 1 cycles (§8) */
         first = t + 1 + p->stage_rd_lat;
         step = p->stage_rd_lat + 1;
-        cv->stage_free = first + step * (rq.beats - 1) + 1;
+        cv->stage_free = first + step * (rq->beats - 1) + 1;
         cv->stage_grants++;
         cv->stage_busy += cv->stage_free - t;
-        cv->stage_rd_beats += rq.beats;
+        cv->stage_rd_beats += rq->beats;
     } else {
-        first = dram_read_first(cv, &rq, t);
+        first = dram_read_first(cv, rq, t);
         step = 1;
-        cv->dram_rd_beats += rq.beats;
+        cv->dram_rd_beats += rq->beats;
     }
     if (first <= r->last_beat) first = r->last_beat + 1;
-    uint64_t base = rq.addr & ~(uint64_t)31;
-    for (unsigned k = 0; k < rq.beats; k++) {
-        kh_conv_beat b = {.at = first + step * k + r->r_skid, .tag = rq.tag, .k = k, .last = k + 1 == rq.beats};
-        if (rq.functional) kh_node_word_read(cv->n, tg, base + 32 * (uint64_t)k, b.d);
-        kh_ring_push(&r->beats, &b);
+    uint64_t base = rq->addr & ~(uint64_t)31;
+    for (unsigned k = 0; k < rq->beats; k++) {
+        kh_conv_beat *b = kh_ring_push_slot(&r->beats);
+        if (!b) continue; /* out of memory: the beat is lost, as a failed push lost it */
+        *b = (kh_conv_beat){.at = first + step * k + r->r_skid, .tag = rq->tag, .k = k, .last = k + 1 == rq->beats};
+        if (rq->functional) kh_node_word_read(cv->n, tg, base + 32 * (uint64_t)k, b->d);
     }
-    r->last_beat = first + step * (rq.beats - 1);
+    r->last_beat = first + step * (rq->beats - 1);
     rd_track(r, r->last_beat, t);
     kh_comp_wake(r->owner, first + r->r_skid);
 }

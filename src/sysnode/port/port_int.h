@@ -85,6 +85,7 @@ struct kh_port {
     unsigned cur_slot;          /* ST_WRITE / ST_ACK */
     int ack_drop;               /* ST_ACK for a dropped write (profile L) */
     unsigned pr_sx, pr_sy, pr_txn;
+    kh_flit pr_hdr[2]; /* its response beats' flit before the data, [1] the last one (built once per read) */
     /* streaming engine (§3.2, §10) */
     int rs_run;
     kh_cycle rs_free;           /* the streaming engine is idle again from this cycle */

@@ -20,6 +20,12 @@ int kh_port_plain_start(kh_port *p, kh_cycle now)
     p->pr_sx = kf_src_x(f);
     p->pr_sy = kf_src_y(f);
     p->pr_txn = kf_txn(f);
+    for (unsigned last = 0; last < 2; last++) {
+        kh_flit_clear(&p->pr_hdr[last]);
+        kh_flit_set_hdr(&p->pr_hdr[last], &(kh_flit_hdr){.dst_x = p->pr_sx, .dst_y = p->pr_sy, .src_x = p->x,
+                                                         .src_y = p->y, .type = KH_T_MEM_RD_RESP, .txn = p->pr_txn,
+                                                         .last = last}); /* §3.1 */
+    }
     kh_conv_read(p->rq, kf_addr(f), kf_len(f) + 1, TAG_PLAIN, 1, now);
     p->rd_count++;
     p->reads++;
@@ -34,9 +40,7 @@ int kh_port_plain_flit(kh_port *p, kh_flit *f, kh_cycle now)
 {
     const kh_conv_beat *b = kh_conv_beat_head(p->rq, now);
     if (p->st != ST_PLAIN || !b || b->tag != TAG_PLAIN) return 0;
-    kh_flit_clear(f);
-    kh_flit_set_hdr(f, &(kh_flit_hdr){.dst_x = p->pr_sx, .dst_y = p->pr_sy, .src_x = p->x, .src_y = p->y,
-                                      .type = KH_T_MEM_RD_RESP, .txn = p->pr_txn, .last = b->last}); /* §3.1 */
+    *f = p->pr_hdr[b->last != 0];
     memcpy(f->w, b->d, sizeof b->d);
     if (b->last) {
         p->st = ST_IDLE;

@@ -24,6 +24,13 @@ static inline int kh_ring_push(kh_ring *r, const void *e)
     r->count++;
     return 0;
 }
+/* Append a record to fill in place (no copy through a local); NULL when
+ * out of memory. */
+static inline void *kh_ring_push_slot(kh_ring *r)
+{
+    if (r->count == r->cap && kh_ring_grow(r)) return NULL;
+    return r->buf + ((r->head + r->count++) & (r->cap - 1)) * r->esize;
+}
 /* The i-th record from the head (i < count), or NULL. Inline with pop: the
  * ports call them for every beat. */
 static inline void *kh_ring_at(const kh_ring *r, size_t i)
