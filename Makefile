@@ -12,6 +12,7 @@ ifeq ($(SAN),1)
 BUILD   := build-san
 SANFLAGS := -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
 OPT     := -O1 -g
+override PGO := 0
 else
 BUILD   := build
 SANFLAGS :=
@@ -21,6 +22,14 @@ OPT     := -O2 -g
 # took ~7 % off bench (2). Fat objects keep the library, the tests and the
 # shared library linking as before, without LTO. LTO=0 turns it off.
 LTO     ?= 1
+# The CLI is also built with GCC's profile-guided optimisation: its own copy
+# of every object, instrumented, run on bench/train/run.sh's inputs, then
+# compiled again with that profile (bench/train/run.sh, README). The
+# library, the shared library and the tests keep the ordinary objects.
+# PGO=0 turns it off; it is off by default for a compiler other than GCC.
+ifeq ($(origin PGO),undefined)
+PGO     := $(shell $(CC) -v 2>&1 | grep -q '^gcc version' && echo 1 || echo 0)
+endif
 endif
 ifeq ($(LTO),1)
 LTOFLAGS := -flto=auto -ffat-lto-objects
@@ -33,6 +42,7 @@ ifeq ($(MPI),1)
 CC      := mpicc
 BUILD   := $(BUILD:build%=build-mpi%)
 MPIFLAGS := -DKH_MPI=1
+override PGO := 0
 else
 MPIFLAGS :=
 endif
@@ -116,8 +126,11 @@ $(GEN)/kohaku/gen/%.h: isa/%.isa $(BUILD)/isagen
 # disappears (a branch switch) must regenerate the embedding too, and make
 # sees only the prerequisites that exist.
 ISA_LIST := $(GEN)/isa-list.txt
+# The CLI's build mode the same way: PGO= or LTO= changed relinks the CLI.
+CLI_MODE := $(BUILD)/cli-mode.txt
 ifeq ($(filter clean,$(MAKECMDGOALS)),)
 $(shell mkdir -p $(GEN) && echo '$(ISA_SRCS)' | cmp -s - $(ISA_LIST) || echo '$(ISA_SRCS)' > $(ISA_LIST))
+$(shell echo 'PGO=$(PGO) LTO=$(LTO)' | cmp -s - $(CLI_MODE) || echo 'PGO=$(PGO) LTO=$(LTO)' > $(CLI_MODE))
 endif
 
 $(GEN)/isa_embed.c: $(ISA_SRCS) $(ISA_LIST) $(BUILD)/isagen
@@ -170,9 +183,78 @@ PREFIX  ?= /usr/local
 install: $(LIB) $(SO) $(CLI)
 	@sh tools/install.sh "$(PREFIX)" "$(BUILD)" "$(SO_NAME)"
 
-$(CLI): $(CLI_OBJS) $(LIB)
+ifeq ($(PGO),1)
+# The profile-guided CLI (PGO above). Its objects are only ever linked into a
+# kohaku, so with LTO they are LTO-only (thin): half the compile work. Each
+# is compiled from inside its tree ($(PGO_GEN) instrumented, $(PGO_USE) with
+# the profile) under the same relative name: GCC names a static function's
+# profile after the object's name, so the two must match. The instrumented
+# CLI writes its counts beside its objects; the training's counts are copied
+# beside $(PGO_USE)'s, where GCC looks for them. A source change retrains,
+# and so recompiles all of $(PGO_USE).
+PGO_GEN  := $(BUILD)/pgo-gen
+PGO_USE  := $(BUILD)/pgo-use
+PGO_SRCS := $(CLI_SRCS) $(LIB_SRCS) $(STAGE1_SRCS)
+PGO_GEN_OBJS := $(patsubst %.c,$(PGO_GEN)/%.o,$(PGO_SRCS)) $(PGO_GEN)/gen/isa_embed.o
+PGO_USE_OBJS := $(patsubst %.c,$(PGO_USE)/%.o,$(PGO_SRCS)) $(PGO_USE)/gen/isa_embed.o
+# CFLAGS with absolute include directories, for a compile run elsewhere
+PGO_CFLAGS := $(foreach f,$(CFLAGS),$(if $(filter -I%,$(f)),-I$(abspath $(f:-I%=%)),$(f))) $(if $(CLI_LTO),-fno-fat-lto-objects)
+PGO_GEN_FLAGS := -fprofile-generate
+# -fprofile-partial-training: what the training never ran is optimised as
+# without a profile, not for size. -fno-tracer: its tail duplication turned
+# the router's data-dependent selects into branches that mispredict (bench
+# (5) 9 % slower with it). ws-permille 999: the training's rarer kinds (the
+# router's FIFO push, a flit copy) stay hot, not optimised for size.
+PGO_USE_FLAGS := -fprofile-use -fprofile-partial-training -fno-tracer --param=hot-bb-count-ws-permille=999
+PGO_PROFILE := $(PGO_USE)/profile.stamp
+# $(call pgo_cc,TREE,FLAGS): compile $< to $@ from inside TREE
+pgo_cc = cd $(1) && $(CC) $(PGO_CFLAGS) $(2) -MT $@ -c -o $(@:$(1)/%=%) $(abspath $<)
+
+$(PGO_GEN)/%.o: %.c | $(ISA_HDRS)
+	@mkdir -p $(@D)
+	@echo "  CC    $< (pgo-gen)"
+	$(Q)$(call pgo_cc,$(PGO_GEN),$(PGO_GEN_FLAGS))
+
+$(PGO_GEN)/gen/isa_embed.o: $(GEN)/isa_embed.c
+	@mkdir -p $(@D)
+	@echo "  CC    $< (pgo-gen)"
+	$(Q)$(call pgo_cc,$(PGO_GEN),$(PGO_GEN_FLAGS))
+
+$(PGO_GEN)/kohaku: $(PGO_GEN_OBJS)
+	@echo "  LD    $@"
+	$(Q)$(CC) $(OPT) $(CLI_LTO) $(PGO_GEN_FLAGS) $(LDFLAGS) -o $@ $(PGO_GEN_OBJS) $(LDLIBS)
+
+# The training (bench/train/run.sh) from counts of zero; its counts replace
+# the last ones beside $(PGO_USE)'s objects.
+$(PGO_PROFILE): $(PGO_GEN)/kohaku $(sort $(wildcard bench/train/*))
+	@echo "  TRAIN $(PGO_GEN)/kohaku"
+	$(Q)mkdir -p $(PGO_USE) && find $(PGO_GEN) $(PGO_USE) -name '*.gcda' -exec rm -f {} +
+	$(Q)sh bench/train/run.sh $(PGO_GEN)/kohaku $(PGO_GEN)/train
+	$(Q)cd $(PGO_GEN) && find . -name '*.gcda' -exec cp --parents {} $(abspath $(PGO_USE)) \;
+	$(Q)touch $@
+
+# The router (src/noc) is compiled without the profile: its per-flit tests
+# are written branch-free, and the profile still turned some back into
+# branches that mispredict (bench (5) 4 % slower with it, the others equal).
+$(PGO_USE)/src/noc/%.o: PGO_USE_FLAGS := -fno-tracer
+$(PGO_USE)/%.o: %.c $(PGO_PROFILE) | $(ISA_HDRS)
+	@mkdir -p $(@D)
+	@echo "  CC    $< (pgo)"
+	$(Q)$(call pgo_cc,$(PGO_USE),$(PGO_USE_FLAGS))
+
+$(PGO_USE)/gen/isa_embed.o: $(GEN)/isa_embed.c $(PGO_PROFILE)
+	@mkdir -p $(@D)
+	@echo "  CC    $< (pgo)"
+	$(Q)$(call pgo_cc,$(PGO_USE),$(PGO_USE_FLAGS))
+
+$(CLI): $(PGO_USE_OBJS) $(CLI_MODE)
+	@echo "  LD    $@ (pgo)"
+	$(Q)$(CC) $(OPT) $(CLI_LTO) $(PGO_USE_FLAGS) $(LDFLAGS) -o $@ $(PGO_USE_OBJS) $(LDLIBS)
+else
+$(CLI): $(CLI_OBJS) $(LIB) $(CLI_MODE)
 	@echo "  LD    $@"
 	$(Q)$(CC) $(OPT) $(CLI_LTO) $(LDFLAGS) -o $@ $(CLI_OBJS) $(LIB) $(LDLIBS)
+endif
 
 $(BUILD)/tests/%: $(BUILD)/obj/tests/%.o $(TEST_SUPPORT) $(LIB)
 	@mkdir -p $(@D)
@@ -230,4 +312,4 @@ docs: $(BUILD)/isagen
 clean:
 	rm -rf build build-san build-fuzz build-mpi build-mpi-san
 
--include $(shell find $(BUILD)/obj $(BUILD)/pic -name '*.d' 2>/dev/null)
+-include $(shell find $(BUILD)/obj $(BUILD)/pic $(BUILD)/pgo-gen $(BUILD)/pgo-use -name '*.d' 2>/dev/null)

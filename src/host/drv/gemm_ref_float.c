@@ -48,59 +48,46 @@ static void panel_portable(const double *a, const double *b, unsigned kc, double
 #ifdef KH_REF_HAVE_X86
 #define KH_REF_UNROLL _Pragma("GCC unroll 8")
 
+/* One pass over the chunk with ROWS x NV vectors of W doubles in registers
+ * (columns 0 .. NV·W - 1 of the panel), for each instruction set's names. */
+#define KH_REF_PASS(VEC, NV, W, ZERO, LOAD, STORE, SET1, ADD, MUL)                     \
+    VEC s[ROWS][NV];                                                                  \
+    KH_REF_UNROLL for (unsigned r = 0; r < ROWS; r++)                                 \
+        KH_REF_UNROLL for (unsigned v = 0; v < NV; v++)                               \
+            s[r][v] = first ? ZERO() : LOAD(c + r * ldc + v * W);                     \
+    for (unsigned q = 0; q < kc; q++) {                                               \
+        VEC y[NV];                                                                    \
+        KH_REF_UNROLL for (unsigned v = 0; v < NV; v++) y[v] = LOAD(b + (size_t)q * PANEL + v * W); \
+        KH_REF_UNROLL for (unsigned r = 0; r < ROWS; r++) {                           \
+            VEC x = SET1(a[(size_t)q * ROWS + r]);                                    \
+            KH_REF_UNROLL for (unsigned v = 0; v < NV; v++) s[r][v] = ADD(s[r][v], MUL(x, y[v])); \
+        }                                                                             \
+    }                                                                                 \
+    KH_REF_UNROLL for (unsigned r = 0; r < ROWS; r++)                                 \
+        KH_REF_UNROLL for (unsigned v = 0; v < NV; v++) STORE(c + r * ldc + v * W, s[r][v]);
+
 /* 8 rows x 2 vectors of 8: sixteen independent sums, enough to keep both
  * adders busy through their latency. */
 __attribute__((target("avx512f"))) static void panel_avx512(const double *a, const double *b, unsigned kc, double *c,
                                                             size_t ldc, int first)
 {
-    __m512d s[ROWS][2];
-    KH_REF_UNROLL for (unsigned r = 0; r < ROWS; r++) {
-        s[r][0] = first ? _mm512_setzero_pd() : _mm512_loadu_pd(c + r * ldc);
-        s[r][1] = first ? _mm512_setzero_pd() : _mm512_loadu_pd(c + r * ldc + 8);
-    }
-    for (unsigned q = 0; q < kc; q++) {
-        __m512d y0 = _mm512_loadu_pd(b + (size_t)q * PANEL), y1 = _mm512_loadu_pd(b + (size_t)q * PANEL + 8);
-        KH_REF_UNROLL for (unsigned r = 0; r < ROWS; r++) {
-            __m512d x = _mm512_set1_pd(a[(size_t)q * ROWS + r]);
-            s[r][0] = _mm512_add_pd(s[r][0], _mm512_mul_pd(x, y0));
-            s[r][1] = _mm512_add_pd(s[r][1], _mm512_mul_pd(x, y1));
-        }
-    }
-    KH_REF_UNROLL for (unsigned r = 0; r < ROWS; r++) {
-        _mm512_storeu_pd(c + r * ldc, s[r][0]);
-        _mm512_storeu_pd(c + r * ldc + 8, s[r][1]);
-    }
+    KH_REF_PASS(__m512d, 2, 8, _mm512_setzero_pd, _mm512_loadu_pd, _mm512_storeu_pd, _mm512_set1_pd, _mm512_add_pd,
+                _mm512_mul_pd)
 }
 
-/* Sixteen YMM registers: the panel in two halves of 8 columns, each with
- * ROWS x 2 sums (plus two for B and one for A). */
-__attribute__((target("avx2"))) static void half_avx2(const double *a, const double *b, unsigned kc, double *c,
-                                                      size_t ldc, int first)
+/* Sixteen YMM registers: the panel in four quarters of 4 columns, each with
+ * ROWS sums in registers (plus one for B and one for A). */
+__attribute__((target("avx2"))) static void quarter_avx2(const double *a, const double *b, unsigned kc, double *c,
+                                                         size_t ldc, int first)
 {
-    __m256d s[ROWS][2];
-    KH_REF_UNROLL for (unsigned r = 0; r < ROWS; r++) {
-        s[r][0] = first ? _mm256_setzero_pd() : _mm256_loadu_pd(c + r * ldc);
-        s[r][1] = first ? _mm256_setzero_pd() : _mm256_loadu_pd(c + r * ldc + 4);
-    }
-    for (unsigned q = 0; q < kc; q++) {
-        __m256d y0 = _mm256_loadu_pd(b + (size_t)q * PANEL), y1 = _mm256_loadu_pd(b + (size_t)q * PANEL + 4);
-        KH_REF_UNROLL for (unsigned r = 0; r < ROWS; r++) {
-            __m256d x = _mm256_set1_pd(a[(size_t)q * ROWS + r]);
-            s[r][0] = _mm256_add_pd(s[r][0], _mm256_mul_pd(x, y0));
-            s[r][1] = _mm256_add_pd(s[r][1], _mm256_mul_pd(x, y1));
-        }
-    }
-    KH_REF_UNROLL for (unsigned r = 0; r < ROWS; r++) {
-        _mm256_storeu_pd(c + r * ldc, s[r][0]);
-        _mm256_storeu_pd(c + r * ldc + 4, s[r][1]);
-    }
+    KH_REF_PASS(__m256d, 1, 4, _mm256_setzero_pd, _mm256_loadu_pd, _mm256_storeu_pd, _mm256_set1_pd, _mm256_add_pd,
+                _mm256_mul_pd)
 }
 
 __attribute__((target("avx2"))) static void panel_avx2(const double *a, const double *b, unsigned kc, double *c,
                                                        size_t ldc, int first)
 {
-    half_avx2(a, b, kc, c, ldc, first);
-    half_avx2(a, b + 8, kc, c + 8, ldc, first);
+    for (unsigned j = 0; j < PANEL; j += 4) quarter_avx2(a, b + j, kc, c + j, ldc, first);
 }
 #endif
 
