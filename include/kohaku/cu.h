@@ -21,6 +21,7 @@
 #ifndef KOHAKU_CU_H
 #define KOHAKU_CU_H
 
+#include <stdarg.h>
 #include <stdint.h>
 
 #include "kohaku/sim.h"
@@ -103,5 +104,7 @@ int kh_cu_out_framework(const kh_cu *cu);
  * none yet): the cycle origin of the unit-level recordings. */
 kh_cycle kh_cu_first_accept(const kh_cu *cu);
 void kh_cu_log(kh_cu *cu, kh_log_level lvl, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+/* kh_cu_log for a unit's own variadic logger: forward its va_list here. */
+void kh_cu_vlog(kh_cu *cu, kh_log_level lvl, const char *fmt, va_list ap) __attribute__((format(printf, 3, 0)));
 
 #endif

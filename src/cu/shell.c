@@ -299,14 +299,19 @@ int kh_cu_recv_empty(const kh_cu *cu, kh_cycle now)
     return kh_fifo_empty(&cu->recv_q);
 }
 
-void kh_cu_log(kh_cu *cu, kh_log_level lvl, const char *fmt, ...)
+void kh_cu_vlog(kh_cu *cu, kh_log_level lvl, const char *fmt, va_list ap)
 {
     char msg[900];
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    kh_comp_log(&cu->base, lvl, "%s", msg);
+}
+
+void kh_cu_log(kh_cu *cu, kh_log_level lvl, const char *fmt, ...)
+{
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(msg, sizeof msg, fmt, ap);
+    kh_cu_vlog(cu, lvl, fmt, ap);
     va_end(ap);
-    kh_comp_log(&cu->base, lvl, "%s", msg);
 }
 
 /* ---- the cycle ---- */

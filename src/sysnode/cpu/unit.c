@@ -17,12 +17,10 @@ void kh_rv_wake(kh_rv32 *r, kh_cycle at) { kh_cu_wake(r->cu, at); }
 
 void kh_rv_log(kh_rv32 *r, kh_log_level lvl, const char *fmt, ...)
 {
-    char msg[800];
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(msg, sizeof msg, fmt, ap);
+    kh_cu_vlog(r->cu, lvl, fmt, ap);
     va_end(ap);
-    kh_cu_log(r->cu, lvl, "%s", msg);
 }
 
 /* ---- the CU_DATA loader (§8.1) and the completion queue (§4.3) ---- */
