@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "kohaku/gen/mover.h"
 #include "kohaku/gen/rv32.h"
 #include "kohaku/machine.h"
 #include "kohaku/rv32.h"
@@ -89,6 +90,17 @@ static inline unsigned rv_li(uint32_t *p, unsigned rd, uint32_t v)
     p[0] = RV_LUI(rd, hi & 0xFFFFF);
     p[1] = RV_ADDI(rd, rd, (int32_t)(lo << 20) >> 20);
     return 2;
+}
+
+/* The mover's CTRL word (register 0x00) a descriptor ends with; go = 0
+ * leaves the move unstarted. */
+static inline uint64_t rv_mover_ctrl(unsigned mode, unsigned ewidth, unsigned go)
+{
+    uint64_t v = 0;
+    kh_mover_ctrl_set_mode(&v, mode);
+    kh_mover_ctrl_set_ewidth(&v, ewidth);
+    kh_mover_ctrl_set_go(&v, go);
+    return v;
 }
 
 typedef struct rv_run {

@@ -93,11 +93,7 @@ static void walker(move *m, unsigned sel, uint64_t base, unsigned ndim, const un
 
 static void go(move *m, unsigned mode, unsigned ewidth)
 {
-    uint64_t v = 0;
-    kh_mover_ctrl_set_mode(&v, mode);
-    kh_mover_ctrl_set_ewidth(&v, ewidth);
-    kh_mover_ctrl_set_go(&v, 1);
-    put(m, 0x00, v);
+    put(m, 0x00, rv_mover_ctrl(mode, ewidth, 1));
 }
 
 static uint16_t f16(double x)

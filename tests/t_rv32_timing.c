@@ -204,12 +204,8 @@ static void executor_write_times(void)
             d[1 + 3 * i] = 0x40;
             d[2 + 3 * i] = i;
         }
-        uint64_t go = 0;
-        kh_mover_ctrl_set_mode(&go, 4);
-        kh_mover_ctrl_set_ewidth(&go, 2);
-        kh_mover_ctrl_set_go(&go, 1);
         d[1 + 3 * (n - 1)] = 0x00;
-        d[2 + 3 * (n - 1)] = (uint32_t)go;
+        d[2 + 3 * (n - 1)] = (uint32_t)rv_mover_ctrl(4, 2, 1);
         img.spad_lo = 8;
         img.spad_hi = 10; /* words 64..79 */
         CHECK_EQ(kh_rv32_host_load(kh_machine_card(m), 0, &img, 0, 1, 0, err, sizeof err), 0);

@@ -148,11 +148,7 @@ static unsigned copy_desc(uint32_t *sp, unsigned p, unsigned words, int with_go)
         reg[k] = 0x18, v[k++] = d;
         reg[k] = 0x20, v[k++] = 0;
     }
-    uint64_t g = 0;
-    kh_mover_ctrl_set_mode(&g, 0);
-    kh_mover_ctrl_set_ewidth(&g, 1);
-    kh_mover_ctrl_set_go(&g, (unsigned)with_go);
-    reg[k] = 0x00, v[k++] = g;
+    reg[k] = 0x00, v[k++] = rv_mover_ctrl(0, 1, (unsigned)with_go);
     sp[p] = k;
     for (unsigned i = 0; i < k; i++) {
         sp[p + 1 + 3 * i] = reg[i];
@@ -443,12 +439,8 @@ static void loader_executor_collision(void)
     uint32_t *d = &img.spad[64];
     d[0] = 40; /* 39 fill-value writes and a GO: the executor reads for about 240 cycles */
     for (unsigned i = 0; i < 39; i++) d[1 + 3 * i] = 0x40;
-    uint64_t go = 0;
-    kh_mover_ctrl_set_mode(&go, 4);
-    kh_mover_ctrl_set_ewidth(&go, 2);
-    kh_mover_ctrl_set_go(&go, 1);
     d[1 + 3 * 39] = 0x00;
-    d[2 + 3 * 39] = (uint32_t)go;
+    d[2 + 3 * 39] = (uint32_t)rv_mover_ctrl(4, 2, 1);
     img.spad_lo = 8;
     img.spad_hi = 24;
     CHECK_EQ(kh_rv32_host_load(kh_machine_card(m), 0, &img, 0, 1, 0, err, sizeof err), 0);
