@@ -116,8 +116,6 @@ void kh_mx_block_accumulate_on(kh_mx_path p, const kh_mx_entry *a, const kh_mx_e
  * loop resolves them at setup with kh_mx_kernels_get and calls these. */
 typedef void (*kh_mx_lanes_fn)(const kh_mx_entry *a, const kh_mx_entry *b, unsigned anchor, unsigned mw,
                                uint32_t out[16]);
-typedef void (*kh_mx_lanes2_fn)(const kh_mx_entry *a, const kh_mx_entry *b0, const kh_mx_entry *b1, unsigned anchor,
-                                unsigned mw, uint32_t out0[16], uint32_t out1[16]);
 typedef void (*kh_mx_strip_fn)(const kh_mx_entry *a, const kh_mx_entry *const *b, unsigned n, unsigned anchor,
                                unsigned mw, uint32_t *const *tile);
 typedef struct kh_mx_kernels {
@@ -126,7 +124,6 @@ typedef struct kh_mx_kernels {
     kh_mx_lanes_fn chain;    /* fused product + scale, NULL: product then scalar lanes */
     kh_mx_lanes_fn accum;    /* fused product + scale + add, NULL likewise */
     unsigned lanes_mw_max;   /* widest MW the fused lanes are exact for */
-    kh_mx_lanes2_fn accum2;  /* accum for one A against two B into two tiles, NULL: two accum calls */
     kh_mx_strip_fn strip;    /* accum for one A against n B into n tiles, NULL: n accum calls */
 } kh_mx_kernels;
 void kh_mx_kernels_get(kh_mx_path p, kh_mx_kernels *k);
@@ -135,8 +132,7 @@ void kh_mx_kernels_chain(const kh_mx_kernels *k, const kh_mx_entry *a, const kh_
 void kh_mx_kernels_accumulate(const kh_mx_kernels *k, const kh_mx_entry *a, const kh_mx_entry *b, unsigned anchor,
                               unsigned mw, uint32_t tile[16]);
 /* kh_mx_kernels_accumulate of (a, b0) into tile0, then of (a, b1) into
- * tile1, bit for bit; with two distinct tiles the two blocks run side by
- * side (their latencies overlap, A is loaded once). */
+ * tile1, bit for bit: kh_mx_kernels_accumulate_strip of the two. */
 void kh_mx_kernels_accumulate2(const kh_mx_kernels *k, const kh_mx_entry *a, const kh_mx_entry *b0,
                                const kh_mx_entry *b1, unsigned anchor, unsigned mw, uint32_t tile0[16],
                                uint32_t tile1[16]);

@@ -212,14 +212,6 @@ KH_T_AVX512VNNI void kh_mx_accum_avx512vnni(const kh_mx_entry *a, const kh_mx_en
     kh_mx_strip_avx512vnni(a, &b, 1, anchor, mw, &tile);
 }
 
-KH_T_AVX512VNNI void kh_mx_accum2_avx512vnni(const kh_mx_entry *a, const kh_mx_entry *b0, const kh_mx_entry *b1,
-                                             unsigned anchor, unsigned mw, uint32_t tile0[16], uint32_t tile1[16])
-{
-    const kh_mx_entry *b[2] = {b0, b1};
-    uint32_t *t[2] = {tile0, tile1};
-    kh_mx_strip_avx512vnni(a, b, 2, anchor, mw, t);
-}
-
 /* numerics §7 for FP22 (MW 14), lane by lane as kh_acc_to_f16: flush below
  * 2^-14 and for E = 0, saturate to 0x7BFF, round to nearest even. */
 static T512 void f16_word_fp22(const uint32_t v[16], uint64_t word[4])

@@ -43,27 +43,27 @@ typedef kh_mx_kernels path_impl;
 /* The implementation of path p if this CPU runs it. */
 static int path_impl_get(kh_mx_path p, path_impl *impl)
 {
-    *impl = (path_impl){KH_MX_PORTABLE, kh_mx_block_portable, NULL, NULL, 0, NULL, NULL};
+    *impl = (path_impl){KH_MX_PORTABLE, kh_mx_block_portable, NULL, NULL, 0, NULL};
     switch (p) {
     case KH_MX_PORTABLE:
         return 1;
 #ifdef KH_MX_HAVE_X86
     case KH_MX_AVX2:
         if (!__builtin_cpu_supports("avx2")) return 0;
-        *impl = (path_impl){p, kh_mx_block_avx2, kh_mx_chain_avx2, kh_mx_accum_avx2, KH_ACC_LANES_MW_MAX_AVX2, NULL, NULL};
+        *impl = (path_impl){p, kh_mx_block_avx2, kh_mx_chain_avx2, kh_mx_accum_avx2, KH_ACC_LANES_MW_MAX_AVX2, NULL};
         return 1;
     case KH_MX_AVX512VNNI:
         if (!__builtin_cpu_supports("avx512vnni") || !__builtin_cpu_supports("avx512vl") ||
             !__builtin_cpu_supports("avx512cd"))
             return 0;
         *impl = (path_impl){p, kh_mx_block_avx512vnni, kh_mx_chain_avx512vnni, kh_mx_accum_avx512vnni,
-                            KH_ACC_LANES_MW_MAX_AVX512, kh_mx_accum2_avx512vnni, kh_mx_strip_avx512vnni};
+                            KH_ACC_LANES_MW_MAX_AVX512, kh_mx_strip_avx512vnni};
         return 1;
 #ifdef KH_MX_HAVE_AVXVNNI
     case KH_MX_AVXVNNI:
         if (!has_avxvnni()) return 0;
-        *impl = (path_impl){p, kh_mx_block_avxvnni, kh_mx_chain_avxvnni, kh_mx_accum_avxvnni, KH_ACC_LANES_MW_MAX_AVX2, NULL,
-                            NULL};
+        *impl = (path_impl){p, kh_mx_block_avxvnni, kh_mx_chain_avxvnni, kh_mx_accum_avxvnni,
+                            KH_ACC_LANES_MW_MAX_AVX2, NULL};
         return 1;
 #endif
 #endif
@@ -145,12 +145,9 @@ void kh_mx_kernels_accumulate2(const kh_mx_kernels *k, const kh_mx_entry *a, con
                                const kh_mx_entry *b1, unsigned anchor, unsigned mw, uint32_t tile0[16],
                                uint32_t tile1[16])
 {
-    if (k->accum2 && tile0 != tile1 && clamp_mw(mw) <= k->lanes_mw_max) {
-        k->accum2(a, b0, b1, anchor & 0xFF, clamp_mw(mw), tile0, tile1);
-        return;
-    }
-    kh_mx_kernels_accumulate(k, a, b0, anchor, mw, tile0);
-    kh_mx_kernels_accumulate(k, a, b1, anchor, mw, tile1);
+    const kh_mx_entry *b[2] = {b0, b1};
+    uint32_t *tile[2] = {tile0, tile1};
+    kh_mx_kernels_accumulate_strip(k, a, b, 2, anchor, mw, tile);
 }
 
 void kh_mx_kernels_accumulate_strip(const kh_mx_kernels *k, const kh_mx_entry *a, const kh_mx_entry *const *b,

@@ -29,8 +29,6 @@ void kh_mx_chain_avx512vnni(const kh_mx_entry *a, const kh_mx_entry *b, unsigned
                             uint32_t chain[16]);
 void kh_mx_accum_avx512vnni(const kh_mx_entry *a, const kh_mx_entry *b, unsigned anchor, unsigned mw,
                             uint32_t tile[16]);
-void kh_mx_accum2_avx512vnni(const kh_mx_entry *a, const kh_mx_entry *b0, const kh_mx_entry *b1, unsigned anchor,
-                             unsigned mw, uint32_t tile0[16], uint32_t tile1[16]);
 void kh_mx_strip_avx512vnni(const kh_mx_entry *a, const kh_mx_entry *const *b, unsigned n, unsigned anchor,
                             unsigned mw, uint32_t *const *tile);
 /* kh_acc_to_f16_word for FP22 on 16 lanes with AVX-512; 0 if the CPU lacks it. */
