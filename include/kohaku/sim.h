@@ -107,6 +107,15 @@ static inline void kh_comp_wake_next(kh_comp *c, kh_cycle now)
     s->occ |= UINT64_C(1) << slot;
 }
 
+/* Whether c already has a step in cycle now + 1 (asked inside the step of
+ * cycle now): a component that may skip work only while another is stepped
+ * anyway reads the wheel here, not in the scheduler's layout itself. */
+static inline int kh_comp_steps_next(const kh_comp *c, kh_cycle now)
+{
+    const kh_sched *s = (const kh_sched *)(const void *)c->sim;
+    return (s->wheel[c->wword + (unsigned)((now + 1) % KH_WHEEL)] & c->wbit) != 0;
+}
+
 /* ---- FIFOs with start-of-cycle semantics ------------------------------- */
 
 /* A bounded FIFO of flits. A push in cycle t becomes visible at the head

@@ -177,8 +177,7 @@ static int saturating_refused(tgen *g, kh_cycle now)
 {
     kh_router *r = g->down;
     if (!r || r->in[g->down_port].count < r->in[g->down_port].cap) return 0;
-    const kh_sched *s = (const kh_sched *)(const void *)r->comp.sim;
-    return (s->wheel[r->comp.wword + (unsigned)((now + 1) % KH_WHEEL)] & r->comp.wbit) != 0;
+    return kh_comp_steps_next(&r->comp, now);
 }
 
 /* A flit built ahead for a cycle the simulation has not run yet. */
