@@ -16,20 +16,20 @@ void kh_ring_init(kh_ring *r, size_t esize);
 void kh_ring_free(kh_ring *r);
 /* Double the capacity (a full ring's push). 0 ok, -1 out of memory. */
 int kh_ring_grow(kh_ring *r);
-/* Append a copy of *e. 0 ok, -1 out of memory. Inline: a push per beat. */
-static inline int kh_ring_push(kh_ring *r, const void *e)
-{
-    if (r->count == r->cap && kh_ring_grow(r)) return -1;
-    memcpy(r->buf + ((r->head + r->count) & (r->cap - 1)) * r->esize, e, r->esize);
-    r->count++;
-    return 0;
-}
 /* Append a record to fill in place (no copy through a local); NULL when
  * out of memory. */
 static inline void *kh_ring_push_slot(kh_ring *r)
 {
     if (r->count == r->cap && kh_ring_grow(r)) return NULL;
     return r->buf + ((r->head + r->count++) & (r->cap - 1)) * r->esize;
+}
+/* Append a copy of *e. 0 ok, -1 out of memory. Inline: a push per beat. */
+static inline int kh_ring_push(kh_ring *r, const void *e)
+{
+    void *slot = kh_ring_push_slot(r);
+    if (!slot) return -1;
+    memcpy(slot, e, r->esize);
+    return 0;
 }
 /* The i-th record from the head (i < count), or NULL. Inline with pop: the
  * ports call them for every beat. */
