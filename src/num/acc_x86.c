@@ -240,7 +240,7 @@ static T512 void f16_word_fp22(const uint32_t v[16], uint64_t word[4])
 
 int kh_acc_to_f16_word_fp22_avx512(const uint32_t v[16], uint64_t word[4])
 {
-    if (!__builtin_cpu_supports("avx512f")) return 0;
+    if (!kh_simd_allows(KH_SIMD_AVX512) || !__builtin_cpu_supports("avx512f")) return 0;
     f16_word_fp22(v, word);
     return 1;
 }

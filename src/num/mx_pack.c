@@ -72,7 +72,10 @@ static TVBMI void word_lanes_vbmi(const uint64_t *word, int b_packing, int8_t s[
     _mm256_storeu_si256((__m256i *)(void *)s, x);
 }
 
-static int have_vbmi(void) { return __builtin_cpu_supports("avx512vbmi") && __builtin_cpu_supports("avx512vl"); }
+static int have_vbmi(void)
+{
+    return kh_simd_allows(KH_SIMD_AVX512) && __builtin_cpu_supports("avx512vbmi") && __builtin_cpu_supports("avx512vl");
+}
 #else
 static void word_lanes_vbmi(const uint64_t *word, int b_packing, int8_t s[32])
 {
