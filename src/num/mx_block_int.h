@@ -24,6 +24,8 @@ void kh_quant_entry_portable(const uint64_t in[32], unsigned mode, uint64_t out[
 void kh_mx_block_avx2(const kh_mx_entry *a, const kh_mx_entry *b, int32_t c[4][4]);
 void kh_mx_chain_avx2(const kh_mx_entry *a, const kh_mx_entry *b, unsigned anchor, unsigned mw, uint32_t chain[16]);
 void kh_mx_accum_avx2(const kh_mx_entry *a, const kh_mx_entry *b, unsigned anchor, unsigned mw, uint32_t tile[16]);
+void kh_mx_strip_avx2(const kh_mx_entry *a, const kh_mx_entry *const *b, unsigned n, unsigned anchor, unsigned mw,
+                      uint32_t *const *tile);
 void kh_mx_block_avx512vnni(const kh_mx_entry *a, const kh_mx_entry *b, int32_t c[4][4]);
 void kh_mx_chain_avx512vnni(const kh_mx_entry *a, const kh_mx_entry *b, unsigned anchor, unsigned mw,
                             uint32_t chain[16]);
@@ -38,6 +40,8 @@ int kh_acc_to_f16_word_fp22_avx512(const uint32_t v[16], uint64_t word[4]);
 void kh_mx_block_avxvnni(const kh_mx_entry *a, const kh_mx_entry *b, int32_t c[4][4]);
 void kh_mx_chain_avxvnni(const kh_mx_entry *a, const kh_mx_entry *b, unsigned anchor, unsigned mw, uint32_t chain[16]);
 void kh_mx_accum_avxvnni(const kh_mx_entry *a, const kh_mx_entry *b, unsigned anchor, unsigned mw, uint32_t tile[16]);
+void kh_mx_strip_avxvnni(const kh_mx_entry *a, const kh_mx_entry *const *b, unsigned n, unsigned anchor, unsigned mw,
+                         uint32_t *const *tile);
 #endif
 #endif
 
