@@ -590,6 +590,43 @@ KH_T_AVXVNNI void kh_mx_strip_avxvnni(const kh_mx_entry *a, const kh_mx_entry *c
 }
 #endif
 
+/* numerics §7 for FP22 on 8 lanes, as f16_word_fp22 on 16. */
+static inline T256 v8 f16_fp22_8(v8 x)
+{
+    enum { MW = KH_ACC_MW_DEFAULT, DROP = MW - 10 };
+    const v8 zero = _mm256_setzero_si256(), one = s1(1);
+    v8 s = _mm256_slli_epi32(_mm256_and_si256(_mm256_srli_epi32(x, MW + 7), one), 15);
+    v8 e = _mm256_and_si256(_mm256_srli_epi32(x, MW), s1(127));
+    v8 f = _mm256_and_si256(x, s1((1u << MW) - 1));
+    v8 e16 = _mm256_sub_epi32(e, s1(KH_ACC_BIAS - 15));
+    v8 guard = _mm256_and_si256(_mm256_srli_epi32(f, DROP - 1), one);
+    v8 sticky = _mm256_andnot_si256(_mm256_cmpeq_epi32(_mm256_and_si256(f, s1((1u << (DROP - 1)) - 1)), zero), one);
+    v8 m = _mm256_srli_epi32(f, DROP);
+    m = _mm256_add_epi32(m, _mm256_and_si256(guard, _mm256_or_si256(_mm256_and_si256(m, one), sticky)));
+    v8 carry = _mm256_cmpeq_epi32(m, s1(1024));
+    e16 = _mm256_sub_epi32(e16, carry); /* carry is -1 where set */
+    m = _mm256_andnot_si256(carry, m);
+    v8 r = _mm256_or_si256(_mm256_or_si256(s, _mm256_slli_epi32(e16, 10)), m);
+    r = sel(_mm256_cmpgt_epi32(e16, s1(30)), _mm256_or_si256(s, s1(0x7BFF)), r);
+    return sel(_mm256_or_si256(_mm256_cmpgt_epi32(one, e16), _mm256_cmpeq_epi32(e, zero)), s, r);
+}
+
+static T256 void f16_word_fp22_avx2(const uint32_t v[16], uint64_t word[4])
+{
+    v8 lo = f16_fp22_8(_mm256_loadu_si256((const __m256i *)v));
+    v8 hi = f16_fp22_8(_mm256_loadu_si256((const __m256i *)(v + 8)));
+    /* halfwords 0..3 of lo, 0..3 of hi | 4..7 of lo, 4..7 of hi: qwords in order 0, 2, 1, 3 */
+    v8 h = _mm256_permute4x64_epi64(_mm256_packus_epi32(lo, hi), 0xD8);
+    _mm256_storeu_si256((__m256i *)(void *)word, h);
+}
+
+int kh_acc_to_f16_word_fp22_avx2(const uint32_t v[16], uint64_t word[4])
+{
+    if (!kh_simd_allows(KH_SIMD_AVX2) || !__builtin_cpu_supports("avx2")) return 0;
+    f16_word_fp22_avx2(v, word);
+    return 1;
+}
+
 #ifdef KH_MX_HAVE_AVXVNNI
 KH_T_AVXVNNI void kh_mx_chain_avxvnni(const kh_mx_entry *a, const kh_mx_entry *b, unsigned anchor, unsigned mw,
                                       uint32_t chain[16])
