@@ -77,6 +77,12 @@ uint64_t kh_node_dram_index(kh_node *n, uint64_t addr);
 /* One 32-byte word at addr (low 5 bits ignored) of a DRAM or staging target. */
 void kh_node_word_read(kh_node *n, kh_target t, uint64_t addr, uint64_t out[4]);
 void kh_node_word_write(kh_node *n, kh_target t, uint64_t addr, const uint64_t in[4]);
+/* A burst's nwords words from addr (low 5 bits ignored) in place, when
+ * they lie in one DRAM page and need no warning: 1 and *bytes (NULL from
+ * _find for a page never written: zeros), else 0 and the caller goes word
+ * by word (kh_node_word_read / _write), which gives the same bytes. */
+int kh_node_words_find(kh_node *n, kh_target t, uint64_t addr, unsigned nwords, const uint8_t **bytes);
+int kh_node_words_get(kh_node *n, kh_target t, uint64_t addr, unsigned nwords, uint8_t **bytes);
 /* Describe an address for messages: "0x... (DRAM offset ...)" etc. */
 void kh_node_addr_str(const kh_node *n, uint64_t addr, char *buf, size_t len);
 
