@@ -207,13 +207,22 @@ static void load_out(kh_port *p, const kh_flit *f, kh_flit_origin origin, kh_cyc
     p->progressed = 1;
 }
 
+/* The agent's flit for this row: 1 taken. The node asks the agent only
+ * from the cycle its latest kh_node_agent_ready named (agent_at): the agent
+ * announces every flit so, and once asked and found empty it is not asked
+ * again before it announces one. */
 static int agent_flit(kh_port *p, kh_cycle now)
 {
     kh_node *n = p->n;
-    if (!n->have_agent || n->agent_out_cycle == now) return 0;
+    if (!n->have_agent || now < n->agent_at || n->agent_out_cycle == now) return 0;
     const kh_flit *f = n->agent.peek(n->agent.ctx, now);
-    if (!f || kh_node_port_for_row(n, kf_dst_y(f)) != p->index) return 0;
+    if (!f) {
+        n->agent_at = KH_NEVER;
+        return 0;
+    }
+    if (kh_node_port_for_row(n, kf_dst_y(f)) != p->index) return 0;
     load_out(p, f, n->agent.origin ? n->agent.origin(n->agent.ctx, now) : KH_ORIGIN_MAILBOX, now);
+    n->agent_at = KH_NEVER; /* the take announces the next one */
     n->agent.take(n->agent.ctx, now);
     n->agent_out_cycle = now;
     p->agent_out++;
@@ -225,10 +234,15 @@ static int agent_flit(kh_port *p, kh_cycle now)
 static int cpu_flit(kh_port *p, kh_cycle now)
 {
     kh_node *n = p->n;
-    if (!n->have_cpu || n->cpu_out_cycle == now) return 0;
+    if (!n->have_cpu || now < n->cpu_at || n->cpu_out_cycle == now) return 0;
     const kh_flit *f = n->cpu.peek(n->cpu.ctx, now);
-    if (!f || kh_node_port_for_row(n, kf_dst_y(f)) != p->index) return 0;
+    if (!f) {
+        n->cpu_at = KH_NEVER; /* as for the agent */
+        return 0;
+    }
+    if (kh_node_port_for_row(n, kf_dst_y(f)) != p->index) return 0;
     load_out(p, f, n->cpu.origin ? n->cpu.origin(n->cpu.ctx, now) : KH_ORIGIN_UNIT, now);
+    n->cpu_at = KH_NEVER;
     n->cpu.take(n->cpu.ctx, now);
     n->cpu_out_cycle = now;
     if (n->cpu.peek(n->cpu.ctx, now)) kh_node_cpu_ready(n, now + 1);
