@@ -102,7 +102,7 @@ void kh_conv_set_lat(kh_creq *r, unsigned r_skid, unsigned w_lead)
 static int push_req(kh_creq *r, kh_ring *q, const conv_req *rq, kh_cycle now)
 {
     if (kh_ring_push(q, rq)) return -1;
-    kh_comp_wake(&r->cv->c, now + 1);
+    kh_comp_wake(&r->cv->c, now + CONV_REQ_LAT); /* the first cycle it can be granted */
     return 0;
 }
 
@@ -121,7 +121,7 @@ int kh_conv_read(kh_creq *r, uint64_t addr, unsigned beats, uint64_t tag, int fu
     rq->ready = now + CONV_REQ_LAT;
     rq->strb = 0;
     rq->masked = 0;
-    kh_comp_wake(&r->cv->c, now + 1);
+    kh_comp_wake(&r->cv->c, now + CONV_REQ_LAT); /* the first cycle it can be granted */
     return 0;
 }
 
@@ -140,7 +140,7 @@ int kh_conv_write(kh_creq *r, uint64_t addr, unsigned beats, uint64_t tag,
     rq->strb = 0;
     rq->masked = 0;
     if (data) memcpy(rq->data, data, (beats < KH_CONV_MAX_BEATS ? beats : KH_CONV_MAX_BEATS) * sizeof rq->data[0]);
-    kh_comp_wake(&r->cv->c, now + 1);
+    kh_comp_wake(&r->cv->c, now + CONV_REQ_LAT); /* the first cycle it can be granted */
     return 0;
 }
 
@@ -385,25 +385,24 @@ static void conv_step(kh_comp *c, kh_cycle t)
     int stage_taken = 0;
     /* Two independent round-robins; after a grant to g the scan restarts
      * at g + 1 (memory.md §7). One grant each per cycle. */
-    for (unsigned i = 0; i < cv->nch; i++) {
-        unsigned ch = (cv->rd_ptr + i) % cv->nch;
+    /* ch walks from the pointer round the channels (a wrap, not a division) */
+    for (unsigned i = 0, ch = cv->rd_ptr; i < cv->nch; i++, ch = ch + 1 == cv->nch ? 0 : ch + 1) {
         kh_creq *r = cv->rq[ch];
         int tg = r && kh_ring_count(&r->rd) ? grantable(cv, r, 0, t, 0) : -1; /* most channels ask nothing */
         if (tg < 0) continue;
         if (tg == KH_TGT_STAGE) stage_taken = 1;
         grant_read(cv, r, (kh_target)tg, t);
         r->gnt_at = t;
-        cv->rd_ptr = (ch + 1) % cv->nch;
+        cv->rd_ptr = ch + 1 == cv->nch ? 0 : ch + 1;
         break;
     }
-    for (unsigned i = 0; i < cv->nch; i++) {
-        unsigned ch = (cv->wr_ptr + i) % cv->nch;
+    for (unsigned i = 0, ch = cv->wr_ptr; i < cv->nch; i++, ch = ch + 1 == cv->nch ? 0 : ch + 1) {
         kh_creq *r = cv->rq[ch];
         int tg = r && kh_ring_count(&r->wr) ? grantable(cv, r, 1, t, stage_taken) : -1;
         if (tg < 0) continue;
         grant_write(cv, r, (kh_target)tg, t);
         r->gnt_at = t;
-        cv->wr_ptr = (ch + 1) % cv->nch;
+        cv->wr_ptr = ch + 1 == cv->nch ? 0 : ch + 1;
         break;
     }
     /* Wake again while anything could be granted later. */
