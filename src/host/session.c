@@ -7,7 +7,10 @@
 #include <string.h>
 
 #include "host/session_int.h"
+#include <fcntl.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "kohaku/card.h"
 #include "kohaku/echo.h"
@@ -649,7 +652,9 @@ static void free_cmds(kh_session *s)
 
 static int is_blank(char c) { return c == ' ' || c == '\t' || c == '\r' || c == '\f' || c == '\v'; }
 
-kh_session *kh_session_parse(const char *text, const char *name, const char *base_dir, char *err, size_t errlen)
+/* The len bytes at text (no NUL among them), line by line. */
+static kh_session *parse_text(const char *text, size_t len, const char *name, const char *base_dir, char *err,
+                              size_t errlen)
 {
     kh_session *s = calloc(1, sizeof *s);
     if (!s) {
@@ -658,19 +663,19 @@ kh_session *kh_session_parse(const char *text, const char *name, const char *bas
     }
     snprintf(s->name, sizeof s->name, "%s", name ? name : "session");
     sess_parse p = {.s = s, .base_dir = base_dir, .err = err, .errlen = errlen};
-    const char *at = text;
-    while (*at) {
-        const char *end = strchr(at, '\n');
-        size_t len = end ? (size_t)(end - at) : strlen(at);
+    const char *at = text, *stop = text + len;
+    while (at < stop) {
+        const char *end = memchr(at, '\n', (size_t)(stop - at));
+        size_t n = end ? (size_t)(end - at) : (size_t)(stop - at);
         p.line++;
         /* most lines fit the stack buffer: no allocation per line */
-        char small[256], *buf = len < sizeof small ? small : malloc(len + 1);
+        char small[256], *buf = n < sizeof small ? small : malloc(n + 1);
         if (!buf) {
             fail(&p, "out of memory");
             goto bad;
         }
-        memcpy(buf, at, len);
-        buf[len] = 0;
+        memcpy(buf, at, n);
+        buf[n] = 0;
         char *tok[MAX_TOKENS];
         int ntok = 0;
         /* words: runs of anything but blanks, up to a '#' (a comment) */
@@ -695,8 +700,8 @@ kh_session *kh_session_parse(const char *text, const char *name, const char *bas
         int rc = ntok ? parse_line(&p, tok, ntok) : 0;
         if (buf != small) free(buf);
         if (rc) goto bad;
-        at += len;
-        if (*at == '\n') at++;
+        at += n;
+        if (at < stop) at++; /* the '\n' */
     }
     return s;
 bad:
@@ -705,10 +710,40 @@ bad:
     return NULL;
 }
 
+kh_session *kh_session_parse(const char *text, const char *name, const char *base_dir, char *err, size_t errlen)
+{
+    return parse_text(text, strlen(text), name, base_dir, err, errlen);
+}
+
+/* A regular text file, mapped instead of copied into a buffer (bench (2)'s
+ * 3 MB session: ~730 fewer page faults and no 3 MB read copy). NULL, and
+ * *tried 0, when it is not one to map: the caller reads it whole, which
+ * also gives the messages (cannot open, too large, a NUL byte). */
+static kh_session *load_mapped(const char *path, const char *dir, int *tried, char *err, size_t errlen)
+{
+    *tried = 0;
+    int fd = open(path, O_RDONLY);
+    if (fd < 0) return NULL;
+    struct stat st;
+    void *m = MAP_FAILED;
+    size_t len = 0;
+    if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_size > 0 && (uint64_t)st.st_size < KH_FILE_MAX) {
+        len = (size_t)st.st_size;
+        m = mmap(NULL, len, PROT_READ, MAP_PRIVATE, fd, 0);
+    }
+    close(fd);
+    if (m == MAP_FAILED) return NULL;
+    kh_session *s = NULL;
+    if (!memchr(m, '\0', len)) {
+        *tried = 1;
+        s = parse_text(m, len, path, dir, err, errlen);
+    }
+    munmap(m, len);
+    return s;
+}
+
 kh_session *kh_session_load(const char *path, char *err, size_t errlen)
 {
-    char *text = kh_file_read_text(path, err, errlen);
-    if (!text) return NULL;
     char dir[1024];
     snprintf(dir, sizeof dir, "%s", path);
     char *slash = strrchr(dir, '/');
@@ -716,7 +751,12 @@ kh_session *kh_session_load(const char *path, char *err, size_t errlen)
         *slash = 0;
     else
         dir[0] = 0;
-    kh_session *s = kh_session_parse(text, path, dir[0] ? dir : NULL, err, errlen);
+    int tried;
+    kh_session *s = load_mapped(path, dir[0] ? dir : NULL, &tried, err, errlen);
+    if (tried) return s;
+    char *text = kh_file_read_text(path, err, errlen);
+    if (!text) return NULL;
+    s = kh_session_parse(text, path, dir[0] ? dir : NULL, err, errlen);
     free(text);
     return s;
 }
