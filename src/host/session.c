@@ -609,7 +609,10 @@ static int parse_line(sess_parse *p, char **tok, int ntok)
         if (ntok < 2) return fail(p, "usage: %s ADDR hex HEX... | %s ADDR file PATH", op, op);
         if (!(c = add_cmd(p, op[0] == 'u' ? SESS_UPLOAD : SESS_COMPARE))) return -1;
         if (eval(p, tok[1], &c->addr)) return -1;
-        return data_operand(p, tok + 2, ntok - 2, &c->bytes, &c->n);
+        size_t n = 0;
+        if (data_operand(p, tok + 2, ntok - 2, &c->bytes, &n)) return -1;
+        c->n = (uint32_t)n; /* at most SESS_DATA_MAX */
+        return 0;
     }
     if (is_word(op, "dump")) {
         uint64_t n;
@@ -619,7 +622,7 @@ static int parse_line(sess_parse *p, char **tok, int ntok)
         if (n == 0 || n % 8 || n > SESS_DATA_MAX)
             return fail(p, "dump of %llu bytes: a whole number of 64-bit words, at most 16 MiB",
                         (unsigned long long)n);
-        c->n = (size_t)n;
+        c->n = (uint32_t)n;
         return 0;
     }
     if (is_word(op, "run")) {
