@@ -69,6 +69,35 @@ void kh_node_word_write(kh_node *n, kh_target t, uint64_t addr, const uint64_t i
                     n->cfg.mesh_id, (unsigned long long)addr);
 }
 
+/* The nwords words from addr as one run of bytes in one DRAM page, when
+ * they are: every word's index is then the first one's plus 32 per word and
+ * none of them warns (dram_index), so a burst needs one page lookup. */
+static int dram_run(const kh_node *n, uint64_t addr, unsigned nwords)
+{
+    uint64_t last = addr + 32 * (uint64_t)(nwords - 1);
+    return nwords && addr >> 12 == last >> 12 && !ka_bit38(addr) && ka_mesh(addr) == n->cfg.mesh_id &&
+           ka_local(last) <= n->dram_bytes_mask;
+}
+
+int kh_node_words_find(kh_node *n, kh_target t, uint64_t addr, unsigned nwords, const uint8_t **bytes)
+{
+    addr &= ~(uint64_t)31;
+    if (t != KH_TGT_DRAM || !dram_run(n, addr, nwords)) return 0;
+    const uint8_t *pg = kh_pages_find(&n->dram, ka_local(addr));
+    *bytes = pg ? pg + ka_local(addr) % KH_PAGE_BYTES : NULL;
+    return 1;
+}
+
+int kh_node_words_get(kh_node *n, kh_target t, uint64_t addr, unsigned nwords, uint8_t **bytes)
+{
+    addr &= ~(uint64_t)31;
+    if (t != KH_TGT_DRAM || !dram_run(n, addr, nwords)) return 0;
+    uint8_t *pg = kh_pages_get(&n->dram, ka_local(addr));
+    if (!pg) return 0; /* out of memory: the word path says so, word by word */
+    *bytes = pg + ka_local(addr) % KH_PAGE_BYTES;
+    return 1;
+}
+
 void kh_node_addr_str(const kh_node *n, uint64_t addr, char *buf, size_t len)
 {
     if (!ka_aperture(addr))

@@ -130,6 +130,7 @@ void kh_node_set_agent(kh_node *n, const kh_node_agent *a)
     if (a) {
         n->agent = *a;
         n->have_agent = 1;
+        n->agent_at = 0; /* ask it from the start */
     } else {
         memset(&n->agent, 0, sizeof n->agent);
         n->have_agent = 0;
@@ -141,15 +142,30 @@ void kh_node_set_cpu(kh_node *n, const kh_node_cpu *c)
     if (c) {
         n->cpu = *c;
         n->have_cpu = 1;
+        n->cpu_at = 0;
     } else {
         memset(&n->cpu, 0, sizeof n->cpu);
         n->have_cpu = 0;
     }
 }
 
-void kh_node_cpu_ready(kh_node *n, kh_cycle at) { kh_node_agent_ready(n, at); }
+/* The processor's flit is there from the call on (its hub register is set
+ * before it calls), so the ports may ask from the current cycle. */
+void kh_node_cpu_ready(kh_node *n, kh_cycle at)
+{
+    kh_cycle now = kh_sim_now(n->sim);
+    if (now < n->cpu_at) n->cpu_at = now;
+    kh_node_wake_ports(n, at);
+}
 
+/* The agent's flit is there from cycle at (its TX FIFO's head ready). */
 void kh_node_agent_ready(kh_node *n, kh_cycle at)
+{
+    if (at < n->agent_at) n->agent_at = at;
+    kh_node_wake_ports(n, at);
+}
+
+void kh_node_wake_ports(kh_node *n, kh_cycle at)
 {
     for (unsigned i = 0; i < n->cfg.nports; i++) kh_comp_wake(kh_port_comp(n->port[i]), at);
 }

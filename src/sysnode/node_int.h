@@ -41,6 +41,7 @@ struct kh_node {
     unsigned agent_ptr;         /* advances to (winner + 1) mod PORTS */
     kh_end_hook agent_arb;
     kh_cycle agent_out_cycle;   /* cycle a port last took an agent flit */
+    kh_cycle agent_at, cpu_at;  /* ask the agent / processor for a flit from this cycle (KH_NEVER: found empty, none announced since) */
     /* Rule 2 round-robin: the same scheme for the control processor, but a
      * flit it cannot take stays held (memory.md §2, cpu.md §1). */
     kh_node_cpu cpu;
@@ -77,6 +78,16 @@ uint64_t kh_node_dram_index(kh_node *n, uint64_t addr);
 /* One 32-byte word at addr (low 5 bits ignored) of a DRAM or staging target. */
 void kh_node_word_read(kh_node *n, kh_target t, uint64_t addr, uint64_t out[4]);
 void kh_node_word_write(kh_node *n, kh_target t, uint64_t addr, const uint64_t in[4]);
+/* A burst's nwords words from addr (low 5 bits ignored) in place, when
+ * they lie in one DRAM page and need no warning: 1 and *bytes (NULL from
+ * _find for a page never written: zeros), else 0 and the caller goes word
+ * by word (kh_node_word_read / _write), which gives the same bytes. */
+int kh_node_words_find(kh_node *n, kh_target t, uint64_t addr, unsigned nwords, const uint8_t **bytes);
+int kh_node_words_get(kh_node *n, kh_target t, uint64_t addr, unsigned nwords, uint8_t **bytes);
+/* Wake every port at cycle at (a flit for their output registers, other
+ * than the agent's or the processor's: those announce theirs with
+ * kh_node_agent_ready / kh_node_cpu_ready). */
+void kh_node_wake_ports(kh_node *n, kh_cycle at);
 /* Describe an address for messages: "0x... (DRAM offset ...)" etc. */
 void kh_node_addr_str(const kh_node *n, uint64_t addr, char *buf, size_t len);
 

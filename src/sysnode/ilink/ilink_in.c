@@ -64,7 +64,7 @@ void kh_ilink_inj_take(kh_ilink *il, kh_cycle now)
     kh_fifo_pop(&il->inj, now);
     il->inj_take_cycle = now;
     kh_comp_wake(&il->c, now + 1); /* room for the next beat */
-    if (!kh_fifo_empty(&il->inj)) kh_node_agent_ready(il->n, now + 1); /* the next one: wake the ports */
+    if (!kh_fifo_empty(&il->inj)) kh_node_wake_ports(il->n, now + 1); /* the next one: wake the ports */
 }
 
 static void header(kh_ilink *il, const il_wflit *w)

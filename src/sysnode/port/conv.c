@@ -37,18 +37,16 @@ typedef struct conv_lost {
 } conv_lost;
 
 struct kh_creq {
+    kh_creq_answers a;    /* first member: the owner's inline reads (conv.h) */
     kh_conv *cv;
     unsigned ch;
     kh_comp *owner;
     char what[48];
     kh_ring rd, wr;       /* conv_req, pending grant */
-    kh_ring beats;        /* kh_conv_beat, in delivery order */
-    kh_ring bs;           /* kh_conv_b, in delivery order */
     kh_cycle rd_done[CONV_RD_TRACK]; /* last-beat cycles of granted reads */
     unsigned rd_ndone;
     kh_cycle last_beat;   /* same-requester reads return in order */
     kh_cycle last_b;      /* and write responses too (one AXI id) */
-    unsigned wr_open;     /* writes granted, response not yet delivered */
     kh_cycle gnt_at;      /* last grant, read or write: mag_dram_port's rd_gnt /
                            * wr_gnt block a re-grant in the next cycle */
     unsigned r_skid;      /* R handshake to the engine seeing the beat */
@@ -88,8 +86,8 @@ kh_creq *kh_conv_requester(kh_conv *cv, unsigned ch, kh_comp *owner, const char 
     snprintf(r->what, sizeof r->what, "%s", what);
     kh_ring_init(&r->rd, sizeof(conv_req));
     kh_ring_init(&r->wr, sizeof(conv_req));
-    kh_ring_init(&r->beats, sizeof(kh_conv_beat));
-    kh_ring_init(&r->bs, sizeof(kh_conv_b));
+    kh_ring_init(&r->a.beats, sizeof(kh_conv_beat));
+    kh_ring_init(&r->a.bs, sizeof(kh_conv_b));
     cv->rq[ch] = r;
     if (ch + 1 > cv->nch) cv->nch = ch + 1; /* the round-robins scan every channel */
     return r;
@@ -104,7 +102,7 @@ void kh_conv_set_lat(kh_creq *r, unsigned r_skid, unsigned w_lead)
 static int push_req(kh_creq *r, kh_ring *q, const conv_req *rq, kh_cycle now)
 {
     if (kh_ring_push(q, rq)) return -1;
-    kh_comp_wake(&r->cv->c, now + 1);
+    kh_comp_wake(&r->cv->c, now + CONV_REQ_LAT); /* the first cycle it can be granted */
     return 0;
 }
 
@@ -123,19 +121,27 @@ int kh_conv_read(kh_creq *r, uint64_t addr, unsigned beats, uint64_t tag, int fu
     rq->ready = now + CONV_REQ_LAT;
     rq->strb = 0;
     rq->masked = 0;
-    kh_comp_wake(&r->cv->c, now + 1);
+    kh_comp_wake(&r->cv->c, now + CONV_REQ_LAT); /* the first cycle it can be granted */
     return 0;
 }
 
 int kh_conv_write(kh_creq *r, uint64_t addr, unsigned beats, uint64_t tag,
                   const uint64_t (*data)[4], kh_cycle now)
 {
-    conv_req rq = {.addr = addr, .beats = beats, .write = 1, .tag = tag, .ready = now + CONV_REQ_LAT};
-    if (data) {
-        rq.functional = 1;
-        memcpy(rq.data, data, (beats < KH_CONV_MAX_BEATS ? beats : KH_CONV_MAX_BEATS) * sizeof rq.data[0]);
-    }
-    return push_req(r, &r->wr, &rq, now);
+    /* filled in place, as a read: only the data rows it carries are set */
+    conv_req *rq = kh_ring_push_slot(&r->wr);
+    if (!rq) return -1;
+    rq->addr = addr;
+    rq->beats = beats;
+    rq->write = 1;
+    rq->functional = data != NULL;
+    rq->tag = tag;
+    rq->ready = now + CONV_REQ_LAT;
+    rq->strb = 0;
+    rq->masked = 0;
+    if (data) memcpy(rq->data, data, (beats < KH_CONV_MAX_BEATS ? beats : KH_CONV_MAX_BEATS) * sizeof rq->data[0]);
+    kh_comp_wake(&r->cv->c, now + CONV_REQ_LAT); /* the first cycle it can be granted */
+    return 0;
 }
 
 int kh_conv_write_strb(kh_creq *r, uint64_t addr, const uint64_t data[4], uint32_t strb, uint64_t tag,
@@ -145,34 +151,6 @@ int kh_conv_write_strb(kh_creq *r, uint64_t addr, const uint64_t data[4], uint32
                    .strb = strb, .masked = strb != 0xFFFFFFFFu};
     memcpy(rq.data[0], data, sizeof rq.data[0]);
     return push_req(r, &r->wr, &rq, now);
-}
-
-const kh_conv_beat *kh_conv_beat_head(const kh_creq *r, kh_cycle now)
-{
-    const kh_conv_beat *b = kh_ring_at(&r->beats, 0);
-    return b && b->at <= now ? b : NULL;
-}
-
-void kh_conv_beat_pop(kh_creq *r) { kh_ring_pop(&r->beats); }
-
-int kh_conv_b_pop(kh_creq *r, kh_cycle now, uint64_t *tag)
-{
-    const kh_conv_b *b = kh_ring_at(&r->bs, 0);
-    if (!b || b->at > now) return 0;
-    *tag = b->tag;
-    kh_ring_pop(&r->bs);
-    r->wr_open--;
-    return 1;
-}
-
-kh_cycle kh_conv_next_answer(const kh_creq *r)
-{
-    kh_cycle t = KH_NEVER;
-    const kh_conv_beat *b = kh_ring_at(&r->beats, 0);
-    const kh_conv_b *w = kh_ring_at(&r->bs, 0);
-    if (b) t = b->at;
-    if (w && w->at < t) t = w->at;
-    return t;
 }
 
 /* ---- timing ---- */
@@ -301,11 +279,16 @@ static void grant_read(kh_conv *cv, kh_creq *r, kh_target tg, kh_cycle t)
     }
     if (first <= r->last_beat) first = r->last_beat + 1;
     uint64_t base = rq->addr & ~(uint64_t)31;
+    const uint8_t *run = NULL; /* the burst's bytes in one page (one lookup), or word by word */
+    int in_run = rq->functional && kh_node_words_find(cv->n, tg, base, rq->beats, &run);
     for (unsigned k = 0; k < rq->beats; k++) {
-        kh_conv_beat *b = kh_ring_push_slot(&r->beats);
+        kh_conv_beat *b = kh_ring_push_slot(&r->a.beats);
         if (!b) continue; /* out of memory: the beat is lost, as a failed push lost it */
         *b = (kh_conv_beat){.at = first + step * k + r->r_skid, .tag = rq->tag, .k = k, .last = k + 1 == rq->beats};
-        if (rq->functional) kh_node_word_read(cv->n, tg, base + 32 * (uint64_t)k, b->d);
+        if (in_run) {
+            if (run) kh_words_from_bytes(b->d, 4, run + 32 * k);
+        } else if (rq->functional)
+            kh_node_word_read(cv->n, tg, base + 32 * (uint64_t)k, b->d);
     }
     r->last_beat = first + step * (rq->beats - 1);
     rd_track(r, r->last_beat, t);
@@ -328,7 +311,7 @@ static void grant_write(kh_conv *cv, kh_creq *r, kh_target tg, kh_cycle t)
 {
     conv_req *rq = kh_ring_at(&r->wr, 0);
     cv->wr_grants++;
-    r->wr_open++;
+    r->a.wr_open++;
     r->writes++;
     r->wr_beats += rq->beats;
     if (tg == KH_TGT_LOST) {
@@ -350,13 +333,17 @@ static void grant_write(kh_conv *cv, kh_creq *r, kh_target tg, kh_cycle t)
     if (rq->functional) {
         uint64_t base = rq->addr & ~(uint64_t)31;
         if (rq->masked) merge_strobes(cv->n, tg, base, rq->strb, rq->data[0]);
-        for (unsigned k = 0; k < rq->beats && k < KH_CONV_MAX_BEATS; k++)
-            kh_node_word_write(cv->n, tg, base + 32 * (uint64_t)k, rq->data[k]);
+        unsigned nw = rq->beats < KH_CONV_MAX_BEATS ? rq->beats : KH_CONV_MAX_BEATS;
+        uint8_t *run;
+        if (kh_node_words_get(cv->n, tg, base, nw, &run))
+            kh_words_to_bytes(rq->data[0], 4 * (size_t)nw, run); /* the data rows are contiguous */
+        else
+            for (unsigned k = 0; k < nw; k++) kh_node_word_write(cv->n, tg, base + 32 * (uint64_t)k, rq->data[k]);
     }
     if (b <= r->last_b) b = r->last_b + 1;
     r->last_b = b;
     kh_conv_b e = {b, rq->tag};
-    kh_ring_push(&r->bs, &e);
+    kh_ring_push(&r->a.bs, &e);
     kh_ring_pop(&r->wr);
     kh_comp_wake(r->owner, b);
 }
@@ -398,25 +385,24 @@ static void conv_step(kh_comp *c, kh_cycle t)
     int stage_taken = 0;
     /* Two independent round-robins; after a grant to g the scan restarts
      * at g + 1 (memory.md §7). One grant each per cycle. */
-    for (unsigned i = 0; i < cv->nch; i++) {
-        unsigned ch = (cv->rd_ptr + i) % cv->nch;
+    /* ch walks from the pointer round the channels (a wrap, not a division) */
+    for (unsigned i = 0, ch = cv->rd_ptr; i < cv->nch; i++, ch = ch + 1 == cv->nch ? 0 : ch + 1) {
         kh_creq *r = cv->rq[ch];
-        int tg = r ? grantable(cv, r, 0, t, 0) : -1;
+        int tg = r && kh_ring_count(&r->rd) ? grantable(cv, r, 0, t, 0) : -1; /* most channels ask nothing */
         if (tg < 0) continue;
         if (tg == KH_TGT_STAGE) stage_taken = 1;
         grant_read(cv, r, (kh_target)tg, t);
         r->gnt_at = t;
-        cv->rd_ptr = (ch + 1) % cv->nch;
+        cv->rd_ptr = ch + 1 == cv->nch ? 0 : ch + 1;
         break;
     }
-    for (unsigned i = 0; i < cv->nch; i++) {
-        unsigned ch = (cv->wr_ptr + i) % cv->nch;
+    for (unsigned i = 0, ch = cv->wr_ptr; i < cv->nch; i++, ch = ch + 1 == cv->nch ? 0 : ch + 1) {
         kh_creq *r = cv->rq[ch];
-        int tg = r ? grantable(cv, r, 1, t, stage_taken) : -1;
+        int tg = r && kh_ring_count(&r->wr) ? grantable(cv, r, 1, t, stage_taken) : -1;
         if (tg < 0) continue;
         grant_write(cv, r, (kh_target)tg, t);
         r->gnt_at = t;
-        cv->wr_ptr = (ch + 1) % cv->nch;
+        cv->wr_ptr = ch + 1 == cv->nch ? 0 : ch + 1;
         break;
     }
     /* Wake again while anything could be granted later. */
@@ -509,8 +495,8 @@ static void conv_destroy(kh_comp *c)
         if (!r) continue;
         kh_ring_free(&r->rd);
         kh_ring_free(&r->wr);
-        kh_ring_free(&r->beats);
-        kh_ring_free(&r->bs);
+        kh_ring_free(&r->a.beats);
+        kh_ring_free(&r->a.bs);
         free(r);
     }
     kh_ring_free(&cv->lost);

@@ -64,12 +64,42 @@ int kh_conv_write(kh_creq *r, uint64_t addr, unsigned beats, uint64_t tag,
 int kh_conv_write_strb(kh_creq *r, uint64_t addr, const uint64_t data[4], uint32_t strb, uint64_t tag,
                        kh_cycle now);
 
+/* A channel's answers, the first member of kh_creq: its owner reads them
+ * on every step, so the reads below are inline. */
+typedef struct kh_creq_answers {
+    kh_ring beats;    /* kh_conv_beat, in delivery order */
+    kh_ring bs;       /* kh_conv_b, in delivery order */
+    unsigned wr_open; /* writes granted, response not yet delivered */
+} kh_creq_answers;
+
 /* The oldest read beat due by now, or NULL; pop it when consumed. */
-const kh_conv_beat *kh_conv_beat_head(const kh_creq *r, kh_cycle now);
-void kh_conv_beat_pop(kh_creq *r);
+static inline const kh_conv_beat *kh_conv_beat_head(const kh_creq *r, kh_cycle now)
+{
+    const kh_conv_beat *b = kh_ring_at(&((const kh_creq_answers *)(const void *)r)->beats, 0);
+    return b && b->at <= now ? b : NULL;
+}
+static inline void kh_conv_beat_pop(kh_creq *r) { kh_ring_pop(&((kh_creq_answers *)(void *)r)->beats); }
 /* Pop a write response due by now: 1 and its tag, or 0. */
-int kh_conv_b_pop(kh_creq *r, kh_cycle now, uint64_t *tag);
+static inline int kh_conv_b_pop(kh_creq *r, kh_cycle now, uint64_t *tag)
+{
+    kh_creq_answers *a = (kh_creq_answers *)(void *)r;
+    const kh_conv_b *b = kh_ring_at(&a->bs, 0);
+    if (!b || b->at > now) return 0;
+    *tag = b->tag;
+    kh_ring_pop(&a->bs);
+    a->wr_open--;
+    return 1;
+}
 /* Earliest cycle an answer already scheduled is due, KH_NEVER if none. */
-kh_cycle kh_conv_next_answer(const kh_creq *r);
+static inline kh_cycle kh_conv_next_answer(const kh_creq *r)
+{
+    const kh_creq_answers *a = (const kh_creq_answers *)(const void *)r;
+    kh_cycle t = KH_NEVER;
+    const kh_conv_beat *b = kh_ring_at(&a->beats, 0);
+    const kh_conv_b *w = kh_ring_at(&a->bs, 0);
+    if (b) t = b->at;
+    if (w && w->at < t) t = w->at;
+    return t;
+}
 
 #endif

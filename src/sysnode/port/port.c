@@ -207,13 +207,22 @@ static void load_out(kh_port *p, const kh_flit *f, kh_flit_origin origin, kh_cyc
     p->progressed = 1;
 }
 
+/* The agent's flit for this row: 1 taken. The node asks the agent only
+ * from the cycle its latest kh_node_agent_ready named (agent_at): the agent
+ * announces every flit so, and once asked and found empty it is not asked
+ * again before it announces one. */
 static int agent_flit(kh_port *p, kh_cycle now)
 {
     kh_node *n = p->n;
-    if (!n->have_agent || n->agent_out_cycle == now) return 0;
+    if (!n->have_agent || now < n->agent_at || n->agent_out_cycle == now) return 0;
     const kh_flit *f = n->agent.peek(n->agent.ctx, now);
-    if (!f || kh_node_port_for_row(n, kf_dst_y(f)) != p->index) return 0;
+    if (!f) {
+        n->agent_at = KH_NEVER;
+        return 0;
+    }
+    if (kh_node_port_for_row(n, kf_dst_y(f)) != p->index) return 0;
     load_out(p, f, n->agent.origin ? n->agent.origin(n->agent.ctx, now) : KH_ORIGIN_MAILBOX, now);
+    n->agent_at = KH_NEVER; /* the take announces the next one */
     n->agent.take(n->agent.ctx, now);
     n->agent_out_cycle = now;
     p->agent_out++;
@@ -225,10 +234,15 @@ static int agent_flit(kh_port *p, kh_cycle now)
 static int cpu_flit(kh_port *p, kh_cycle now)
 {
     kh_node *n = p->n;
-    if (!n->have_cpu || n->cpu_out_cycle == now) return 0;
+    if (!n->have_cpu || now < n->cpu_at || n->cpu_out_cycle == now) return 0;
     const kh_flit *f = n->cpu.peek(n->cpu.ctx, now);
-    if (!f || kh_node_port_for_row(n, kf_dst_y(f)) != p->index) return 0;
+    if (!f) {
+        n->cpu_at = KH_NEVER; /* as for the agent */
+        return 0;
+    }
+    if (kh_node_port_for_row(n, kf_dst_y(f)) != p->index) return 0;
     load_out(p, f, n->cpu.origin ? n->cpu.origin(n->cpu.ctx, now) : KH_ORIGIN_UNIT, now);
+    n->cpu_at = KH_NEVER;
     n->cpu.take(n->cpu.ctx, now);
     n->cpu_out_cycle = now;
     if (n->cpu.peek(n->cpu.ctx, now)) kh_node_cpu_ready(n, now + 1);
@@ -304,6 +318,26 @@ static void note_busy(kh_port *p, kh_cycle now)
     }
 }
 
+/* After a step of cycle now that made progress: could a step of now + 1
+ * do anything? 0 only when it provably does nothing (no offer, no source
+ * for the output register, nothing the FSM, the streaming engine or the
+ * write intake could take), so not stepping then changes nothing. Every
+ * outside event wakes the port by itself: a request when it becomes
+ * visible, an answer of the converged path when due, the agent, processor
+ * and interlink when they have a flit, the link when it has space. */
+static int next_may_act(const kh_port *p, kh_cycle now)
+{
+    kh_cycle u = now + 1;
+    if (p->ovalid || p->rs_run || p->s.emit_valid || p->st == ST_ACK) return 1;
+    if (((p->n->agent_held | p->n->cpu_held) >> p->index & 1) || (p->n->ilink && kh_ilink_hub_holds(p->n->ilink, p->index)))
+        return 1; /* hub_busy: the held register competes again */
+    if (kh_conv_next_answer(p->rq) <= u) return 1;
+    if (p->st == ST_IDLE && p->rcount) return 1;
+    if (kh_fifo_head_ready(&p->wrq) <= u) return 1;
+    const kh_flit *f = kh_fifo_head(&p->rdq, u);
+    return f && (p->st == ST_IDLE || kf_stream(f));
+}
+
 static void port_step(kh_comp *c, kh_cycle now)
 {
     kh_port *p = (kh_port *)c;
@@ -328,7 +362,7 @@ static void port_step(kh_comp *c, kh_cycle now)
         kh_link *in = kh_port_in(p);
         if (in) kh_link_space(in, now);
     }
-    if (p->progressed) kh_comp_wake(c, now + 1);
+    if (p->progressed && next_may_act(p, now)) kh_comp_wake(c, now + 1);
     note_busy(p, now);
     kh_cycle t = kh_conv_next_answer(p->rq);
     kh_cycle h = kh_fifo_head_ready(&p->rdq);

@@ -104,10 +104,14 @@ int kh_port_write_issue(kh_port *p, kh_cycle now)
         }
         return 1;
     }
-    uint64_t data[KH_CONV_MAX_BEATS][4];
-    for (unsigned k = 0; k < w->nbeats; k++)
-        for (int j = 0; j < 4; j++) data[k][j] = w->data[k % KH_WBURST][j];
-    kh_conv_write(p->rq, w->addr, w->nbeats, TAG_WRITE, (const uint64_t (*)[4])data, now);
+    if (w->nbeats <= KH_WBURST) {
+        kh_conv_write(p->rq, w->addr, w->nbeats, TAG_WRITE, (const uint64_t (*)[4])w->data, now);
+    } else { /* len > 7: beats alias in the 8-beat slot (§4) */
+        uint64_t data[KH_CONV_MAX_BEATS][4];
+        for (unsigned k = 0; k < w->nbeats; k++)
+            for (int j = 0; j < 4; j++) data[k][j] = w->data[k % KH_WBURST][j];
+        kh_conv_write(p->rq, w->addr, w->nbeats, TAG_WRITE, (const uint64_t (*)[4])data, now);
+    }
     p->wr_count++;
     p->writes++;
     p->ack_drop = 0;
