@@ -19,15 +19,17 @@ typedef enum sess_op {
     SESS_CPU,     /* cpu PROGRAM [arg=N] [txn=T] [last=0|1]: load and kick the node processor */
 } sess_op;
 
+/* 56 bytes: bench (2)'s session holds 85,148 of them, and each page of
+ * them costs a fault. */
 typedef struct sess_cmd {
-    sess_op op;
-    unsigned line;
     uint64_t addr, value, mask, limit;
-    int has_value;  /* read with an expectation */
-    uint8_t *bytes; /* upload / compare data */
-    size_t n;       /* bytes (dump: length) */
-    int stage_slot; /* the first write of `stage SLOT`: SLOT, else -1 */
-    unsigned mesh;  /* cpu: the mesh whose processor is loaded; value = arg, addr = txn, has_value = last */
+    uint8_t *bytes;    /* upload / compare data */
+    uint32_t n;        /* bytes (dump: length), at most SESS_DATA_MAX */
+    unsigned line;
+    int stage_slot;    /* the first write of `stage SLOT`: SLOT, else -1 */
+    uint8_t op;        /* sess_op */
+    uint8_t has_value; /* read with an expectation */
+    uint8_t mesh;      /* cpu: the mesh whose processor is loaded; value = arg, addr = txn, has_value = last */
 } sess_cmd;
 
 struct kh_session {
@@ -42,5 +44,6 @@ struct kh_session {
 /* The session clock ends where the simulation's does (kohaku/sim.h). */
 #define SESS_CLOCK_MAX KH_CLOCK_END
 #define SESS_DATA_MAX (UINT64_C(1) << 24) /* bytes of an upload or compare operand, as of a dump */
+_Static_assert(SESS_DATA_MAX <= UINT32_MAX, "sess_cmd.n holds a data operand's size");
 
 #endif
