@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "kohaku/num.h"
+#include "num/mx_block_int.h"
 #include "support/test.h"
 
 typedef unsigned __int128 u128;
@@ -98,6 +99,42 @@ static void acc_to_f16_word_places_every_lane(void)
             for (unsigned e = 0; e < 16; e++)
                 CHECK_EQ((w[e / 4] >> (16 * (e % 4))) & 0xFFFF, kh_acc_to_f16(v[e], mw));
         }
+}
+
+/* The AVX2 FP22 drain word (what a CPU without AVX-512 runs), where this
+ * CPU has AVX2: lane e is kh_acc_to_f16 of lane e, on random words and on
+ * the exponents and fractions at the flush, saturation and rounding bounds. */
+static void acc_to_f16_word_avx2_places_every_lane(void)
+{
+#ifndef KH_MX_HAVE_X86
+    printf("# note: not x86-64: no AVX2 path\n");
+#else
+    uint64_t s = 0x1234567887654321ull;
+    const unsigned mw = KH_ACC_MW_DEFAULT;
+    for (int r = 0; r < 4000; r++) {
+        uint32_t v[16];
+        uint64_t w[4];
+        for (unsigned e = 0; e < 16; e++) {
+            s ^= s << 13, s ^= s >> 7, s ^= s << 17;
+            v[e] = (uint32_t)s & ((1u << (mw + 8)) - 1);
+            if (r % 2) { /* edges: E 0, 47..49, 77, 78, 127; fractions that tie, round up, carry */
+                static const unsigned ex[8] = {0, 1, 47, 48, 49, 77, 78, 127};
+                static const uint32_t fr[6] = {0, 0x8, 0x18, 0x7, 0x3FF8, 0x3FFF};
+                v[e] = (uint32_t)((s >> 30) & 1) << (mw + 7) | ex[(s >> 40) % 8] << mw | fr[(s >> 50) % 6];
+            }
+        }
+        if (!kh_acc_to_f16_word_fp22_avx2(v, w)) {
+            printf("# note: no AVX2 here (or KOHAKU_SIMD=portable): not tested\n");
+            return;
+        }
+        for (unsigned e = 0; e < 16; e++)
+            if (((w[e / 4] >> (16 * (e % 4))) & 0xFFFF) != kh_acc_to_f16(v[e], mw)) {
+                kh_test_fail(__FILE__, __LINE__, "lane %u: 0x%x gives 0x%x want 0x%x", e, v[e],
+                             (unsigned)((w[e / 4] >> (16 * (e % 4))) & 0xFFFF), kh_acc_to_f16(v[e], mw));
+                return;
+            }
+    }
+#endif
 }
 
 /* numerics §7 and the §9.5 drains. */
@@ -325,6 +362,7 @@ int main(void)
     KH_RUN(acc_add_zero_rules);
     KH_RUN(acc_load16_is_add_with_forced_zero);
     KH_RUN(acc_to_f16_word_places_every_lane);
+    KH_RUN(acc_to_f16_word_avx2_places_every_lane);
     KH_RUN(acc_to_f16_worked_examples);
     KH_RUN(acc_from_product_exponent_wraps);
     KH_RUN(acc_mw_is_clamped);

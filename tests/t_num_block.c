@@ -1,6 +1,7 @@
 /* The exact block product (numerics.md §4) on every path this CPU runs,
  * the pipeline helpers, and cluster.md §9.5 end to end: FP16 in, quantise,
  * product, scale, LOAD, FP16 out. */
+#include <stdlib.h>
 #include <string.h>
 
 #include "kohaku/bits.h"
@@ -33,9 +34,11 @@ static void fill(kh_mx_entry *e, uint64_t *s, int kind)
             if (kind == 1) v = -64;                 /* the extreme: c = 131072 */
             if (kind == 2) v = (k + L) % 2 ? 63 : -64; /* alternating extremes */
             if (kind == 3 && rng_next(s) % 3) v = 0;
+            if (kind == 4) v = rng_next(s) % 16 ? -64 + (int)(rng_next(s) % 3) : 63; /* |c| near 2^17, any low bits */
             e->q[L][k] = (int8_t)v;
         }
         e->scale[L] = (uint8_t)rng_next(s);
+        if (kind == 4) e->scale[L] |= 4; /* mantissa 4..7: |c| * mm reaches 2^24 and beyond */
     }
 }
 
@@ -232,6 +235,97 @@ static void mx_block_strip_accumulates_in_order(void)
     }
 }
 
+/* The strip on every path where the scaled product is widest: |c| near
+ * 2^17 with any low bits, times scale mantissas whose product is 96..225,
+ * so that |c| * mm crosses 2^24 (where the AVX2 lanes' float conversion
+ * would no longer be exact) with rounding and sticky bits that matter. */
+static void mx_block_strip_is_exact_on_the_widest_products(void)
+{
+    uint64_t s = 9090;
+    for (int p = 0; p < KH_MX_NPATHS; p++) {
+        if (!kh_mx_path_fn((kh_mx_path)p)) continue;
+        kh_mx_kernels k;
+        kh_mx_kernels_get((kh_mx_path)p, &k);
+        long wide = 0;
+        for (unsigned mw = KH_ACC_MW_MIN; mw <= KH_ACC_MW_MAX; mw++)
+            for (int r = 0; r < 200; r++) {
+                enum { N = 4 };
+                kh_mx_entry a, b[N];
+                const kh_mx_entry *bp[N];
+                uint32_t tile[N][16], want[N][16], *tp[N];
+                fill(&a, &s, 4);
+                for (unsigned h = 0; h < N; h++) {
+                    fill(&b[h], &s, 4);
+                    bp[h] = &b[h];
+                    tp[h] = tile[h];
+                    for (int l = 0; l < 16; l++) tile[h][l] = want[h][l] = tile_word(&s, mw);
+                }
+                kh_mx_kernels_accumulate_strip(&k, &a, bp, N, 40, mw, tp);
+                for (unsigned h = 0; h < N; h++) {
+                    int32_t c[4][4];
+                    ref_block(&a, &b[h], c);
+                    for (int l = 0; l < 16; l++) {
+                        long mag = labs((long)c[l / 4][l % 4]) * (8 + (a.scale[l / 4] & 7)) * (8 + (b[h].scale[l % 4] & 7));
+                        wide += mag >= (1L << 24);
+                        want[h][l] = kh_acc_add(want[h][l], 0, kh_acc_from_product(c[l / 4][l % 4], a.scale[l / 4],
+                                                                                   b[h].scale[l % 4], 40, mw), 0, mw);
+                    }
+                }
+                if (memcmp(tile, want, sizeof tile)) {
+                    kh_test_fail(__FILE__, __LINE__, "path %s mw %u round %d: strip differs", kh_mx_path_name((kh_mx_path)p),
+                                 mw, r);
+                    return;
+                }
+            }
+        CHECK(wide > 1000); /* the inputs do reach past 2^24 */
+    }
+}
+
+/* The strip on every path at the add's edges: a chain word of exponent E
+ * (c = +-1, both scales 0, the anchor placing it) meets tiles of exponent
+ * E - 1, E, E + 1 with fractions 0, 1, half and all ones, of either sign,
+ * for E at the bottom (results of exponent 1, flushes below it, exact
+ * cancellation, zero operands) and at the top (saturation) of the range. */
+static void mx_block_strip_is_exact_at_flush_and_saturation(void)
+{
+    static const unsigned exps[] = {1, 2, 3, 125, 126, 127};
+    for (int p = 0; p < KH_MX_NPATHS; p++) {
+        if (!kh_mx_path_fn((kh_mx_path)p)) continue;
+        kh_mx_kernels k;
+        kh_mx_kernels_get((kh_mx_path)p, &k);
+        for (unsigned mw = KH_ACC_MW_MIN; mw <= KH_ACC_MW_MAX; mw++)
+            for (unsigned x = 0; x < sizeof exps / sizeof exps[0]; x++)
+                for (int neg = 0; neg < 2; neg++) {
+                    enum { N = 2 };
+                    kh_mx_entry a, b;
+                    memset(&a, 0, sizeof a);
+                    memset(&b, 0, sizeof b);
+                    for (int l = 0; l < 4; l++) a.q[l][0] = (int8_t)(neg ? -1 : 1), b.q[l][0] = 1;
+                    /* exponent of |c| * 64 * 2^(0 + 0 - anchor - 6): 6 - anchor - 6 + 63 */
+                    unsigned anchor = (63u - exps[x]) & 127u;
+                    uint32_t chain = kh_acc_from_product(neg ? -1 : 1, 0, 0, anchor, mw);
+                    CHECK_EQ((chain >> mw) & 127u, exps[x]);
+                    const kh_mx_entry *bp[N] = {&b, &b};
+                    uint32_t tile[N][16], want[N][16], *tp[N] = {tile[0], tile[1]};
+                    const uint32_t fracs[4] = {0, 1, 1u << (mw - 1), (1u << mw) - 1};
+                    for (int t = 0; t < N; t++)
+                        for (int l = 0; l < 16; l++) {
+                            unsigned combo = (unsigned)(16 * t + l) % 24;
+                            unsigned e = exps[x] + combo % 3 - 1;
+                            e = e > 127 ? 127 : e;
+                            tile[t][l] = (combo / 12) << (mw + 7) | e << mw | fracs[combo / 3 % 4];
+                            want[t][l] = kh_acc_add(tile[t][l], 0, chain, 0, mw);
+                        }
+                    kh_mx_kernels_accumulate_strip(&k, &a, bp, N, anchor, mw, tp);
+                    if (memcmp(tile, want, sizeof tile)) {
+                        kh_test_fail(__FILE__, __LINE__, "path %s mw %u E %u neg %d: strip differs",
+                                     kh_mx_path_name((kh_mx_path)p), mw, exps[x], neg);
+                        return;
+                    }
+                }
+    }
+}
+
 /* cluster.md §9.5, every intermediate the text gives. */
 static void cluster_end_to_end_worked_example(void)
 {
@@ -335,6 +429,8 @@ int main(void)
     KH_RUN(mx_block_pipeline_is_product_scale_add);
     KH_RUN(mx_block_pair_accumulates_in_order);
     KH_RUN(mx_block_strip_accumulates_in_order);
+    KH_RUN(mx_block_strip_is_exact_on_the_widest_products);
+    KH_RUN(mx_block_strip_is_exact_at_flush_and_saturation);
     KH_RUN(cluster_end_to_end_worked_example);
     return kh_test_end("t_num_block");
 }

@@ -8,6 +8,20 @@
 
 #include <stdint.h>
 
+/* The widest x86 instruction set the dispatched paths (the block product,
+ * the accumulate lanes, the quantiser, the unpacker, the FP16 drain, the
+ * float GEMM reference, the vector ALU, the saxpy lanes) may use, besides
+ * what the CPU has: the environment variable KOHAKU_SIMD = portable, avx2,
+ * avx-vnni (AVX2 and AVX-VNNI) or avx512 (everything, the default), read
+ * once when the program starts (docs/num.md). Every level computes the same
+ * values; this only says which instructions do it. */
+typedef enum kh_simd { KH_SIMD_PORTABLE, KH_SIMD_AVX2, KH_SIMD_AVXVNNI, KH_SIMD_AVX512 } kh_simd;
+int kh_simd_allows(kh_simd level);
+kh_simd kh_simd_ceiling(void);
+const char *kh_simd_name(kh_simd level);
+/* KOHAKU_SIMD's value if it names no level (then nothing is restricted), else NULL. */
+const char *kh_simd_bad_value(void);
+
 /* One MX entry (numerics.md §2.2): 4 lanes x 32 K of 7-bit two's-complement
  * elements (stored sign-extended in int8_t, -64..63) and 4 E5M3 scales. For A
  * a lane is a row; for B a lane is a column (a row of the stored [N][K]).

@@ -55,8 +55,11 @@ static int shell_busy(const kh_cu *cu)
     return cu->in_flight || !kh_fifo_empty(&cu->inst_q) || !kh_fifo_empty(&cu->sig_q);
 }
 
-/* Busy cycles are counted lazily: the busy state only changes in steps and
- * accepts, so accumulate the interval since the last update. */
+/* Busy cycles are counted lazily: accumulate the interval since the last
+ * update. Called before anything the busy state depends on changes
+ * (in_flight, the instruction and completion FIFOs, rd_owed,
+ * compute_until): that state was constant since the last call, and
+ * splitting an interval in two gives the same sums. */
 static void account_busy(kh_cu *cu, kh_cycle now)
 {
     if (now <= cu->busy_mark) return;
@@ -218,7 +221,10 @@ int kh_cu_send(kh_cu *cu, const kh_flit *f, kh_cycle now)
     cu->out_placed = now;
     cu->send_ready = 0;
     cu->unit_flits++;
-    if (kh_hdr_type(f->w) == KH_T_MEM_RD_REQ) cu->rd_owed += rd_flits_owed(f->w);
+    if (kh_hdr_type(f->w) == KH_T_MEM_RD_REQ) {
+        account_busy(cu, now);
+        cu->rd_owed += rd_flits_owed(f->w);
+    }
     kh_comp_wake(&cu->base, now + 1);
     return 1;
 }
@@ -320,6 +326,7 @@ void kh_cu_log(kh_cu *cu, kh_log_level lvl, const char *fmt, ...)
 static void pop_accepted_inst(kh_cu *cu, kh_cycle now)
 {
     if (cu->pop_at != now) return;
+    account_busy(cu, now);
     kh_fifo_pop(&cu->inst_q, now);
     cu->inst_occupancy = (cu->inst_occupancy - 1) & 0xFFFF;
     cu->pop_at = KH_NEVER;
@@ -338,6 +345,7 @@ static void drive_output(kh_cu *cu, kh_cycle now)
     if (!cu->out_valid) {
         const kh_flit *sig = kh_fifo_head(&cu->sig_q, now);
         if (sig) {
+            account_busy(cu, now);
             cu->out = *sig;
             cu->out_valid = 1;
             cu->out_fw = 1;
@@ -372,6 +380,7 @@ static void run_unit(kh_cu *cu, int issue_ok, kh_cycle now)
     const kh_flit *inst = issue_ok ? kh_fifo_head(&cu->inst_q, now) : NULL;
     if (inst && cu->kind->inst) {
         kh_flit copy = *inst;
+        account_busy(cu, now);
         cu->in_flight = 1; /* visible to kh_cu_done during the call */
         cu->lat_src_x = (uint8_t)kh_hdr_src_x(copy.w);
         cu->lat_src_y = (uint8_t)kh_hdr_src_y(copy.w);
@@ -428,7 +437,6 @@ static void shell_step(kh_comp *c, kh_cycle now)
     kh_cu *cu = (kh_cu *)c;
     cu->step_now = now;
     cu->in_step = 1;
-    account_busy(cu, now);
     cu->view_cycle = now; /* what a CU_CTRL accepted later in this cycle reads */
     cu->view = ctrl_view_now(cu);
     /* Start-of-cycle state decides instruction issue (control.md §5.3). */

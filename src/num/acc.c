@@ -58,7 +58,8 @@ void kh_acc_to_f16_word(const uint32_t v[16], unsigned mw, uint64_t word[4])
     uint16_t h[16];
     mw = clamp_mw(mw);
 #ifdef KH_MX_HAVE_X86
-    if (mw == KH_ACC_MW_DEFAULT && kh_acc_to_f16_word_fp22_avx512(v, word)) return;
+    if (mw == KH_ACC_MW_DEFAULT && (kh_acc_to_f16_word_fp22_avx512(v, word) || kh_acc_to_f16_word_fp22_avx2(v, word)))
+        return;
 #endif
     if (mw == KH_ACC_MW_DEFAULT)
         for (unsigned e = 0; e < 16; e++) h[e] = to_f16(v[e], KH_ACC_MW_DEFAULT);

@@ -240,7 +240,7 @@ static T512 void f16_word_fp22(const uint32_t v[16], uint64_t word[4])
 
 int kh_acc_to_f16_word_fp22_avx512(const uint32_t v[16], uint64_t word[4])
 {
-    if (!__builtin_cpu_supports("avx512f")) return 0;
+    if (!kh_simd_allows(KH_SIMD_AVX512) || !__builtin_cpu_supports("avx512f")) return 0;
     f16_word_fp22(v, word);
     return 1;
 }
@@ -369,6 +369,262 @@ T256 void kh_mx_accum_avx2(const kh_mx_entry *a, const kh_mx_entry *b, unsigned 
     kh_product_avx2(a, b, c);
     if (anchor == KH_MX_ANCHOR && mw == KH_ACC_MW_DEFAULT) accum_avx2_lanes(a, b, c, KH_MX_ANCHOR, KH_ACC_MW_DEFAULT, tile);
     else accum_avx2_lanes(a, b, c, anchor, mw, tile);
+}
+
+/* ---- AVX2 strip ---------------------------------------------------------- */
+
+/* The strip on eight 32-bit lanes, as strip512 on sixteen. Lanes 8h..8h+7
+ * of a block (half h) are the outputs 4i + j of rows i = 2h, 2h + 1.
+ *
+ * Product: dword k of a row or column holds elements 4k..4k+3. B's four
+ * columns are transposed in-lane so that t[k] = column j's dwords k (low
+ * 128 bits) and k + 4 (high) in dword j; A's row i with dwords k and k + 4
+ * broadcast likewise (vpshufd, once per strip) meets t[k] in vpmaddubsw and
+ * vpmaddwd, leaving in dword j of each half a partial dot product of row i
+ * and column j: no horizontal sums, one 128-bit swap per half at the end.
+ * B enters unsigned as b + 64 (vpmaddubsw multiplies an unsigned byte by a
+ * signed one), so each lane gathers a·b + 64·a and corr, 64·(sum of row
+ * i), once per strip, takes the second part off. Two vpmaddubsw results
+ * (four products of at most 127·64 each) still fit an int16. The same
+ * integers, grouped otherwise: exact.
+ *
+ * Scale (numerics §5) and add (§6.1) read the leading one and normalise
+ * through an exact int -> float conversion (vcvtdq2ps of a value < 2^24:
+ * its exponent field is 127 + the leading one's index, its fraction the
+ * bits below, left-aligned), then round to nearest even by adding half an
+ * ulp less one plus the kept lsb, and take the exponent with the carry from
+ * the float's own exponent field, as scale16 and sum16 do. */
+typedef struct a_side8 {
+    v8 ak[4][4];  /* ak[i][k]: row i's dwords k (low half) and k + 4 (high), broadcast */
+    v8 corr[2];   /* 64 · (sum of row i) in lanes 4i + j of half h */
+    v8 ma[2];     /* 8 + A's scale mantissa, per lane of half h */
+    v8 ka[2];     /* the rounding constant and A's part of the exponent, at bit 23 */
+} a_side8;
+
+/* Dot products of the prepared A rows 2h, 2h + 1 with the transposed t:
+ * the 8 lanes of half h, bias included (corr not yet taken off). */
+#define KH_DOT_ROW_AVX2(s, i, t)                                                                  \
+    _mm256_add_epi32(                                                                             \
+        _mm256_madd_epi16(_mm256_add_epi16(_mm256_maddubs_epi16((t)[0], (s)->ak[i][0]),          \
+                                           _mm256_maddubs_epi16((t)[1], (s)->ak[i][1])),         \
+                          s1(0x00010001u)),                                                       \
+        _mm256_madd_epi16(_mm256_add_epi16(_mm256_maddubs_epi16((t)[2], (s)->ak[i][2]),          \
+                                           _mm256_maddubs_epi16((t)[3], (s)->ak[i][3])),         \
+                          s1(0x00010001u)))
+
+/* The rows' partial sums (dwords 0..3 and 4..7 of each row) into half h. */
+static inline T256 v8 fold_rows(v8 r0, v8 r1)
+{
+    return _mm256_add_epi32(_mm256_permute2x128_si256(r0, r1, 0x20), _mm256_permute2x128_si256(r0, r1, 0x31));
+}
+
+static KH_INLINE T256 void b_transposed(const kh_mx_entry *b, v8 t[4])
+{
+    const v8 bias = _mm256_set1_epi8(64);
+    v8 c[4];
+    KH_UNROLL for (int j = 0; j < 4; j++) c[j] = _mm256_add_epi8(_mm256_loadu_si256((const __m256i *)b->q[j]), bias);
+    v8 u0 = _mm256_unpacklo_epi32(c[0], c[1]), u1 = _mm256_unpackhi_epi32(c[0], c[1]);
+    v8 u2 = _mm256_unpacklo_epi32(c[2], c[3]), u3 = _mm256_unpackhi_epi32(c[2], c[3]);
+    t[0] = _mm256_unpacklo_epi64(u0, u2);
+    t[1] = _mm256_unpackhi_epi64(u0, u2);
+    t[2] = _mm256_unpacklo_epi64(u1, u3);
+    t[3] = _mm256_unpackhi_epi64(u1, u3);
+}
+
+static KH_INLINE T256 void a_side8_of(const kh_mx_entry *a, unsigned anchor, unsigned mw, a_side8 *s)
+{
+    const unsigned drop = 23 - mw;
+    v8 r[4];
+    KH_UNROLL for (int i = 0; i < 4; i++) {
+        v8 row = _mm256_loadu_si256((const __m256i *)a->q[i]);
+        s->ak[i][0] = _mm256_shuffle_epi32(row, 0x00);
+        s->ak[i][1] = _mm256_shuffle_epi32(row, 0x55);
+        s->ak[i][2] = _mm256_shuffle_epi32(row, 0xAA);
+        s->ak[i][3] = _mm256_shuffle_epi32(row, 0xFF);
+    }
+    /* the bias part alone: the product with every B byte 64 */
+    const v8 t64[4] = {_mm256_set1_epi8(64), _mm256_set1_epi8(64), _mm256_set1_epi8(64), _mm256_set1_epi8(64)};
+    KH_UNROLL for (int i = 0; i < 4; i++) r[i] = KH_DOT_ROW_AVX2(s, i, t64);
+    s->corr[0] = fold_rows(r[0], r[1]);
+    s->corr[1] = fold_rows(r[2], r[3]);
+    for (int h = 0; h < 2; h++) {
+        v8 va, vb;
+        lane_scales8(a, a, h, &va, &vb);
+        s->ma[h] = _mm256_add_epi32(_mm256_and_si256(va, s1(7)), s1(8));
+        /* the float's exponent field is 127 + msb; the word's exponent is
+         * msb + ea + eb - anchor - 6 + BIAS (numerics §5) */
+        s->ka[h] = _mm256_add_epi32(_mm256_slli_epi32(_mm256_srli_epi32(va, 3), 23),
+                                    s1(((1u << (drop - 1)) - 1) + ((uint32_t)(KH_ACC_BIAS - 6 - 127) - anchor) * (1u << 23)));
+    }
+}
+
+/* The rows' dot products r (bias included) with B entry b, scaled: the
+ * chain words of halves 0 and 1. */
+static KH_INLINE T256 void scale8f(const a_side8 *s, const v8 r[4], const kh_mx_entry *b, unsigned mw, v8 out[2])
+{
+    const unsigned drop = 23 - mw;
+    const v8 one = s1(1), zero = _mm256_setzero_si256();
+    uint32_t sb4;
+    memcpy(&sb4, b->scale, 4);
+    const v8 vb = _mm256_cvtepu8_epi32(_mm_shuffle_epi8(_mm_cvtsi32_si128((int)sb4),
+                                                        _mm_setr_epi8(0, 1, 2, 3, 0, 1, 2, 3, 0, 0, 0, 0, 0, 0, 0, 0)));
+    const v8 mb = _mm256_add_epi32(_mm256_and_si256(vb, s1(7)), s1(8));
+    const v8 kb = _mm256_slli_epi32(_mm256_srli_epi32(vb, 3), 23);
+    KH_UNROLL for (int h = 0; h < 2; h++) {
+        v8 c = _mm256_sub_epi32(fold_rows(r[2 * h], r[2 * h + 1]), s->corr[h]);
+        v8 mm = _mm256_mullo_epi16(s->ma[h], mb); /* < 2^8 in each 32-bit lane */
+        v8 mag = _mm256_mullo_epi32(_mm256_abs_epi32(c), mm); /* 0 or >= 64, < 2^25 */
+        /* >= 2^24: halve it, its lost bit kept as a sticky (bit 0 is far
+         * below the rounding point), and count the halving in the exponent */
+        v8 big = _mm256_srli_epi32(mag, 24);
+        v8 in = _mm256_or_si256(_mm256_srlv_epi32(mag, big), _mm256_and_si256(mag, big));
+        v8 f = _mm256_castps_si256(_mm256_cvtepi32_ps(in));
+        v8 lsb = _mm256_and_si256(_mm256_srli_epi32(f, drop), one);
+        v8 x = _mm256_add_epi32(_mm256_add_epi32(f, lsb), _mm256_add_epi32(s->ka[h], kb));
+        x = _mm256_add_epi32(x, _mm256_slli_epi32(big, 23));
+        /* the exponent wraps modulo 128 (no range check) */
+        v8 w = _mm256_and_si256(_mm256_srai_epi32(x, (int)drop), s1((1u << (mw + 7)) - 1));
+        w = _mm256_or_si256(w, _mm256_and_si256(_mm256_srai_epi32(c, 31), s1(1u << (mw + 7))));
+        out[h] = _mm256_andnot_si256(_mm256_cmpeq_epi32(mag, zero), w);
+    }
+}
+
+/* numerics §6.1 add(a, b) on 8 lanes, as kh_acc_sum; the sum (< 2^24 for
+ * MW <= 14) is normalised and rounded through its float. */
+static KH_INLINE T256 v8 sum8f(v8 a, v8 b, unsigned mw)
+{
+    const unsigned width = mw + 1 + KH_ACC_GUARD, drop = 23 - mw;
+    const v8 fmask = s1((1u << mw) - 1), magmask = s1((1u << (mw + 7)) - 1), hidden = s1(1u << mw);
+    const v8 signbit = s1(1u << (mw + 7)), one = s1(1);
+    v8 ma = _mm256_and_si256(a, magmask), mb = _mm256_and_si256(b, magmask); /* < 2^31: signed compares */
+    v8 za = _mm256_cmpgt_epi32(hidden, ma), zb = _mm256_cmpgt_epi32(hidden, mb); /* E = 0 */
+    v8 a_lt = _mm256_cmpgt_epi32(mb, ma);
+    v8 big = _mm256_max_epi32(ma, mb), small = _mm256_min_epi32(ma, mb); /* {E, f} as one number */
+    v8 sign = _mm256_and_si256(sel(a_lt, b, a), signbit);
+    v8 bg = _mm256_slli_epi32(_mm256_or_si256(_mm256_and_si256(big, fmask), hidden), KH_ACC_GUARD);
+    v8 sm = _mm256_slli_epi32(_mm256_or_si256(_mm256_and_si256(small, fmask), hidden), KH_ACC_GUARD);
+    v8 d = _mm256_min_epu32(_mm256_sub_epi32(_mm256_srli_epi32(big, mw), _mm256_srli_epi32(small, mw)), s1(width));
+    v8 sh = _mm256_srlv_epi32(sm, d);
+    v8 kept = _mm256_cmpeq_epi32(_mm256_sllv_epi32(sh, d), sm); /* no bit lost in the alignment */
+    v8 sub = _mm256_srai_epi32(_mm256_slli_epi32(_mm256_xor_si256(a, b), 31 - (mw + 7)), 31);
+    v8 sum = _mm256_add_epi32(bg, _mm256_sub_epi32(_mm256_xor_si256(sh, sub), sub)); /* lost bits: no borrow */
+    v8 f = _mm256_castps_si256(_mm256_cvtepi32_ps(sum));
+    f = _mm256_or_si256(f, _mm256_andnot_si256(kept, one)); /* the sticky, below the guard */
+    v8 lsb = _mm256_and_si256(_mm256_srli_epi32(f, drop), one);
+    /* float exponent 127 + msb -> e_big + 1 - (width - msb); a sum of 0
+     * lands below 2^MW and is flushed */
+    v8 r = _mm256_srai_epi32(
+        _mm256_add_epi32(_mm256_add_epi32(f, lsb),
+                         s1(((1u << (drop - 1)) - 1) + (uint32_t)(1 - (int)width - 127) * (1u << 23))),
+        (int)drop);
+    r = _mm256_add_epi32(r, _mm256_andnot_si256(fmask, big)); /* signed: exponent * 2^MW + f */
+    v8 sat = _mm256_cmpgt_epi32(r, s1((127u << mw) - 1));
+    v8 keep = _mm256_cmpgt_epi32(r, s1((1u << mw) - 1)); /* else flush; exact cancellation is +0 */
+    r = sel(sat, s1(127u << mw | ((1u << mw) - 1)), r);
+    r = _mm256_and_si256(_mm256_or_si256(r, sign), keep);
+    r = sel(zb, a, r); /* one zero: the other operand verbatim, two: +0 */
+    return sel(za, _mm256_andnot_si256(zb, b), r);
+}
+
+/* One A against n B entries into n tiles, in order, as strip512; CHAIN8
+ * is the product and scale of one B entry (the ISA's dot products). */
+#define KH_STRIP256_BODY(CHAIN8)                                                      \
+    a_side8 s;                                                                        \
+    v8 next[2];                                                                       \
+    if (!n) return;                                                                   \
+    a_side8_of(a, anchor, mw, &s);                                                    \
+    CHAIN8(&s, b[0], mw, next);                                                       \
+    for (unsigned h = 0; h < n; h++) {                                                \
+        v8 ch0 = next[0], ch1 = next[1];                                              \
+        if (h + 1 < n) CHAIN8(&s, b[h + 1], mw, next);                                \
+        __m256i *t = (__m256i *)tile[h];                                              \
+        _mm256_storeu_si256(t, sum8f(_mm256_loadu_si256(t), ch0, mw));                \
+        _mm256_storeu_si256(t + 1, sum8f(_mm256_loadu_si256(t + 1), ch1, mw));        \
+    }
+
+static KH_INLINE T256 void chain8_avx2(const a_side8 *s, const kh_mx_entry *b, unsigned mw, v8 out[2])
+{
+    v8 t[4], r[4];
+    b_transposed(b, t);
+    KH_UNROLL for (int i = 0; i < 4; i++) r[i] = KH_DOT_ROW_AVX2(s, i, t);
+    scale8f(s, r, b, mw, out);
+}
+
+static KH_INLINE T256 void strip256(const kh_mx_entry *a, const kh_mx_entry *const *b, unsigned n, unsigned anchor,
+                                    unsigned mw, uint32_t *const *tile)
+{
+    KH_STRIP256_BODY(chain8_avx2)
+}
+
+T256 void kh_mx_strip_avx2(const kh_mx_entry *a, const kh_mx_entry *const *b, unsigned n, unsigned anchor,
+                           unsigned mw, uint32_t *const *tile)
+{
+    if (anchor == KH_MX_ANCHOR && mw == KH_ACC_MW_DEFAULT) strip256(a, b, n, KH_MX_ANCHOR, KH_ACC_MW_DEFAULT, tile);
+    else strip256(a, b, n, anchor, mw, tile);
+}
+
+#ifdef KH_MX_HAVE_AVXVNNI
+/* AVX-VNNI: the four dwords of a row meet t in one vpdpbusd chain each. */
+static KH_INLINE KH_T_AVXVNNI void chain8_avxvnni(const a_side8 *s, const kh_mx_entry *b, unsigned mw, v8 out[2])
+{
+    v8 t[4], r[4];
+    b_transposed(b, t);
+    KH_UNROLL for (int i = 0; i < 4; i++) {
+        r[i] = _mm256_dpbusd_avx_epi32(_mm256_setzero_si256(), t[0], s->ak[i][0]);
+        KH_UNROLL for (int k = 1; k < 4; k++) r[i] = _mm256_dpbusd_avx_epi32(r[i], t[k], s->ak[i][k]);
+    }
+    scale8f(s, r, b, mw, out);
+}
+
+static KH_INLINE KH_T_AVXVNNI void strip256vnni(const kh_mx_entry *a, const kh_mx_entry *const *b, unsigned n,
+                                                unsigned anchor, unsigned mw, uint32_t *const *tile)
+{
+    KH_STRIP256_BODY(chain8_avxvnni)
+}
+
+KH_T_AVXVNNI void kh_mx_strip_avxvnni(const kh_mx_entry *a, const kh_mx_entry *const *b, unsigned n, unsigned anchor,
+                                      unsigned mw, uint32_t *const *tile)
+{
+    if (anchor == KH_MX_ANCHOR && mw == KH_ACC_MW_DEFAULT) strip256vnni(a, b, n, KH_MX_ANCHOR, KH_ACC_MW_DEFAULT, tile);
+    else strip256vnni(a, b, n, anchor, mw, tile);
+}
+#endif
+
+/* numerics §7 for FP22 on 8 lanes, as f16_word_fp22 on 16. */
+static inline T256 v8 f16_fp22_8(v8 x)
+{
+    enum { MW = KH_ACC_MW_DEFAULT, DROP = MW - 10 };
+    const v8 zero = _mm256_setzero_si256(), one = s1(1);
+    v8 s = _mm256_slli_epi32(_mm256_and_si256(_mm256_srli_epi32(x, MW + 7), one), 15);
+    v8 e = _mm256_and_si256(_mm256_srli_epi32(x, MW), s1(127));
+    v8 f = _mm256_and_si256(x, s1((1u << MW) - 1));
+    v8 e16 = _mm256_sub_epi32(e, s1(KH_ACC_BIAS - 15));
+    v8 guard = _mm256_and_si256(_mm256_srli_epi32(f, DROP - 1), one);
+    v8 sticky = _mm256_andnot_si256(_mm256_cmpeq_epi32(_mm256_and_si256(f, s1((1u << (DROP - 1)) - 1)), zero), one);
+    v8 m = _mm256_srli_epi32(f, DROP);
+    m = _mm256_add_epi32(m, _mm256_and_si256(guard, _mm256_or_si256(_mm256_and_si256(m, one), sticky)));
+    v8 carry = _mm256_cmpeq_epi32(m, s1(1024));
+    e16 = _mm256_sub_epi32(e16, carry); /* carry is -1 where set */
+    m = _mm256_andnot_si256(carry, m);
+    v8 r = _mm256_or_si256(_mm256_or_si256(s, _mm256_slli_epi32(e16, 10)), m);
+    r = sel(_mm256_cmpgt_epi32(e16, s1(30)), _mm256_or_si256(s, s1(0x7BFF)), r);
+    return sel(_mm256_or_si256(_mm256_cmpgt_epi32(one, e16), _mm256_cmpeq_epi32(e, zero)), s, r);
+}
+
+static T256 void f16_word_fp22_avx2(const uint32_t v[16], uint64_t word[4])
+{
+    v8 lo = f16_fp22_8(_mm256_loadu_si256((const __m256i *)v));
+    v8 hi = f16_fp22_8(_mm256_loadu_si256((const __m256i *)(v + 8)));
+    /* halfwords 0..3 of lo, 0..3 of hi | 4..7 of lo, 4..7 of hi: qwords in order 0, 2, 1, 3 */
+    v8 h = _mm256_permute4x64_epi64(_mm256_packus_epi32(lo, hi), 0xD8);
+    _mm256_storeu_si256((__m256i *)(void *)word, h);
+}
+
+int kh_acc_to_f16_word_fp22_avx2(const uint32_t v[16], uint64_t word[4])
+{
+    if (!kh_simd_allows(KH_SIMD_AVX2) || !__builtin_cpu_supports("avx2")) return 0;
+    f16_word_fp22_avx2(v, word);
+    return 1;
 }
 
 #ifdef KH_MX_HAVE_AVXVNNI

@@ -49,11 +49,12 @@ static int path_impl_get(kh_mx_path p, path_impl *impl)
         return 1;
 #ifdef KH_MX_HAVE_X86
     case KH_MX_AVX2:
-        if (!__builtin_cpu_supports("avx2")) return 0;
-        *impl = (path_impl){p, kh_mx_block_avx2, kh_mx_chain_avx2, kh_mx_accum_avx2, KH_ACC_LANES_MW_MAX_AVX2, NULL};
+        if (!kh_simd_allows(KH_SIMD_AVX2) || !__builtin_cpu_supports("avx2")) return 0;
+        *impl = (path_impl){p, kh_mx_block_avx2, kh_mx_chain_avx2, kh_mx_accum_avx2, KH_ACC_LANES_MW_MAX_AVX2,
+                            kh_mx_strip_avx2};
         return 1;
     case KH_MX_AVX512VNNI:
-        if (!__builtin_cpu_supports("avx512vnni") || !__builtin_cpu_supports("avx512vl") ||
+        if (!kh_simd_allows(KH_SIMD_AVX512) || !__builtin_cpu_supports("avx512vnni") || !__builtin_cpu_supports("avx512vl") ||
             !__builtin_cpu_supports("avx512cd"))
             return 0;
         *impl = (path_impl){p, kh_mx_block_avx512vnni, kh_mx_chain_avx512vnni, kh_mx_accum_avx512vnni,
@@ -61,9 +62,9 @@ static int path_impl_get(kh_mx_path p, path_impl *impl)
         return 1;
 #ifdef KH_MX_HAVE_AVXVNNI
     case KH_MX_AVXVNNI:
-        if (!has_avxvnni()) return 0;
+        if (!kh_simd_allows(KH_SIMD_AVXVNNI) || !has_avxvnni()) return 0;
         *impl = (path_impl){p, kh_mx_block_avxvnni, kh_mx_chain_avxvnni, kh_mx_accum_avxvnni,
-                            KH_ACC_LANES_MW_MAX_AVX2, NULL};
+                            KH_ACC_LANES_MW_MAX_AVX2, kh_mx_strip_avxvnni};
         return 1;
 #endif
 #endif

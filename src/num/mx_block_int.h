@@ -24,6 +24,8 @@ void kh_quant_entry_portable(const uint64_t in[32], unsigned mode, uint64_t out[
 void kh_mx_block_avx2(const kh_mx_entry *a, const kh_mx_entry *b, int32_t c[4][4]);
 void kh_mx_chain_avx2(const kh_mx_entry *a, const kh_mx_entry *b, unsigned anchor, unsigned mw, uint32_t chain[16]);
 void kh_mx_accum_avx2(const kh_mx_entry *a, const kh_mx_entry *b, unsigned anchor, unsigned mw, uint32_t tile[16]);
+void kh_mx_strip_avx2(const kh_mx_entry *a, const kh_mx_entry *const *b, unsigned n, unsigned anchor, unsigned mw,
+                      uint32_t *const *tile);
 void kh_mx_block_avx512vnni(const kh_mx_entry *a, const kh_mx_entry *b, int32_t c[4][4]);
 void kh_mx_chain_avx512vnni(const kh_mx_entry *a, const kh_mx_entry *b, unsigned anchor, unsigned mw,
                             uint32_t chain[16]);
@@ -33,11 +35,15 @@ void kh_mx_strip_avx512vnni(const kh_mx_entry *a, const kh_mx_entry *const *b, u
                             unsigned mw, uint32_t *const *tile);
 /* kh_acc_to_f16_word for FP22 on 16 lanes with AVX-512; 0 if the CPU lacks it. */
 int kh_acc_to_f16_word_fp22_avx512(const uint32_t v[16], uint64_t word[4]);
+/* The same with AVX2 (8 lanes twice); 0 if the CPU lacks it or KOHAKU_SIMD forbids it. */
+int kh_acc_to_f16_word_fp22_avx2(const uint32_t v[16], uint64_t word[4]);
 #if defined(__clang__) ? __clang_major__ >= 12 : __GNUC__ >= 11
 #define KH_MX_HAVE_AVXVNNI 1 /* the compiler knows the VEX form of vpdpbusd */
 void kh_mx_block_avxvnni(const kh_mx_entry *a, const kh_mx_entry *b, int32_t c[4][4]);
 void kh_mx_chain_avxvnni(const kh_mx_entry *a, const kh_mx_entry *b, unsigned anchor, unsigned mw, uint32_t chain[16]);
 void kh_mx_accum_avxvnni(const kh_mx_entry *a, const kh_mx_entry *b, unsigned anchor, unsigned mw, uint32_t tile[16]);
+void kh_mx_strip_avxvnni(const kh_mx_entry *a, const kh_mx_entry *const *b, unsigned n, unsigned anchor, unsigned mw,
+                         uint32_t *const *tile);
 #endif
 #endif
 

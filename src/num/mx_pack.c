@@ -17,12 +17,30 @@
  * instructions; the generated signed getter branches). */
 static int8_t sext7(uint64_t v) { return (int8_t)((int)(v ^ 0x40) - 0x40); }
 
-/* The 32 slots of one word, slot order. */
-static void word_slots(const uint64_t *word, int8_t s[32])
+/* The slots of group g (8g .. 8g+7, lane g of the A packing) are one run
+ * of 56 bits, slot 8g + i at 7·(7 - i) above the lowest (checked against
+ * the table below); each comes out as 8 sign-extended bytes by spreading
+ * the 7-bit fields apart in three doubling steps, no per-slot shifts. */
+#define GLO(g) KH_MXFP7_WORD_S##g##_LO
+#define RUN(o, n) _Static_assert(KH_MXFP7_WORD_S##o##_LO == KH_MXFP7_WORD_S##n##_LO + 7, "slots " #o " and " #n " are not adjacent");
+RUN(0, 1) RUN(1, 2) RUN(2, 3) RUN(3, 4) RUN(4, 5) RUN(5, 6) RUN(6, 7)
+RUN(8, 9) RUN(9, 10) RUN(10, 11) RUN(11, 12) RUN(12, 13) RUN(13, 14) RUN(14, 15)
+RUN(16, 17) RUN(17, 18) RUN(18, 19) RUN(19, 20) RUN(20, 21) RUN(21, 22) RUN(22, 23)
+RUN(24, 25) RUN(25, 26) RUN(26, 27) RUN(27, 28) RUN(28, 29) RUN(29, 30) RUN(30, 31)
+#undef RUN
+static const unsigned group_lo[4] = {GLO(7), GLO(15), GLO(23), GLO(31)};
+#undef GLO
+
+static void group_bytes(const uint64_t *word, unsigned g, int8_t out[8])
 {
-#define GET(o) s[o] = sext7(kh_mxfp7_word_s##o(word));
-    SLOTS(GET)
-#undef GET
+    const unsigned lo = group_lo[g], limb = lo / 64, sh = lo % 64;
+    uint64_t v = word[limb] >> sh;
+    if (sh > 8 && limb < 3) v |= word[limb + 1] << (64 - sh);
+    v &= (UINT64_C(1) << 56) - 1; /* field j (slot 8g + 7 - j) at bit 7j */
+    v = (v & UINT64_C(0x000000000FFFFFFF)) | (v & UINT64_C(0x00FFFFFFF0000000)) << 4;
+    v = (v & UINT64_C(0x00003FFF00003FFF)) | (v & UINT64_C(0x0FFFC0000FFFC000)) << 2;
+    v = (v & UINT64_C(0x007F007F007F007F)) | (v & UINT64_C(0x3F803F803F803F80)) << 1; /* field j in byte j */
+    for (unsigned i = 0; i < 8; i++) out[i] = sext7((v >> (8 * (7 - i))) & 0x7F);
 }
 
 static void word_set_slots(uint64_t *word, const int8_t s[32])
@@ -72,7 +90,10 @@ static TVBMI void word_lanes_vbmi(const uint64_t *word, int b_packing, int8_t s[
     _mm256_storeu_si256((__m256i *)(void *)s, x);
 }
 
-static int have_vbmi(void) { return __builtin_cpu_supports("avx512vbmi") && __builtin_cpu_supports("avx512vl"); }
+static int have_vbmi(void)
+{
+    return kh_simd_allows(KH_SIMD_AVX512) && __builtin_cpu_supports("avx512vbmi") && __builtin_cpu_supports("avx512vl");
+}
 #else
 static void word_lanes_vbmi(const uint64_t *word, int b_packing, int8_t s[32])
 {
@@ -92,7 +113,7 @@ static void unpack_with(int vbmi, const uint64_t words[16], int b_packing, kh_mx
             for (unsigned lane = 0; lane < 4; lane++) memcpy(&e->q[lane][8 * w], s + 8 * lane, 8);
             continue;
         }
-        word_slots(words + 4 * w, s);
+        for (unsigned g = 0; g < 4; g++) group_bytes(words + 4 * w, g, s + 8 * g);
         if (b_packing)
             for (unsigned o = 0; o < 32; o++) e->q[o % 4][8 * w + o / 4] = s[o];
         else

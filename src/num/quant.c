@@ -136,7 +136,7 @@ static T512 void quant_lanes_avx512(const uint64_t in[32], kh_mx_entry *e)
     }
 }
 
-static int have_avx512(void) { return __builtin_cpu_supports("avx512f"); }
+static int have_avx512(void) { return kh_simd_allows(KH_SIMD_AVX512) && __builtin_cpu_supports("avx512f"); }
 #else
 static void quant_lanes_avx512(const uint64_t in[32], kh_mx_entry *e)
 {

@@ -3,6 +3,7 @@
  * lane mask, every intermediate in a 64-bit lane (the aligned addend is 48
  * bits wide). Same results bit for bit; kh_valu_n takes it where the CPU
  * has AVX-512F and CD (vplzcntq), else the scalar body. */
+#include "kohaku/num.h"
 #include "vnum_int.h"
 
 #if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__)) && !defined(KH_NUM_PORTABLE_ONLY)
@@ -93,7 +94,7 @@ static T512 void fma8(const kh_e8 *A, const kh_e8 *B, const kh_e8 *C, kh_e8 *out
 
 int kh_valu_fma_n_x86(const kh_e8 *va, const kh_e8 *vb, const kh_e8 *vc, kh_e8 *out, unsigned n)
 {
-    if (!__builtin_cpu_supports("avx512f") || !__builtin_cpu_supports("avx512cd")) return 0;
+    if (!kh_simd_allows(KH_SIMD_AVX512) || !__builtin_cpu_supports("avx512f") || !__builtin_cpu_supports("avx512cd")) return 0;
     unsigned i = 0;
     for (; i + 8 <= n; i += 8) fma8(va + i, vb + i, vc + i, out + i);
     for (; i < n; i++) out[i] = kh_valu_fma_inline(va[i], vb[i], vc[i]);

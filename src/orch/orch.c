@@ -65,7 +65,11 @@ static void commit_cycle(kh_orch *o)
         kh_orch_node_status_set_valid(&w, 1);
         o->node_status[idx] = w;
     }
-    memset(c, 0, sizeof *c);
+    /* the counters only: sig[] is read below nsig alone (the 320 bytes of
+     * flits are not cleared every cycle) */
+    c->flit_go = c->sig0 = c->nsig = 0;
+    c->seed = c->clear = 0;
+    c->seed_val = 0;
     c->at = KH_NEVER;
 }
 
@@ -130,6 +134,7 @@ void kh_orch_tx_push(kh_orch *o, const kh_flit *f, int mailbox, kh_cycle now)
     if (kh_hdr_type(f->w) == KH_T_CU_INST) {
         unsigned idx = kh_orch_node_index((unsigned)kh_hdr_dst_x(f->w), (unsigned)kh_hdr_dst_y(f->w));
         o->note[idx].sent++;
+        o->noted[idx / 64] |= UINT64_C(1) << (idx % 64);
         o->note[idx].last_txn = (uint8_t)kh_hdr_txn(f->w);
         o->note[idx].last_last = (uint8_t)kh_hdr_last(f->w);
     }
@@ -359,25 +364,29 @@ int kh_orch_explain(kh_orch *o, char *buf, size_t len)
     int hints = 0;
     size_t n = 0;
     buf[0] = 0;
-    for (unsigned idx = 0; idx < ORCH_NODES; idx++) {
-        const orch_node_note *nn = &o->note[idx];
-        if (!nn->sent) continue;
-        uint64_t w = idx;
-        unsigned x = (unsigned)kh_orch_prog_dst_x(&w), y = (unsigned)kh_orch_prog_dst_y(&w);
-        if (nn->completed < nn->sent) {
-            kh_bufcat(buf, len, &n,
-                      "%s: node (%u,%u) was sent %u instruction(s) and returned %u completion(s): "
-                      "%u not retired yet (control.md §5.4: exactly one completion per "
-                      "instruction; a unit that never raises exec_done holds its credit)\n",
-                      o->comp.name, x, y, nn->sent, nn->completed, nn->sent - nn->completed);
-            hints++;
-        } else if (!nn->last_last) {
-            kh_bufcat(buf, len, &n,
-                      "%s: node (%u,%u) retired everything it was sent, but the last instruction "
-                      "(txn 0x%02x) had last = 0, so no BATCH_COMPLETE follows: set `last` on the "
-                      "final instruction of a program (instruction-encoding §3, control.md §4 step 2)\n",
-                      o->comp.name, x, y, nn->last_txn);
-            hints++;
+    /* asked after every `idle`: only the nodes ever sent to, in index order */
+    for (unsigned wi = 0; wi < ORCH_NODES / 64; wi++) {
+        for (uint64_t bits = o->noted[wi]; bits; bits &= bits - 1) {
+            unsigned idx = wi * 64 + (unsigned)__builtin_ctzll(bits);
+            const orch_node_note *nn = &o->note[idx];
+            if (!nn->sent) continue; /* 2^32 sends wrapped the count */
+            uint64_t w = idx;
+            unsigned x = (unsigned)kh_orch_prog_dst_x(&w), y = (unsigned)kh_orch_prog_dst_y(&w);
+            if (nn->completed < nn->sent) {
+                kh_bufcat(buf, len, &n,
+                          "%s: node (%u,%u) was sent %u instruction(s) and returned %u completion(s): "
+                          "%u not retired yet (control.md §5.4: exactly one completion per "
+                          "instruction; a unit that never raises exec_done holds its credit)\n",
+                          o->comp.name, x, y, nn->sent, nn->completed, nn->sent - nn->completed);
+                hints++;
+            } else if (!nn->last_last) {
+                kh_bufcat(buf, len, &n,
+                          "%s: node (%u,%u) retired everything it was sent, but the last instruction "
+                          "(txn 0x%02x) had last = 0, so no BATCH_COMPLETE follows: set `last` on the "
+                          "final instruction of a program (instruction-encoding §3, control.md §4 step 2)\n",
+                          o->comp.name, x, y, nn->last_txn);
+                hints++;
+            }
         }
     }
     return hints;

@@ -88,6 +88,7 @@ struct kh_orch {
     orch_cycle cyc;
 
     orch_node_note note[ORCH_NODES];
+    uint64_t noted[ORCH_NODES / 64]; /* bit idx: note[idx].sent != 0 (kh_orch_explain visits only these) */
     uint64_t stat_dispatched, stat_mailbox, stat_signals, stat_rx, stat_rx_dropped,
         stat_credit_stall, stat_mailbox_lost;
     char error[256];

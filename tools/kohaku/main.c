@@ -6,6 +6,7 @@
 #endif
 
 #include "cmds.h"
+#include "kohaku/num.h"
 #include "partition.h"
 
 typedef struct cmd_row {
@@ -51,6 +52,10 @@ static int dispatch(int argc, char **argv)
 
 int main(int argc, char **argv)
 {
+    if (kh_simd_bad_value()) {
+        fprintf(stderr, "kohaku: KOHAKU_SIMD='%s' is not one of portable, avx2, avx-vnni, avx512\n", kh_simd_bad_value());
+        return 2;
+    }
     kh_cli_mpi_init(&argc, &argv);
     int rc = dispatch(argc, argv);
     kh_cli_mpi_finish();

@@ -5,6 +5,7 @@
  * bit as the scalar datapath; kh_sx_lines_x86 declines (0) where the CPU
  * has no AVX2. */
 #include "cu/units/units.h"
+#include "kohaku/num.h"
 
 #if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
 #include <immintrin.h>
@@ -58,7 +59,7 @@ int kh_sx_lines_x86(int32_t ia, const kh_flit *x, kh_flit *y, unsigned nlines)
 {
     /* element j at payload bits [32j+31:32j]: the low-to-high 32-bit lanes of
      * the line's first four words on this little-endian host */
-    if (!__builtin_cpu_supports("avx2")) return 0;
+    if (!kh_simd_allows(KH_SIMD_AVX2) || !__builtin_cpu_supports("avx2")) return 0;
     lines8(ia, x, y, nlines);
     return 1;
 }

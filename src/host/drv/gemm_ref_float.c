@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include "host/drv/gemm_int.h"
+#include "kohaku/num.h"
 
 #if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
 #define KH_REF_HAVE_X86 1
@@ -106,9 +107,9 @@ int kh_gemm_ref_path_runs(kh_gemm_ref_path path)
         return 1;
 #ifdef KH_REF_HAVE_X86
     case KH_GEMM_REF_AVX2:
-        return __builtin_cpu_supports("avx2");
+        return kh_simd_allows(KH_SIMD_AVX2) && __builtin_cpu_supports("avx2");
     case KH_GEMM_REF_AVX512:
-        return __builtin_cpu_supports("avx512f");
+        return kh_simd_allows(KH_SIMD_AVX512) && __builtin_cpu_supports("avx512f");
 #endif
     default:
         return 0;

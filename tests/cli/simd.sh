@@ -1,0 +1,27 @@
+# KOHAKU_SIMD (docs/num.md): the widest instruction set the dispatched
+# paths may use. Every level prints the same results and cycles as the
+# default; a value that names no level is refused before anything runs.
+. tests/cli/lib.inc
+tmpd=$(mktemp -d)
+expect_rc "KOHAKU_SIMD=avx3 is a usage error" 2 env KOHAKU_SIMD=avx3 "$KOHAKU" demo
+expect_err_has "the value and the levels are named" "KOHAKU_SIMD='avx3' is not one of portable, avx2, avx-vnni, avx512" \
+    env KOHAKU_SIMD=avx3 "$KOHAKU" demo
+expect_out "portable: the block product runs the portable path" "1" \
+    sh -c "KOHAKU_SIMD=portable '$KOHAKU' bench gemm --arith-only --seconds 0.01 | grep -c 'kh_mx_block path portable)'"
+expect_out "avx2: no AVX-512 or AVX-VNNI path" "0" \
+    sh -c "KOHAKU_SIMD=avx2 '$KOHAKU' bench gemm --arith-only --seconds 0.01 | grep -c 'path avx512\|path avx-vnni'"
+"$KOHAKU" gemm 100 200 300 --stats "$tmpd/gemm.stats" > "$tmpd/gemm.out" 2>&1
+"$KOHAKU" demo --stats "$tmpd/demo.stats" > "$tmpd/demo.out" 2>&1
+"$KOHAKU" replay cluster -v bench/base/cluster.jsonl > "$tmpd/cluster.out" 2>&1
+for level in portable avx2 avx-vnni avx512; do
+    KOHAKU_SIMD=$level "$KOHAKU" gemm 100 200 300 --stats "$tmpd/gemm.$level.stats" > "$tmpd/gemm.$level.out" 2>&1
+    KOHAKU_SIMD=$level "$KOHAKU" demo --stats "$tmpd/demo.$level.stats" > "$tmpd/demo.$level.out" 2>&1
+    KOHAKU_SIMD=$level "$KOHAKU" replay cluster -v bench/base/cluster.jsonl > "$tmpd/cluster.$level.out" 2>&1
+    for w in gemm demo; do
+        expect_rc "$level: $w prints what the default prints" 0 cmp -s "$tmpd/$w.out" "$tmpd/$w.$level.out"
+        expect_rc "$level: $w's stats are the default's" 0 cmp -s "$tmpd/$w.stats" "$tmpd/$w.$level.stats"
+    done
+    expect_rc "$level: replay cluster -v, every cycle, is the default's" 0 cmp -s "$tmpd/cluster.out" "$tmpd/cluster.$level.out"
+done
+rm -rf "$tmpd"
+finish
