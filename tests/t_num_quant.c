@@ -333,11 +333,12 @@ static void quant_matches_reference_on_random_entries(void)
             kh_bits_set(in, 16 * n, 16, h);
         }
         for (unsigned mode = 0; mode < 2; mode++) {
-            uint64_t c[16];
+            uint64_t c[16], v[16];
             kh_quant_entry(in, mode, a);
             kh_quant_entry_portable(in, mode, c);
+            if (!kh_quant_entry_avx2(in, mode, v)) memcpy(v, c, sizeof v); /* no AVX2 here */
             ref_quant(in, mode, b);
-            if (memcmp(a, b, sizeof a) || memcmp(c, b, sizeof c)) {
+            if (memcmp(a, b, sizeof a) || memcmp(c, b, sizeof c) || memcmp(v, b, sizeof v)) {
                 kh_test_fail(__FILE__, __LINE__, "round %d mode %u differs from the reference", round, mode);
                 return;
             }
@@ -377,7 +378,7 @@ static void quant_every_peak_exhaustive(void)
     }
 }
 
-/* The vector lanes (where the CPU has them) and the portable ones give the
+/* The vector lanes (AVX-512 and AVX2, where the CPU has them) and the portable ones give the
  * reference's entry for every FP16 element under peaks of every binade:
  * lane L holds a peak and 31 elements of magnitude at most the peak,
  * walking all 65536 halves. */
@@ -385,7 +386,7 @@ static void quant_paths_agree_on_every_element(void)
 {
     unsigned next = 0;
     for (unsigned peak = 0; peak < 0x8000; peak += 13) {
-        uint64_t in[32] = {0}, fast[16], port[16], ref[16];
+        uint64_t in[32] = {0}, fast[16], port[16], ref[16], avx2[16];
         for (unsigned lane = 0; lane < 4; lane++) {
             unsigned pk = (peak + 0x1F3u * lane) & 0x7FFF;
             set_x(in, lane, lane * 7 % 32, (uint16_t)(pk | (lane & 1) << 15));
@@ -399,8 +400,9 @@ static void quant_paths_agree_on_every_element(void)
         for (unsigned mode = 0; mode < 2; mode++) {
             kh_quant_entry(in, mode, fast);
             kh_quant_entry_portable(in, mode, port);
+            if (!kh_quant_entry_avx2(in, mode, avx2)) memcpy(avx2, port, sizeof avx2); /* no AVX2 here */
             ref_quant(in, mode, ref);
-            if (memcmp(fast, ref, sizeof ref) || memcmp(port, ref, sizeof ref)) {
+            if (memcmp(fast, ref, sizeof ref) || memcmp(port, ref, sizeof ref) || memcmp(avx2, ref, sizeof ref)) {
                 kh_test_fail(__FILE__, __LINE__, "peak 0x%04x mode %u: a path differs from the reference", peak,
                              mode);
                 return;

@@ -5,7 +5,8 @@
 # workloads themselves (a profile of the measured runs would flatter the
 # measurement): the recorded cluster cases other than bench (1)'s, the other
 # recorded vectors, GEMMs of other shapes and maps, the router on other maps,
-# rates and patterns, a saxpy session and a vector kernel of their own. About
+# rates and patterns, a saxpy session and a vector kernel of their own (the
+# MX arithmetic also once under KOHAKU_SIMD=avx2). About
 # half a second of ordinary CPU time, each kind a comparable share, so that
 # no kind's code looks cold beside another's. Run from the project's root.
 set -eu
@@ -25,6 +26,11 @@ repeat 300 "$W/cluster1.jsonl" >"$W/cluster.jsonl"
 "$K" replay vector --rtl-compat data/vectors/vector.jsonl >/dev/null 2>&1
 "$K" gemm 640 512 768 >/dev/null
 "$K" gemm 512 384 640 --map data/maps/mesh_2x2.txt >/dev/null
+# the arithmetic a CPU without AVX-512 runs (KOHAKU_SIMD, docs/num.md), so
+# that its paths are not cold in a profile trained on a CPU with it
+repeat 100 "$W/cluster1.jsonl" >"$W/cluster_avx2.jsonl"
+KOHAKU_SIMD=avx2 "$K" replay cluster "$W/cluster_avx2.jsonl" >/dev/null
+KOHAKU_SIMD=avx2 "$K" gemm 512 384 640 >/dev/null
 "$K" bench noc --map data/maps/mesh_2x4.txt --rate 0.3 >/dev/null
 "$K" bench noc --map data/maps/mesh_4x5.txt --pattern hotspot --rate 0.05 --cycles 100000 >/dev/null
 "$K" run data/maps/saxpy_map.txt "$W/saxpy.session" >/dev/null

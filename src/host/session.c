@@ -429,12 +429,16 @@ static int add_write(sess_parse *p, uint64_t addr, uint64_t value)
     return 0;
 }
 
+/* A word against a keyword, the first letter first: most lines are one of a
+ * few commands, and strcmp costs a call for each keyword tried. */
+static inline int is_word(const char *w, const char *keyword) { return w[0] == keyword[0] && !strcmp(w, keyword); }
+
 /* Options after the fixed operands: `mask M`, `limit N`. */
 static int options(sess_parse *p, sess_cmd *c, char **tok, int ntok, int allow_mask, int allow_limit)
 {
     int seen_mask = 0, seen_limit = 0;
     for (int i = 0; i < ntok; i += 2) {
-        int is_mask = !strcmp(tok[i], "mask"), is_limit = !strcmp(tok[i], "limit");
+        int is_mask = is_word(tok[i], "mask"), is_limit = is_word(tok[i], "limit");
         kh_echo_buf b;
         if (!(is_mask && allow_mask) && !(is_limit && allow_limit))
             return fail(p, "unexpected '%s'%s", kh_echo(tok[i], &b),
@@ -562,7 +566,7 @@ static int parse_line(sess_parse *p, char **tok, int ntok)
 {
     const char *op = tok[0];
     sess_cmd *c;
-    if (!strcmp(op, "mesh")) {
+    if (is_word(op, "mesh")) {
         uint64_t n;
         if (ntok != 2) return fail(p, "usage: mesh N");
         if (eval(p, tok[1], &n)) return -1;
@@ -575,13 +579,13 @@ static int parse_line(sess_parse *p, char **tok, int ntok)
         }
         return 0;
     }
-    if (!strcmp(op, "write")) {
+    if (is_word(op, "write")) {
         uint64_t a, v;
         if (ntok != 3) return fail(p, "usage: write ADDR VALUE");
         if (eval(p, tok[1], &a) || eval(p, tok[2], &v)) return -1;
         return add_write(p, a, v);
     }
-    if (!strcmp(op, "read")) {
+    if (is_word(op, "read")) {
         if (ntok < 2) return fail(p, "usage: read ADDR [VALUE [mask M]]");
         if (!(c = add_cmd(p, SESS_READ))) return -1;
         if (eval(p, tok[1], &c->addr)) return -1;
@@ -591,20 +595,20 @@ static int parse_line(sess_parse *p, char **tok, int ntok)
         }
         return options(p, c, tok + 3, ntok - 3 > 0 ? ntok - 3 : 0, 1, 0);
     }
-    if (!strcmp(op, "poll")) {
+    if (is_word(op, "poll")) {
         if (ntok < 3) return fail(p, "usage: poll ADDR VALUE [mask M] [limit CYCLES]");
         if (!(c = add_cmd(p, SESS_POLL))) return -1;
         c->limit = SESS_POLL_LIMIT;
         if (eval(p, tok[1], &c->addr) || eval(p, tok[2], &c->value)) return -1;
         return options(p, c, tok + 3, ntok - 3, 1, 1);
     }
-    if (!strcmp(op, "upload") || !strcmp(op, "compare")) {
+    if (is_word(op, "upload") || is_word(op, "compare")) {
         if (ntok < 2) return fail(p, "usage: %s ADDR hex HEX... | %s ADDR file PATH", op, op);
         if (!(c = add_cmd(p, op[0] == 'u' ? SESS_UPLOAD : SESS_COMPARE))) return -1;
         if (eval(p, tok[1], &c->addr)) return -1;
         return data_operand(p, tok + 2, ntok - 2, &c->bytes, &c->n);
     }
-    if (!strcmp(op, "dump")) {
+    if (is_word(op, "dump")) {
         uint64_t n;
         if (ntok != 3) return fail(p, "usage: dump ADDR BYTES");
         if (!(c = add_cmd(p, SESS_DUMP))) return -1;
@@ -615,7 +619,7 @@ static int parse_line(sess_parse *p, char **tok, int ntok)
         c->n = (size_t)n;
         return 0;
     }
-    if (!strcmp(op, "run")) {
+    if (is_word(op, "run")) {
         if (ntok != 2) return fail(p, "usage: run CYCLES");
         if (!(c = add_cmd(p, SESS_RUN))) return -1;
         if (eval(p, tok[1], &c->value)) return -1;
@@ -624,14 +628,14 @@ static int parse_line(sess_parse *p, char **tok, int ntok)
                         (unsigned long long)c->value);
         return 0;
     }
-    if (!strcmp(op, "idle")) {
+    if (is_word(op, "idle")) {
         if (!(c = add_cmd(p, SESS_IDLE))) return -1;
         c->limit = SESS_IDLE_LIMIT;
         return options(p, c, tok + 1, ntok - 1, 0, 1);
     }
-    if (!strcmp(op, "cpu")) return cmd_cpu(p, tok, ntok);
-    if (!strcmp(op, "stage")) return cmd_stage(p, tok, ntok);
-    if (!strcmp(op, "flit")) return cmd_flit(p, tok, ntok);
+    if (is_word(op, "cpu")) return cmd_cpu(p, tok, ntok);
+    if (is_word(op, "stage")) return cmd_stage(p, tok, ntok);
+    if (is_word(op, "flit")) return cmd_flit(p, tok, ntok);
     kh_echo_buf b;
     return fail(p, "unknown command '%s' (write, read, poll, upload, compare, dump, run, idle, stage, flit, cpu, mesh)",
                 kh_echo(op, &b));

@@ -12,6 +12,9 @@
 void kh_mx_unpack_portable(const uint64_t words[16], int b_packing, kh_mx_entry *e);
 /* kh_quant_entry without the AVX-512 lanes, whatever the CPU (tests compare). */
 void kh_quant_entry_portable(const uint64_t in[32], unsigned mode, uint64_t out[16]);
+/* kh_quant_entry with the AVX2 lanes (what a CPU without AVX-512 runs); 0,
+ * and nothing written, where the CPU lacks AVX2 or KOHAKU_SIMD forbids it. */
+int kh_quant_entry_avx2(const uint64_t in[32], unsigned mode, uint64_t out[16]);
 
 /* Defined when the compiler can build the x86-64 paths (GCC or Clang);
  * -DKH_NUM_PORTABLE_ONLY builds what a non-x86 machine gets. */

@@ -137,18 +137,79 @@ static T512 void quant_lanes_avx512(const uint64_t in[32], kh_mx_entry *e)
 }
 
 static int have_avx512(void) { return kh_simd_allows(KH_SIMD_AVX512) && __builtin_cpu_supports("avx512f"); }
+
+#define T256 __attribute__((target("avx2")))
+
+/* quant_one on 8 elements (x zero-extended halfwords), as quant16. */
+static inline T256 __m256i quant8(__m256i x, __m256i vsbase, __m256i vrc)
+{
+    const __m256i zero = _mm256_setzero_si256(), eight = _mm256_set1_epi32(8), c63 = _mm256_set1_epi32(63);
+    const __m256i one = _mm256_set1_epi32(1);
+    __m256i f = _mm256_and_si256(_mm256_srli_epi32(x, 10), _mm256_set1_epi32(0x1F));
+    __m256i m = _mm256_and_si256(x, _mm256_set1_epi32(0x3FF));
+    __m256i sub = _mm256_cmpeq_epi32(f, zero); /* subnormal: e = 1, no leading one */
+    __m256i e = _mm256_blendv_epi8(f, one, sub);
+    __m256i sig = _mm256_or_si256(m, _mm256_andnot_si256(sub, _mm256_set1_epi32(1024)));
+    __m256i t = _mm256_sub_epi32(vsbase, e);
+    __m256i below = _mm256_andnot_si256(_mm256_cmpeq_epi32(sig, zero), _mm256_cmpgt_epi32(zero, t));
+    __m256i sh = _mm256_min_epu32(t, eight); /* t < 0 is a huge unsigned: 8 */
+    __m256i p = _mm256_mullo_epi32(sig, vrc);
+    __m256i x8 = _mm256_srlv_epi32(_mm256_and_si256(_mm256_srli_epi32(p, 15), _mm256_set1_epi32(0xFF)), sh);
+    __m256i r = _mm256_add_epi32(_mm256_srli_epi32(x8, 1), _mm256_and_si256(x8, one));
+    __m256i mag = _mm256_blendv_epi8(_mm256_min_epu32(r, c63), c63, below);
+    __m256i neg = _mm256_srai_epi32(_mm256_slli_epi32(x, 16), 31); /* bit 15 */
+    return _mm256_sub_epi32(_mm256_xor_si256(mag, neg), neg);
+}
+
+/* The largest of 16 halfwords: phminposuw finds the least of their complements. */
+static inline T256 unsigned max_epu16(__m256i v)
+{
+    __m128i m = _mm_max_epu16(_mm256_castsi256_si128(v), _mm256_extracti128_si256(v, 1));
+    return 0xFFFFu - ((unsigned)_mm_cvtsi128_si32(_mm_minpos_epu16(_mm_xor_si128(m, _mm_set1_epi16(-1)))) & 0xFFFFu);
+}
+
+static T256 void quant_lanes_avx2(const uint64_t in[32], kh_mx_entry *e)
+{
+    const uint16_t *h = (const uint16_t *)(const void *)in;
+    const __m256i mag15 = _mm256_set1_epi16(0x7FFF), order = _mm256_setr_epi32(0, 4, 1, 5, 2, 6, 3, 7);
+    for (unsigned lane = 0; lane < 4; lane++) {
+        __m256i x0 = _mm256_loadu_si256((const __m256i *)(const void *)(h + 32 * lane));
+        __m256i x1 = _mm256_loadu_si256((const __m256i *)(const void *)(h + 32 * lane + 16));
+        unsigned peak = max_epu16(_mm256_max_epu16(_mm256_and_si256(x0, mag15), _mm256_and_si256(x1, mag15)));
+        int sbase;
+        uint32_t rc;
+        lane_scale(peak, &e->scale[lane], &sbase, &rc);
+        const __m256i vs = _mm256_set1_epi32(sbase), vr = _mm256_set1_epi32((int)rc);
+        __m256i q0 = quant8(_mm256_cvtepu16_epi32(_mm256_castsi256_si128(x0)), vs, vr);
+        __m256i q1 = quant8(_mm256_cvtepu16_epi32(_mm256_extracti128_si256(x0, 1)), vs, vr);
+        __m256i q2 = quant8(_mm256_cvtepu16_epi32(_mm256_castsi256_si128(x1)), vs, vr);
+        __m256i q3 = quant8(_mm256_cvtepu16_epi32(_mm256_extracti128_si256(x1, 1)), vs, vr);
+        /* -63..63: the packs saturate nothing; dword d of the result holds
+         * elements of q(d % 4) half d / 4, put back in order */
+        __m256i b = _mm256_packs_epi16(_mm256_packs_epi32(q0, q1), _mm256_packs_epi32(q2, q3));
+        _mm256_storeu_si256((__m256i *)(void *)e->q[lane], _mm256_permutevar8x32_epi32(b, order));
+    }
+}
+
+static int have_avx2(void) { return kh_simd_allows(KH_SIMD_AVX2) && __builtin_cpu_supports("avx2"); }
 #else
 static void quant_lanes_avx512(const uint64_t in[32], kh_mx_entry *e)
 {
     quant_lanes_portable(in, e); /* never called: have_avx512() is 0 */
 }
 static int have_avx512(void) { return 0; }
+static void quant_lanes_avx2(const uint64_t in[32], kh_mx_entry *e)
+{
+    quant_lanes_portable(in, e); /* never called: have_avx2() is 0 */
+}
+static int have_avx2(void) { return 0; }
 #endif
 
 void kh_quant_entry(const uint64_t in[32], unsigned mode, uint64_t out[16])
 {
     kh_mx_entry e;
     if (have_avx512()) quant_lanes_avx512(in, &e);
+    else if (have_avx2()) quant_lanes_avx2(in, &e);
     else quant_lanes_portable(in, &e);
     kh_mx_pack(&e, (int)(mode & 1), out);
 }
@@ -158,4 +219,13 @@ void kh_quant_entry_portable(const uint64_t in[32], unsigned mode, uint64_t out[
     kh_mx_entry e;
     quant_lanes_portable(in, &e);
     kh_mx_pack(&e, (int)(mode & 1), out);
+}
+
+int kh_quant_entry_avx2(const uint64_t in[32], unsigned mode, uint64_t out[16])
+{
+    kh_mx_entry e;
+    if (!have_avx2()) return 0;
+    quant_lanes_avx2(in, &e);
+    kh_mx_pack(&e, (int)(mode & 1), out);
+    return 1;
 }
