@@ -198,13 +198,19 @@ void kh_node_cpu_arbitrate(void *node, kh_cycle now)
 
 /* ---- output register ---- */
 
-static void load_out(kh_port *p, const kh_flit *f, kh_flit_origin origin, kh_cycle now)
+/* The output register now holds a flit (written in place by the engine). */
+static void placed_out(kh_port *p, kh_flit_origin origin, kh_cycle now)
 {
-    p->oreg = *f;
     p->oorigin = origin;
     p->ovalid = 1;
     p->oplaced = now;
     p->progressed = 1;
+}
+
+static void load_out(kh_port *p, const kh_flit *f, kh_flit_origin origin, kh_cycle now)
+{
+    p->oreg = *f;
+    placed_out(p, origin, now);
 }
 
 /* The agent's flit for this row: 1 taken. The node asks the agent only
@@ -263,20 +269,20 @@ static int ilink_flit(kh_port *p, kh_cycle now)
 
 static void fill_out(kh_port *p, kh_cycle now)
 {
-    kh_flit f;
     if (p->ovalid) return;
     /* Priority: control agent > processor > interlink injection > this
-     * port's engine; within the engine the emitter first (§2, §10). */
+     * port's engine; within the engine the emitter first (§2, §10). The
+     * engine's flits are built in the (empty) register itself. */
     if (agent_flit(p, now) || cpu_flit(p, now) || ilink_flit(p, now)) return;
-    if (kh_port_stream_flit(p, &f, now) || kh_port_plain_flit(p, &f, now)) {
-        load_out(p, &f, KH_ORIGIN_AGENT, now);
+    if (kh_port_stream_flit(p, &p->oreg, now) || kh_port_plain_flit(p, &p->oreg, now)) {
+        placed_out(p, KH_ORIGIN_AGENT, now);
         return;
     }
     if (p->st == ST_ACK) {
-        kh_port_ack_flit(p, &f);
+        kh_port_ack_flit(p, &p->oreg);
         p->st = ST_IDLE;
         p->st_free = now + 1;
-        load_out(p, &f, KH_ORIGIN_AGENT, now);
+        placed_out(p, KH_ORIGIN_AGENT, now);
     }
 }
 
@@ -346,7 +352,7 @@ static void port_step(kh_comp *c, kh_cycle now)
     if (p->n->agent_held >> p->index & 1) kh_sim_at_end(c->sim, &p->n->agent_arb); /* rule 4 */
     if (p->n->cpu_held >> p->index & 1) kh_sim_at_end(c->sim, &p->n->cpu_arb);     /* rule 2 */
     if (kh_ilink_hub_holds(p->n->ilink, p->index)) kh_ilink_hub_compete(p->n->ilink, now); /* rule 1 */
-    p->progressed = p->rd_popped = p->wr_popped = 0;
+    p->progressed = p->rd_popped = 0;
     if (p->st == ST_WRITE && kh_conv_b_pop(p->rq, now, &tag)) {
         p->st = ST_ACK; /* acks follow the write response (§5) */
         p->progressed = 1;
@@ -357,8 +363,10 @@ static void port_step(kh_comp *c, kh_cycle now)
     if (p->st == ST_IDLE && now >= p->st_free && (kh_port_plain_start(p, now) || kh_port_write_issue(p, now)))
         p->progressed = 1;
     if (kh_port_stream_start(p, now)) p->progressed = 1;
-    kh_port_write_intake(p, now);
-    if (p->rd_popped || p->wr_popped) {
+    /* the write pop as a value, not a flag beside rd_popped: a load of both
+     * flags just after one was stored stalled on store forwarding */
+    int wr_popped = kh_port_write_intake(p, now);
+    if (p->rd_popped || wr_popped) {
         kh_link *in = kh_port_in(p);
         if (in) kh_link_space(in, now);
     }

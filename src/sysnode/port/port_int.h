@@ -99,12 +99,12 @@ struct kh_port {
     unsigned ndropped;
     /* per step */
     int progressed;
-    int rd_popped, wr_popped;
+    int rd_popped;              /* the read queue was popped in this step (one pop a cycle) */
 };
 
 /* port_write.c */
 int kh_port_write_init(kh_port *p);
-void kh_port_write_intake(kh_port *p, kh_cycle now);
+int kh_port_write_intake(kh_port *p, kh_cycle now); /* 1 if it popped the write queue */
 int kh_port_write_issue(kh_port *p, kh_cycle now); /* from ST_IDLE: 1 if a write started */
 void kh_port_ack_flit(kh_port *p, kh_flit *f);      /* ST_ACK: the ack; frees the slot */
 int kh_port_write_stuck(kh_port *p, char *buf, size_t len, size_t *used, kh_cycle now);

@@ -60,22 +60,22 @@ static int take_data(kh_port *p, const kh_flit *f)
     return 0;
 }
 
-void kh_port_write_intake(kh_port *p, kh_cycle now)
+int kh_port_write_intake(kh_port *p, kh_cycle now)
 {
     const kh_flit *f = kh_fifo_head(&p->wrq, now);
-    if (!f) return;
+    if (!f) return 0;
     if (kf_type(f) == KH_T_MEM_WR_REQ) {
-        if (!take_descriptor(p, f)) return;
+        if (!take_descriptor(p, f)) return 0;
     } else if (!take_data(p, f)) {
-        if (p->n->p->rtl_compat) return; /* seed RTL: never popped, the queue wedges (Open point 2) */
+        if (p->n->p->rtl_compat) return 0; /* seed RTL: never popped, the queue wedges (Open point 2) */
         p->n->counts.unmatched_data++;
         kh_comp_log(&p->c, KH_LOG_WARN,
                     "MEM_WR_DATA from (%u,%u) has no open write from that source: dropped "
                     "(memory.md §6, Open point 2)", kf_src_x(f), kf_src_y(f));
     }
     kh_fifo_pop(&p->wrq, now);
-    p->wr_popped = 1;
     p->progressed = 1;
+    return 1;
 }
 
 int kh_port_write_issue(kh_port *p, kh_cycle now)
