@@ -6,6 +6,7 @@ tmpd=$(mktemp -d)
 expect_rc "KOHAKU_SIMD=avx3 is a usage error" 2 env KOHAKU_SIMD=avx3 "$KOHAKU" demo
 expect_err_has "the value and the levels are named" "KOHAKU_SIMD='avx3' is not one of portable, avx2, avx-vnni, avx512" \
     env KOHAKU_SIMD=avx3 "$KOHAKU" demo
+expect_rc "kohaku --help names KOHAKU_SIMD" 0 sh -c "'$KOHAKU' --help | grep -q 'KOHAKU_SIMD=portable|avx2|avx-vnni|avx512'"
 expect_out "portable: the block product runs the portable path" "1" \
     sh -c "KOHAKU_SIMD=portable '$KOHAKU' bench gemm --arith-only --seconds 0.01 | grep -c 'kh_mx_block path portable)'"
 expect_out "avx2: no AVX-512 or AVX-VNNI path" "0" \

@@ -24,6 +24,9 @@ static void usage(FILE *out)
     fprintf(out, "usage: kohaku SUBCOMMAND [ARGS...]   (kohaku SUBCOMMAND --help for more)\n\n");
     for (size_t i = 0; i < sizeof cmds / sizeof cmds[0]; i++)
         fprintf(out, "  %-8s %s\n", cmds[i].name, cmds[i].help);
+    fprintf(out, "\nEnvironment: KOHAKU_SIMD=portable|avx2|avx-vnni|avx512 caps the x86 instruction set the\n"
+                 "  arithmetic dispatches to (default: all the CPU has); every level gives the same results\n"
+                 "  (docs/num.md).\n");
     fprintf(out, "\nExit status: 0 success, 1 a check failed or input was refused, 2 usage error.\n");
 }
 
