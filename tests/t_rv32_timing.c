@@ -4,7 +4,6 @@
  * and misses against the DRAM latency, the push register. Cycles are the
  * core's own count: from the start pulse (kick + 2) to the halting
  * instruction's EX. */
-#include "kohaku/gen/mover.h"
 #include "kohaku/gen/regs.h"
 #include "kohaku/node.h"
 #include "rv32_kit.h"
