@@ -324,26 +324,6 @@ static void note_busy(kh_port *p, kh_cycle now)
     }
 }
 
-/* After a step of cycle now that made progress: could a step of now + 1
- * do anything? 0 only when it provably does nothing (no offer, no source
- * for the output register, nothing the FSM, the streaming engine or the
- * write intake could take), so not stepping then changes nothing. Every
- * outside event wakes the port by itself: a request when it becomes
- * visible, an answer of the converged path when due, the agent, processor
- * and interlink when they have a flit, the link when it has space. */
-static int next_may_act(const kh_port *p, kh_cycle now)
-{
-    kh_cycle u = now + 1;
-    if (p->ovalid || p->rs_run || p->s.emit_valid || p->st == ST_ACK) return 1;
-    if (((p->n->agent_held | p->n->cpu_held) >> p->index & 1) || (p->n->ilink && kh_ilink_hub_holds(p->n->ilink, p->index)))
-        return 1; /* hub_busy: the held register competes again */
-    if (kh_conv_next_answer(p->rq) <= u) return 1;
-    if (p->st == ST_IDLE && p->rcount) return 1;
-    if (kh_fifo_head_ready(&p->wrq) <= u) return 1;
-    const kh_flit *f = kh_fifo_head(&p->rdq, u);
-    return f && (p->st == ST_IDLE || kf_stream(f));
-}
-
 static void port_step(kh_comp *c, kh_cycle now)
 {
     kh_port *p = (kh_port *)c;
@@ -370,7 +350,11 @@ static void port_step(kh_comp *c, kh_cycle now)
         kh_link *in = kh_port_in(p);
         if (in) kh_link_space(in, now);
     }
-    if (p->progressed && next_may_act(p, now)) kh_comp_wake(c, now + 1);
+    /* a step after every one that moved something, even when it will find
+     * nothing to do: the last cycle a machine executes is what `idle` and
+     * the stall checks report, so leaving out a trailing empty step would
+     * end them a cycle early (a write flit taken and nothing after it) */
+    if (p->progressed) kh_comp_wake(c, now + 1);
     note_busy(p, now);
     kh_cycle t = kh_conv_next_answer(p->rq);
     kh_cycle h = kh_fifo_head_ready(&p->rdq);
