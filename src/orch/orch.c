@@ -126,8 +126,19 @@ void kh_orch_write(kh_orch *o, uint32_t off, uint64_t data, uint8_t strb, kh_cyc
 
 /* ---- TX FIFO ------------------------------------------------------------ */
 
-void kh_orch_tx_push(kh_orch *o, const kh_flit *f, int mailbox, kh_cycle now)
+int kh_orch_tx_push(kh_orch *o, const kh_flit *f, int mailbox, kh_cycle now)
 {
+    /* Each TX_KICK samples "TX full" in its own beat's cycle; only the
+     * zero-time host lands several beats in one cycle, and then every one
+     * of them saw the same free room. A push beyond the FIFO's depth is
+     * refused like a kick into a full TX, said, never an abort. */
+    if (o->tx.count >= o->tx.cap) {
+        kh_comp_log(&o->comp, KH_LOG_WARN,
+                    "%s flit dropped: TX FIFO full (tx_depth %u) after earlier pushes in cycle %llu "
+                    "(several TX_KICK beats in one cycle: the zero-time host)",
+                    mailbox ? "TX_KICK mailbox" : "dispatcher", o->tx.cap, (unsigned long long)now);
+        return 0;
+    }
     int was_empty = kh_fifo_empty(&o->tx);
     kh_fifo_push(&o->tx, f, now);
     o->tx_mbox[o->tx_pushes++ % o->tx.cap] = (uint8_t)mailbox;
@@ -139,6 +150,7 @@ void kh_orch_tx_push(kh_orch *o, const kh_flit *f, int mailbox, kh_cycle now)
         o->note[idx].last_last = (uint8_t)kh_hdr_last(f->w);
     }
     if (was_empty && o->env.ready) o->env.ready(o->env.ctx, kh_fifo_head_ready(&o->tx));
+    return 1;
 }
 
 const kh_flit *kh_orch_agent_peek(void *ctx, kh_cycle now)
@@ -237,8 +249,10 @@ static void orch_step(kh_comp *c, kh_cycle now)
                 kh_flit f;
                 memcpy(f.w, o->tx_word, sizeof f.w);
                 kh_flit_trim(&f); /* flits.md §8: word 4 bits [63:32] ignored */
-                kh_orch_tx_push(o, &f, 1, now);
-                o->stat_mailbox++;
+                if (kh_orch_tx_push(o, &f, 1, now))
+                    o->stat_mailbox++;
+                else
+                    o->stat_mailbox_lost++;
             } else {
                 kh_orch_act_beat(o, b, now);
             }

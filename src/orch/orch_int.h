@@ -98,7 +98,8 @@ struct kh_orch {
 void kh_orch_settle(kh_orch *o, kh_cycle now);
 orch_cycle *kh_orch_cycle(kh_orch *o, kh_cycle now);
 void kh_orch_set_error(kh_orch *o, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-void kh_orch_tx_push(kh_orch *o, const kh_flit *f, int mailbox, kh_cycle now);
+/* 1 pushed; 0 the TX FIFO was full (logged, the flit dropped) */
+int kh_orch_tx_push(kh_orch *o, const kh_flit *f, int mailbox, kh_cycle now);
 
 /* regs.c */
 void kh_orch_land_beat(kh_orch *o, const orch_beat *b);

@@ -30,6 +30,16 @@ expect_rc "a stall exits 1" 1 $KOHAKU run "$MAP" "$tmp/stall.session"
 expect_err_has "a stall says which node, which counter and what to do" "PROG_CRED is 0" \
     $KOHAKU run "$MAP" "$tmp/stall.session"
 
+# the zero-time host lands 17 TX_KICK beats in one cycle: each saw TX (16
+# deep) not full, so the 17th finds no room; it is dropped and said, and
+# the run goes on (it once aborted in the FIFO)
+for i in $(seq 17); do echo 'write TX_KICK 1'; done > "$tmp/kicks.session"
+echo 'read RX_STATUS' >> "$tmp/kicks.session"
+expect_rc "17 kicks in one cycle: no abort" 0 $KOHAKU run default "$tmp/kicks.session" --profile host-zero --stats "$tmp/k.json"
+expect_err_has "the dropped kick is said, with the depth" "TX_KICK mailbox flit dropped: TX FIFO full (tx_depth 16)" \
+    $KOHAKU run default "$tmp/kicks.session" --profile host-zero
+expect_out "16 sent, 1 lost" "yes" sh -c "grep -q '\"mailbox_sent\": 16, \"mailbox_lost\": 1' '$tmp/k.json' && echo yes"
+
 expect_rc "a refused map exits 1" 1 $KOHAKU run /nonexistent.txt examples/saxpy.session
 expect_rc "--stats writes a file" 0 $KOHAKU run "$MAP" examples/saxpy.session --stats "$tmp/s.json" --trace "$tmp/t.json"
 expect_out "the stats name the orchestrator" "yes" sh -c "grep -q '\"orch(0,1)\"' '$tmp/s.json' && echo yes"
