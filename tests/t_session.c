@@ -73,6 +73,17 @@ static void every_malformed_line_names_its_line(void)
     refused_at_line_3("mesh", "usage: mesh");
 }
 
+/* text, which must parse (named "t"); NULL after a failed check that
+ * prints the parser's message */
+static kh_session *parse_ok(const char *text)
+{
+    char err[512];
+    kh_session *s = kh_session_parse(text, "t", NULL, err, sizeof err);
+    CHECK(s != NULL);
+    if (!s) printf("%s\n", err);
+    return s;
+}
+
 static void names_resolve_to_the_host_map(void)
 {
     const char *text = "write PROG_LEN 3\n"
@@ -83,13 +94,8 @@ static void names_resolve_to_the_host_map(void)
                        "poll DRAM(0x40) 7 limit 99\n"
                        "read STAGING(8)+8*2\n"
                        "write ENG_CTRL 1\n";
-    char err[512];
-    kh_session *s = kh_session_parse(text, "t", NULL, err, sizeof err);
-    CHECK(s != NULL);
-    if (!s) {
-        printf("%s\n", err);
-        return;
-    }
+    kh_session *s = parse_ok(text);
+    if (!s) return;
     CHECK_EQ(kh_session_ncommands(s), 7);
     CHECK_EQ(s->cmd[0].addr, 0x800048);
     CHECK_EQ(s->cmd[0].value, 3);
@@ -113,13 +119,8 @@ static void names_resolve_to_the_host_map(void)
 static void a_repeated_name_follows_the_mesh_in_force(void)
 {
     const char *text = "write PROG_LEN 1\nmesh 1\nwrite PROG_LEN 2\nmesh 0\nwrite PROG_LEN 3\nwrite PROG_LEN 4\n";
-    char err[512];
-    kh_session *s = kh_session_parse(text, "t", NULL, err, sizeof err);
-    CHECK(s != NULL);
-    if (!s) {
-        printf("%s\n", err);
-        return;
-    }
+    kh_session *s = parse_ok(text);
+    if (!s) return;
     CHECK_EQ(kh_session_ncommands(s), 4);
     CHECK_EQ(s->cmd[0].addr, 0x800048);
     CHECK_EQ(s->cmd[1].addr, 0x810048);
@@ -133,9 +134,7 @@ static void stage_writes_the_five_words_of_a_cu_inst(void)
 {
     const char *text = "stage 2 txn=0x40 last=1 "
                        "payload=0100000140000000000000000000100000000000000080000000000000000000\n";
-    char err[512];
-    kh_session *s = kh_session_parse(text, "t", NULL, err, sizeof err);
-    CHECK(s != NULL);
+    kh_session *s = parse_ok(text);
     if (!s) return;
     CHECK_EQ(kh_session_ncommands(s), 5);
     for (unsigned k = 0; k < 5; k++) CHECK_EQ(s->cmd[k].addr, 0x800000 + 0x2000 + 80 + 8 * k);
@@ -150,9 +149,7 @@ static void stage_writes_the_five_words_of_a_cu_inst(void)
 static void upload_hex_is_bytes_in_address_order(void)
 {
     const char *text = "upload DRAM(0) hex 00112233_44556677 8899aabbccddeeff  # two words\n";
-    char err[512];
-    kh_session *s = kh_session_parse(text, "t", NULL, err, sizeof err);
-    CHECK(s != NULL);
+    kh_session *s = parse_ok(text);
     if (!s) return;
     CHECK_EQ(s->cmd[0].n, 16);
     CHECK_EQ(s->cmd[0].bytes[0], 0x00);
