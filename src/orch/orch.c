@@ -2,6 +2,7 @@
  * per-cycle commit of counters (control.md §2.5, §2.6), diagnosis. The
  * register decode is regs.c, the dispatcher dispatch.c. */
 #include <stdarg.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -65,11 +66,9 @@ static void commit_cycle(kh_orch *o)
         kh_orch_node_status_set_valid(&w, 1);
         o->node_status[idx] = w;
     }
-    /* the counters only: sig[] is read below nsig alone (the 320 bytes of
-     * flits are not cleared every cycle) */
-    c->flit_go = c->sig0 = c->nsig = 0;
-    c->seed = c->clear = 0;
-    c->seed_val = 0;
+    /* everything before sig[], which is read below nsig alone (its 320
+     * bytes of flits are not cleared every cycle) */
+    memset(c, 0, offsetof(orch_cycle, sig));
     c->at = KH_NEVER;
 }
 

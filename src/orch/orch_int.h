@@ -30,7 +30,7 @@ typedef struct orch_cycle {
     int seed;             /* PROG_CRED seed acts this cycle */
     uint16_t seed_val;
     int clear;            /* SIG_DONE clear acts this cycle */
-    kh_flit sig[ORCH_SIG_PER_CYCLE];
+    kh_flit sig[ORCH_SIG_PER_CYCLE]; /* last: commit_cycle clears every field before it */
 } orch_cycle;
 
 /* Per-node bookkeeping for hints (not architectural). */
