@@ -99,58 +99,51 @@ void kh_conv_set_lat(kh_creq *r, unsigned r_skid, unsigned w_lead)
     r->w_lead = w_lead ? w_lead : 1;
 }
 
-static int push_req(kh_creq *r, kh_ring *q, const conv_req *rq, kh_cycle now)
+/* Queue a request on q, filled in its ring slot: the header fields here,
+ * the data rows (only those it carries; the rest are never read) by the
+ * caller. The path wakes in the first cycle it can grant it. NULL when out
+ * of memory. */
+static conv_req *queue_req(kh_creq *r, kh_ring *q, uint64_t addr, unsigned beats, int write, int functional,
+                           uint64_t tag, kh_cycle now)
 {
-    if (kh_ring_push(q, rq)) return -1;
-    kh_comp_wake(&r->cv->c, now + CONV_REQ_LAT); /* the first cycle it can be granted */
-    return 0;
-}
-
-int kh_conv_read(kh_creq *r, uint64_t addr, unsigned beats, uint64_t tag, int functional,
-                 kh_cycle now)
-{
-    /* filled in place: a read carries no data, so the record's data (most
-     * of its bytes) is neither set nor ever read */
-    conv_req *rq = kh_ring_push_slot(&r->rd);
-    if (!rq) return -1;
+    conv_req *rq = kh_ring_push_slot(q);
+    if (!rq) return NULL;
     rq->addr = addr;
     rq->beats = beats;
-    rq->write = 0;
+    rq->write = write;
     rq->functional = functional;
     rq->tag = tag;
     rq->ready = now + CONV_REQ_LAT;
     rq->strb = 0;
     rq->masked = 0;
-    kh_comp_wake(&r->cv->c, now + CONV_REQ_LAT); /* the first cycle it can be granted */
-    return 0;
+    kh_comp_wake(&r->cv->c, now + CONV_REQ_LAT);
+    return rq;
+}
+
+int kh_conv_read(kh_creq *r, uint64_t addr, unsigned beats, uint64_t tag, int functional,
+                 kh_cycle now)
+{
+    return queue_req(r, &r->rd, addr, beats, 0, functional, tag, now) ? 0 : -1;
 }
 
 int kh_conv_write(kh_creq *r, uint64_t addr, unsigned beats, uint64_t tag,
                   const uint64_t (*data)[4], kh_cycle now)
 {
-    /* filled in place, as a read: only the data rows it carries are set */
-    conv_req *rq = kh_ring_push_slot(&r->wr);
+    conv_req *rq = queue_req(r, &r->wr, addr, beats, 1, data != NULL, tag, now);
     if (!rq) return -1;
-    rq->addr = addr;
-    rq->beats = beats;
-    rq->write = 1;
-    rq->functional = data != NULL;
-    rq->tag = tag;
-    rq->ready = now + CONV_REQ_LAT;
-    rq->strb = 0;
-    rq->masked = 0;
     if (data) memcpy(rq->data, data, (beats < KH_CONV_MAX_BEATS ? beats : KH_CONV_MAX_BEATS) * sizeof rq->data[0]);
-    kh_comp_wake(&r->cv->c, now + CONV_REQ_LAT); /* the first cycle it can be granted */
     return 0;
 }
 
 int kh_conv_write_strb(kh_creq *r, uint64_t addr, const uint64_t data[4], uint32_t strb, uint64_t tag,
                        kh_cycle now)
 {
-    conv_req rq = {.addr = addr, .beats = 1, .write = 1, .functional = 1, .tag = tag, .ready = now + CONV_REQ_LAT,
-                   .strb = strb, .masked = strb != 0xFFFFFFFFu};
-    memcpy(rq.data[0], data, sizeof rq.data[0]);
-    return push_req(r, &r->wr, &rq, now);
+    conv_req *rq = queue_req(r, &r->wr, addr, 1, 1, 1, tag, now);
+    if (!rq) return -1;
+    rq->strb = strb;
+    rq->masked = strb != 0xFFFFFFFFu;
+    memcpy(rq->data[0], data, sizeof rq->data[0]);
+    return 0;
 }
 
 /* ---- timing ---- */
