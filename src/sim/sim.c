@@ -274,42 +274,44 @@ static kh_cycle run_windows(kh_sim *sim, kh_cycle end, kh_cycle *reached)
 
 /* The loop of a process that steps everything itself, with at most 64
  * components and no progress callback (every single-process run): the
- * general loop below with what cannot change during a run hoisted out of
- * it. Components are added and partitions and the progress callback set
- * between runs, never inside a step, so the component array, the wheel and
- * these conditions hold for the whole call. The clock is kept in a register
- * between cycles (nothing but steps runs there) and stored at each cycle's
- * start and at the end. */
+ * general loop below with what cannot change during a run tested once.
+ * Components are added and partitions and the progress callback set between
+ * runs, never inside a step. The clock is kept in a register between cycles
+ * (nothing but steps runs there) and stored at each cycle's start and at
+ * the end. Few values live across the step calls, so that none is spilled
+ * (the component array is read again for each step, as in run_cycle). */
 static kh_cycle run_one_word(kh_sim *sim, kh_cycle end)
 {
-    kh_comp *const *comps = sim->comps;
-    uint64_t *wheel = sim->sched.wheel;
-    kh_cycle now = sim->sched.now, t;
+    kh_cycle t = sim->sched.now - 1; /* the cycle before the next one to look at */
     uint64_t steps = 0;
     for (;;) {
+        kh_cycle now = t + 1;
         if (sim->nheap) { /* a far wake may come due: the general step, rarely */
             sim->sched.now = now;
             if ((t = next_due(sim)) >= end) break;
             run_cycle(sim, t);
-            now = t + 1;
             continue;
         }
         uint64_t occ = sim->sched.occ;
         if (!occ) {
+            sim->sched.now = now;
             t = KH_NEVER;
             break;
         }
         unsigned r = (unsigned)(now % KH_WHEEL);
         t = now + (kh_cycle)__builtin_ctzll(r ? (occ >> r) | (occ << (KH_WHEEL - r)) : occ);
-        if (t >= end) break;
+        if (t >= end) {
+            sim->sched.now = now;
+            break;
+        }
         sim->sched.now = t;
         sim->in_step = 1;
         unsigned s = (unsigned)(t % KH_WHEEL);
         sim->sched.occ = occ & ~(UINT64_C(1) << s);
-        uint64_t bits = wheel[s];
-        wheel[s] = 0;
+        uint64_t bits = sim->sched.wheel[s];
+        sim->sched.wheel[s] = 0;
         for (; bits; bits &= bits - 1, steps++) {
-            kh_comp *c = comps[(unsigned)__builtin_ctzll(bits)];
+            kh_comp *c = sim->comps[(unsigned)__builtin_ctzll(bits)];
             c->ops->step(c, t);
         }
         while (sim->at_end) { /* after every step of t (kh_sim_at_end) */
@@ -319,9 +321,7 @@ static kh_cycle run_one_word(kh_sim *sim, kh_cycle end)
             h->fn(h->ctx, t);
         }
         sim->in_step = 0;
-        now = t + 1;
     }
-    sim->sched.now = now;
     sim->steps += steps;
     return t;
 }
