@@ -245,7 +245,7 @@ static void note_lost(kh_conv *cv, kh_creq *r, const conv_req *rq, kh_cycle t)
 static void grant_read(kh_conv *cv, kh_creq *r, kh_target tg, kh_cycle t)
 {
     /* the popped record stays intact: nothing pushes a read before we return */
-    const conv_req *rq = kh_ring_at(&r->rd, 0);
+    const conv_req *rq = kh_ring_head(&r->rd);
     kh_ring_pop(&r->rd);
     cv->rd_grants++;
     r->reads++;
@@ -274,14 +274,22 @@ static void grant_read(kh_conv *cv, kh_creq *r, kh_target tg, kh_cycle t)
     uint64_t base = rq->addr & ~(uint64_t)31;
     const uint8_t *run = NULL; /* the burst's bytes in one page (one lookup), or word by word */
     int in_run = rq->functional && kh_node_words_find(cv->n, tg, base, rq->beats, &run);
-    for (unsigned k = 0; k < rq->beats; k++) {
+    kh_cycle at = first + r->r_skid;
+    for (unsigned k = 0; k < rq->beats; k++, at += step) {
         kh_conv_beat *b = kh_ring_push_slot(&r->a.beats);
         if (!b) continue; /* out of memory: the beat is lost, as a failed push lost it */
-        *b = (kh_conv_beat){.at = first + step * k + r->r_skid, .tag = rq->tag, .k = k, .last = k + 1 == rq->beats};
-        if (in_run) {
-            if (run) kh_words_from_bytes(b->d, 4, run + 32 * k);
-        } else if (rq->functional)
+        b->at = at;
+        b->tag = rq->tag;
+        b->k = k;
+        b->last = k + 1 == rq->beats;
+        /* the data written once: from the page, word by word, or zeros
+         * (timing-only, or a page never written) */
+        if (in_run && run)
+            kh_words_from_bytes(b->d, 4, run + 32 * k);
+        else if (!in_run && rq->functional)
             kh_node_word_read(cv->n, tg, base + 32 * (uint64_t)k, b->d);
+        else
+            memset(b->d, 0, sizeof b->d);
     }
     r->last_beat = first + step * (rq->beats - 1);
     rd_track(r, r->last_beat, t);
@@ -302,7 +310,7 @@ static void merge_strobes(kh_node *n, kh_target tg, uint64_t addr, uint32_t strb
 
 static void grant_write(kh_conv *cv, kh_creq *r, kh_target tg, kh_cycle t)
 {
-    conv_req *rq = kh_ring_at(&r->wr, 0);
+    conv_req *rq = kh_ring_head(&r->wr);
     cv->wr_grants++;
     r->a.wr_open++;
     r->writes++;
@@ -352,8 +360,8 @@ static int regrant_blocked(kh_cycle granted_at, kh_cycle t)
  * is granted. Does the other kind hold it against this one in cycle t? */
 static int channel_held(const kh_creq *r, int write, kh_cycle t)
 {
-    const conv_req *mine = kh_ring_at(write ? &r->wr : &r->rd, 0);
-    const conv_req *other = kh_ring_at(write ? &r->rd : &r->wr, 0);
+    const conv_req *mine = kh_ring_head(write ? &r->wr : &r->rd);
+    const conv_req *other = kh_ring_head(write ? &r->rd : &r->wr);
     if (!other || other->ready > t || (write ? r->lost_rd : r->lost_wr)) return 0;
     return write ? other->ready < mine->ready : other->ready <= mine->ready;
 }
@@ -363,7 +371,7 @@ static int channel_held(const kh_creq *r, int write, kh_cycle t)
 static int grantable(kh_conv *cv, kh_creq *r, int write, kh_cycle t, int stage_taken)
 {
     kh_ring *q = write ? &r->wr : &r->rd;
-    conv_req *rq = kh_ring_at(q, 0);
+    conv_req *rq = kh_ring_head(q);
     if (!rq || rq->ready > t || (write ? r->lost_wr : r->lost_rd)) return -1;
     if (r->gnt_at == t || regrant_blocked(r->gnt_at, t) || channel_held(r, write, t)) return -1;
     if (!write && rd_in_flight(r, t) >= (cv->n->p->dram_rd_out ? cv->n->p->dram_rd_out : 1)) return -1;
@@ -404,7 +412,7 @@ static void conv_step(kh_comp *c, kh_cycle t)
         kh_creq *r = cv->rq[ch];
         if (!r) continue;
         for (int w = 0; w < 2; w++) {
-            conv_req *rq = kh_ring_at(w ? &r->wr : &r->rd, 0);
+            conv_req *rq = kh_ring_head(w ? &r->wr : &r->rd);
             if (!rq || (w ? r->lost_wr : r->lost_rd)) continue;
             kh_cycle at = rq->ready > t + 1 ? rq->ready : t + 1;
             /* Held by the other kind: nothing to do before that one is

@@ -75,7 +75,7 @@ typedef struct kh_creq_answers {
 /* The oldest read beat due by now, or NULL; pop it when consumed. */
 static inline const kh_conv_beat *kh_conv_beat_head(const kh_creq *r, kh_cycle now)
 {
-    const kh_conv_beat *b = kh_ring_at(&((const kh_creq_answers *)(const void *)r)->beats, 0);
+    const kh_conv_beat *b = kh_ring_head(&((const kh_creq_answers *)(const void *)r)->beats);
     return b && b->at <= now ? b : NULL;
 }
 static inline void kh_conv_beat_pop(kh_creq *r) { kh_ring_pop(&((kh_creq_answers *)(void *)r)->beats); }
@@ -83,7 +83,7 @@ static inline void kh_conv_beat_pop(kh_creq *r) { kh_ring_pop(&((kh_creq_answers
 static inline int kh_conv_b_pop(kh_creq *r, kh_cycle now, uint64_t *tag)
 {
     kh_creq_answers *a = (kh_creq_answers *)(void *)r;
-    const kh_conv_b *b = kh_ring_at(&a->bs, 0);
+    const kh_conv_b *b = kh_ring_head(&a->bs);
     if (!b || b->at > now) return 0;
     *tag = b->tag;
     kh_ring_pop(&a->bs);
@@ -95,8 +95,8 @@ static inline kh_cycle kh_conv_next_answer(const kh_creq *r)
 {
     const kh_creq_answers *a = (const kh_creq_answers *)(const void *)r;
     kh_cycle t = KH_NEVER;
-    const kh_conv_beat *b = kh_ring_at(&a->beats, 0);
-    const kh_conv_b *w = kh_ring_at(&a->bs, 0);
+    const kh_conv_beat *b = kh_ring_head(&a->beats);
+    const kh_conv_b *w = kh_ring_head(&a->bs);
     if (b) t = b->at;
     if (w && w->at < t) t = w->at;
     return t;

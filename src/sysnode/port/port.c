@@ -33,13 +33,11 @@ static int hub_busy(const kh_port *p)
            kh_ilink_hub_holds(p->n->ilink, p->index);
 }
 
-/* busy to the mesh: either intake FIFO at Q_DEPTH - Q_MARGIN or full (§10). */
+/* busy to the mesh: either intake FIFO at Q_DEPTH - Q_MARGIN or full (§10);
+ * busy_at is the lower of the two, fixed when the port is built. */
 static int engine_busy(const kh_port *p, kh_cycle now)
 {
-    const kh_params *pp = p->n->p;
-    unsigned thr = pp->q_depth > pp->q_margin ? (unsigned)(pp->q_depth - pp->q_margin) : 1;
-    return kh_fifo_used(&p->rdq, now) >= thr || kh_fifo_used(&p->wrq, now) >= thr ||
-           kh_fifo_full(&p->rdq, now) || kh_fifo_full(&p->wrq, now);
+    return kh_fifo_used(&p->rdq, now) >= p->busy_at || kh_fifo_used(&p->wrq, now) >= p->busy_at;
 }
 
 static void check_remote(kh_port *p, const kh_flit *f, kh_cycle now)
@@ -220,7 +218,7 @@ static void load_out(kh_port *p, const kh_flit *f, kh_flit_origin origin, kh_cyc
 static int agent_flit(kh_port *p, kh_cycle now)
 {
     kh_node *n = p->n;
-    if (!n->have_agent || now < n->agent_at || n->agent_out_cycle == now) return 0;
+    if (now < n->agent_at || !n->have_agent || n->agent_out_cycle == now) return 0; /* mostly not announced */
     const kh_flit *f = n->agent.peek(n->agent.ctx, now);
     if (!f) {
         n->agent_at = KH_NEVER;
@@ -240,7 +238,7 @@ static int agent_flit(kh_port *p, kh_cycle now)
 static int cpu_flit(kh_port *p, kh_cycle now)
 {
     kh_node *n = p->n;
-    if (!n->have_cpu || now < n->cpu_at || n->cpu_out_cycle == now) return 0;
+    if (now < n->cpu_at || !n->have_cpu || n->cpu_out_cycle == now) return 0;
     const kh_flit *f = n->cpu.peek(n->cpu.ctx, now);
     if (!f) {
         n->cpu_at = KH_NEVER; /* as for the agent */
@@ -339,10 +337,13 @@ static void port_step(kh_comp *c, kh_cycle now)
     }
     offer_out(p, now);
     fill_out(p, now);
-    kh_port_stream_capture(p, now);
-    if (p->st == ST_IDLE && now >= p->st_free && (kh_port_plain_start(p, now) || kh_port_write_issue(p, now)))
+    if (p->rs_run) kh_port_stream_capture(p, now);
+    /* the read queue's head, looked up once for both engines: only a start
+     * pops it, and a start sets rd_popped, which the other one checks */
+    const kh_flit *rh = kh_fifo_head(&p->rdq, now);
+    if (p->st == ST_IDLE && now >= p->st_free && (kh_port_plain_start(p, rh, now) || kh_port_write_issue(p, now)))
         p->progressed = 1;
-    if (kh_port_stream_start(p, now)) p->progressed = 1;
+    if (kh_port_stream_start(p, rh, now)) p->progressed = 1;
     /* the write pop as a value, not a flag beside rd_popped: a load of both
      * flags just after one was stored stalled on store forwarding */
     int wr_popped = kh_port_write_intake(p, now);
@@ -354,14 +355,15 @@ static void port_step(kh_comp *c, kh_cycle now)
      * nothing to do: the last cycle a machine executes is what `idle` and
      * the stall checks report, so leaving out a trailing empty step would
      * end them a cycle early (a write flit taken and nothing after it) */
-    if (p->progressed) kh_comp_wake(c, now + 1);
+    if (p->progressed) kh_comp_wake_next(c, now);
     note_busy(p, now);
     kh_cycle t = kh_conv_next_answer(p->rq);
     kh_cycle h = kh_fifo_head_ready(&p->rdq);
     if (h > now && h < t) t = h;
     h = kh_fifo_head_ready(&p->wrq);
     if (h > now && h < t) t = h;
-    if (t > now && t != KH_NEVER) kh_comp_wake(c, t);
+    /* now + 1 is asked for already after a step that moved something */
+    if (t > now + (kh_cycle)p->progressed && t != KH_NEVER) kh_comp_wake(c, t);
 }
 
 static int port_stuck(kh_comp *c, char *buf, size_t len)
@@ -454,6 +456,8 @@ kh_port *kh_port_new(kh_node *n, unsigned index, char *err, size_t errlen)
         return NULL;
     }
     p->busy_since = KH_NEVER;
+    unsigned thr = pp->q_depth > pp->q_margin ? (unsigned)(pp->q_depth - pp->q_margin) : 1;
+    p->busy_at = thr < cap ? thr : cap; /* both FIFOs hold cap */
     p->n = n;
     p->index = index;
     p->x = n->cfg.port[index].x;

@@ -65,6 +65,7 @@ struct kh_port {
     unsigned index;
     unsigned x, y;
     kh_fifo rdq, wrq;           /* MEM_RD_REQ; MEM_WR_REQ + MEM_WR_DATA (§10) */
+    unsigned busy_at;           /* either FIFO holding this many is busy to the mesh (engine_busy) */
     kh_link *in, *out;
     int in_looked;
     kh_creq *rq;                /* this port's converged-path channel */
@@ -110,10 +111,11 @@ void kh_port_ack_flit(kh_port *p, kh_flit *f);      /* ST_ACK: the ack; frees th
 int kh_port_write_stuck(kh_port *p, char *buf, size_t len, size_t *used, kh_cycle now);
 
 /* port_read.c */
-int kh_port_plain_start(kh_port *p, kh_cycle now);  /* from ST_IDLE */
+/* f: the read queue's visible head (NULL if none), the starts' request */
+int kh_port_plain_start(kh_port *p, const kh_flit *f, kh_cycle now); /* from ST_IDLE */
 int kh_port_plain_flit(kh_port *p, kh_flit *f, kh_cycle now);
-int kh_port_stream_start(kh_port *p, kh_cycle now);
-void kh_port_stream_capture(kh_port *p, kh_cycle now);
+int kh_port_stream_start(kh_port *p, const kh_flit *f, kh_cycle now);
+void kh_port_stream_capture(kh_port *p, kh_cycle now); /* while rs_run */
 int kh_port_stream_flit(kh_port *p, kh_flit *f, kh_cycle now);
 int kh_port_read_stuck(kh_port *p, char *buf, size_t len, size_t *used);
 

@@ -11,9 +11,8 @@
 
 /* ---- plain read (§3.1) ---- */
 
-int kh_port_plain_start(kh_port *p, kh_cycle now)
+int kh_port_plain_start(kh_port *p, const kh_flit *f, kh_cycle now)
 {
-    const kh_flit *f = kh_fifo_head(&p->rdq, now);
     if (!f || kf_stream(f) || p->rs_run || p->s.emit_valid || p->rd_popped || now < p->rs_free) return 0;
     /* No aperture drop on the plain path: the full address goes to the
      * converged path (§3.1, §1.1). */
@@ -64,12 +63,11 @@ static void stream_ar(kh_port *p, kh_cycle now)
     p->rd_count++; /* one AR per entry (§10) */
 }
 
-int kh_port_stream_start(kh_port *p, kh_cycle now)
+int kh_port_stream_start(kh_port *p, const kh_flit *f, kh_cycle now)
 {
-    const kh_flit *f = kh_fifo_head(&p->rdq, now);
     /* Starts only when it and the emitter are idle and the FSM is not
      * streaming a plain read (§10). */
-    if (!f || !kf_stream(f) || p->rs_run || p->s.emit_valid || p->st == ST_PLAIN || p->rd_popped ||
+    if (p->rd_popped || !f || !kf_stream(f) || p->rs_run || p->s.emit_valid || p->st == ST_PLAIN ||
         now < p->rs_free)
         return 0;
     kh_fifo_pop(&p->rdq, now);
@@ -123,7 +121,6 @@ int kh_port_stream_start(kh_port *p, kh_cycle now)
 void kh_port_stream_capture(kh_port *p, kh_cycle now)
 {
     kh_sreq *s = &p->s;
-    if (!p->rs_run) return;
     /* The hand-over needs the emitter idle since the start of the cycle, and
      * capture resumes the cycle after it (RS_WAIT, then RS_FILL). */
     if (s->cap_full && !s->emit_valid && now >= s->emit_free) {

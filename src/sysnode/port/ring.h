@@ -38,6 +38,12 @@ static inline void *kh_ring_at(const kh_ring *r, size_t i)
     if (i >= r->count) return NULL;
     return r->buf + ((r->head + i) & (r->cap - 1)) * r->esize;
 }
+/* The head record, or NULL: kh_ring_at(r, 0) without the wrap, as head
+ * is always below cap. */
+static inline void *kh_ring_head(const kh_ring *r)
+{
+    return r->count ? r->buf + r->head * r->esize : NULL;
+}
 static inline void kh_ring_pop(kh_ring *r)
 {
     if (!r->count) return;
