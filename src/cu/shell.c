@@ -373,8 +373,9 @@ static void run_unit(kh_cu *cu, int issue_ok, kh_cycle now)
 {
     const kh_flit *rf = kh_fifo_head(&cu->recv_q, now);
     if (rf && cu->kind->recv) {
-        kh_flit copy = *rf;
-        if (cu->kind->recv(cu->unit, &copy, now)) {
+        /* the head itself: nothing the unit can call pops the receive FIFO
+         * or writes its head slot (a push goes to the tail) */
+        if (cu->kind->recv(cu->unit, rf, now)) {
             kh_fifo_pop(&cu->recv_q, now);
             kh_comp_space(&cu->base, KH_ALL_PORTS, now);
             trace_fifo(cu, "recv fifo", &cu->recv_q, now);
