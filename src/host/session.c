@@ -742,6 +742,11 @@ static kh_session *parse_text(const char *text, size_t len, const char *name, co
         const char *end = memchr(at, '\n', (size_t)(stop - at));
         size_t n = end ? (size_t)(end - at) : (size_t)(stop - at);
         p.line++;
+        if (n == 0 || at[0] == '#') { /* no words: nothing to read */
+            at += n;
+            if (at < stop) at++; /* the '\n' */
+            continue;
+        }
         uint32_t h = 2166136261u;
         for (size_t i = 0; i < n; i++) h = (h ^ (unsigned char)at[i]) * 16777619u;
         line_seen *seen = &p.lines[((h ^ p.mesh) * 2654435761u) >> (32 - LINE_CACHE_BITS)]; /* top bits: mixed */
