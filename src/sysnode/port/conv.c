@@ -279,21 +279,27 @@ static void grant_read(kh_conv *cv, kh_creq *r, kh_target tg, kh_cycle t)
     const uint8_t *run = NULL; /* the burst's bytes in one page (one lookup), or word by word */
     int in_run = rq->functional && kh_node_words_find(cv->n, tg, base, rq->beats, &run);
     kh_cycle at = first + r->r_skid;
-    for (unsigned k = 0; k < rq->beats; k++, at += step) {
+    for (unsigned k0 = 0; k0 < rq->beats; k0 += KH_CONV_MAX_BEATS) {
+        unsigned n = rq->beats - k0 < KH_CONV_MAX_BEATS ? rq->beats - k0 : KH_CONV_MAX_BEATS;
         kh_conv_beat *b = kh_ring_push_slot(&r->a.beats);
-        if (!b) continue; /* out of memory: the beat is lost, as a failed push lost it */
-        b->at = at;
-        b->tag = rq->tag;
-        b->k = k;
-        b->last = k + 1 == rq->beats;
-        /* the data written once: from the page, word by word, or zeros
-         * (timing-only, or a page never written) */
-        if (in_run && run)
-            kh_words_from_bytes(b->d, 4, run + 32 * k);
-        else if (!in_run && rq->functional)
-            kh_node_word_read(cv->n, tg, base + 32 * (uint64_t)k, b->d);
-        else
-            memset(b->d, 0, sizeof b->d);
+        if (b) { /* out of memory: these beats are lost, as a failed push lost them */
+            b->at = at; /* field by field: a literal would clear the data rows first */
+            b->step = step;
+            b->tag = rq->tag;
+            b->k = 0;
+            b->n = n;
+            b->ends = k0 + n == rq->beats;
+            /* the data in one go: from the page, word by word, or zeros
+             * (timing-only, or a page never written) */
+            if (in_run && run)
+                kh_words_from_bytes(b->d[0], 4 * (size_t)n, run + 32 * (size_t)k0);
+            else if (!in_run && rq->functional)
+                for (unsigned k = 0; k < n; k++)
+                    kh_node_word_read(cv->n, tg, base + 32 * (uint64_t)(k0 + k), b->d[k]);
+            else
+                memset(b->d, 0, n * sizeof b->d[0]);
+        }
+        at += step * n;
     }
     r->last_beat = first + step * (rq->beats - 1);
     rd_track(r, r->last_beat, t);
