@@ -12,6 +12,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 /* Bits [lo + width - 1 : lo] of w, 1 <= width <= 64. */
 static inline uint64_t kh_bits_get(const uint64_t *w, unsigned lo, unsigned width)
@@ -40,20 +41,29 @@ static inline void kh_bits_set(uint64_t *w, unsigned lo, unsigned width, uint64_
  * bits [8j+7:8j] (little-endian, as a 32-byte beat lands in memory). */
 static inline void kh_words_to_bytes(const uint64_t *w, size_t nwords, uint8_t *out)
 {
-    /* spelt out per byte: compilers merge the eight stores into one (on a
-     * little-endian host) */
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+    /* the host's own order is the image's: one copy (a burst at a time) */
+    memcpy(out, w, 8 * nwords);
+#else
+    /* spelt out per byte: compilers merge the eight stores into one where
+     * they can */
     for (size_t k = 0; k < nwords; k++, out += 8) {
         uint64_t v = w[k];
         out[0] = (uint8_t)v, out[1] = (uint8_t)(v >> 8), out[2] = (uint8_t)(v >> 16), out[3] = (uint8_t)(v >> 24);
         out[4] = (uint8_t)(v >> 32), out[5] = (uint8_t)(v >> 40), out[6] = (uint8_t)(v >> 48), out[7] = (uint8_t)(v >> 56);
     }
+#endif
 }
 static inline void kh_words_from_bytes(uint64_t *w, size_t nwords, const uint8_t *in)
 {
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+    memcpy(w, in, 8 * nwords);
+#else
     /* likewise one load per word */
     for (size_t k = 0; k < nwords; k++, in += 8)
         w[k] = (uint64_t)in[0] | (uint64_t)in[1] << 8 | (uint64_t)in[2] << 16 | (uint64_t)in[3] << 24 |
                (uint64_t)in[4] << 32 | (uint64_t)in[5] << 40 | (uint64_t)in[6] << 48 | (uint64_t)in[7] << 56;
+#endif
 }
 
 #endif

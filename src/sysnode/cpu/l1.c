@@ -93,7 +93,8 @@ kh_cycle kh_rv_l1_miss_step(kh_rv32 *r, kh_cycle now)
     const kh_conv_beat *b = kh_conv_beat_head(r->rq, now);
     if (!b) return KH_NEVER;
     rv_line *l = &r->l1[i];
-    for (unsigned k = 0; k < 32; k++) l->b[k] = (uint8_t)(b->d[k / 8] >> (8 * (k % 8)));
+    const uint64_t *d = kh_conv_beat_data(b);
+    for (unsigned k = 0; k < 32; k++) l->b[k] = (uint8_t)(d[k / 8] >> (8 * (k % 8)));
     l->valid = 1;
     l->dirty = 0;
     l->tag = tag_of(r->wait_addr);

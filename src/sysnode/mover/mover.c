@@ -98,7 +98,7 @@ static void collect(kh_mover *m, kh_cycle now)
     uint64_t tag;
     while ((b = kh_conv_beat_head(m->rq, now))) {
         m->arrived++;
-        if (b->last) m->rd_out--;
+        if (kh_conv_beat_last(b)) m->rd_out--;
         kh_conv_beat_pop(m->rq);
         m->progressed = 1;
     }

@@ -62,6 +62,7 @@ struct kh_conv {
     kh_creq *rq[CONV_MAX_CH];
     unsigned nch;         /* channel count for the round-robins */
     unsigned rd_ptr, wr_ptr;
+    unsigned rd_mask, wr_mask; /* bit ch: channel ch has a read / a write waiting (its ring not empty) */
     kh_cycle r_free, w_free;           /* DRAM data channels (default timing) */
     kh_cycle ram_rd_free, ram_wr_free; /* behavioural AXI RAM (parameters.md §2.5) */
     kh_cycle stage_free;               /* one claimed staging burst at a time (§8) */
@@ -108,6 +109,8 @@ static conv_req *queue_req(kh_creq *r, kh_ring *q, uint64_t addr, unsigned beats
 {
     conv_req *rq = kh_ring_push_slot(q);
     if (!rq) return NULL;
+    if (write) r->cv->wr_mask |= 1u << r->ch;
+    else r->cv->rd_mask |= 1u << r->ch;
     rq->addr = addr;
     rq->beats = beats;
     rq->write = write;
@@ -247,6 +250,7 @@ static void grant_read(kh_conv *cv, kh_creq *r, kh_target tg, kh_cycle t)
     /* the popped record stays intact: nothing pushes a read before we return */
     const conv_req *rq = kh_ring_head(&r->rd);
     kh_ring_pop(&r->rd);
+    if (!kh_ring_count(&r->rd)) cv->rd_mask &= ~(1u << r->ch);
     cv->rd_grants++;
     r->reads++;
     r->rd_beats += rq->beats;
@@ -275,21 +279,27 @@ static void grant_read(kh_conv *cv, kh_creq *r, kh_target tg, kh_cycle t)
     const uint8_t *run = NULL; /* the burst's bytes in one page (one lookup), or word by word */
     int in_run = rq->functional && kh_node_words_find(cv->n, tg, base, rq->beats, &run);
     kh_cycle at = first + r->r_skid;
-    for (unsigned k = 0; k < rq->beats; k++, at += step) {
+    for (unsigned k0 = 0; k0 < rq->beats; k0 += KH_CONV_MAX_BEATS) {
+        unsigned n = rq->beats - k0 < KH_CONV_MAX_BEATS ? rq->beats - k0 : KH_CONV_MAX_BEATS;
         kh_conv_beat *b = kh_ring_push_slot(&r->a.beats);
-        if (!b) continue; /* out of memory: the beat is lost, as a failed push lost it */
-        b->at = at;
-        b->tag = rq->tag;
-        b->k = k;
-        b->last = k + 1 == rq->beats;
-        /* the data written once: from the page, word by word, or zeros
-         * (timing-only, or a page never written) */
-        if (in_run && run)
-            kh_words_from_bytes(b->d, 4, run + 32 * k);
-        else if (!in_run && rq->functional)
-            kh_node_word_read(cv->n, tg, base + 32 * (uint64_t)k, b->d);
-        else
-            memset(b->d, 0, sizeof b->d);
+        if (b) { /* out of memory: these beats are lost, as a failed push lost them */
+            b->at = at; /* field by field: a literal would clear the data rows first */
+            b->step = step;
+            b->tag = rq->tag;
+            b->k = 0;
+            b->n = n;
+            b->ends = k0 + n == rq->beats;
+            /* the data in one go: from the page, word by word, or zeros
+             * (timing-only, or a page never written) */
+            if (in_run && run)
+                kh_words_from_bytes(b->d[0], 4 * (size_t)n, run + 32 * (size_t)k0);
+            else if (!in_run && rq->functional)
+                for (unsigned k = 0; k < n; k++)
+                    kh_node_word_read(cv->n, tg, base + 32 * (uint64_t)(k0 + k), b->d[k]);
+            else
+                memset(b->d, 0, n * sizeof b->d[0]);
+        }
+        at += step * n;
     }
     r->last_beat = first + step * (rq->beats - 1);
     rd_track(r, r->last_beat, t);
@@ -308,6 +318,12 @@ static void merge_strobes(kh_node *n, kh_target tg, uint64_t addr, uint32_t strb
     }
 }
 
+static void pop_write(kh_conv *cv, kh_creq *r)
+{
+    kh_ring_pop(&r->wr);
+    if (!kh_ring_count(&r->wr)) cv->wr_mask &= ~(1u << r->ch);
+}
+
 static void grant_write(kh_conv *cv, kh_creq *r, kh_target tg, kh_cycle t)
 {
     conv_req *rq = kh_ring_head(&r->wr);
@@ -317,7 +333,7 @@ static void grant_write(kh_conv *cv, kh_creq *r, kh_target tg, kh_cycle t)
     r->wr_beats += rq->beats;
     if (tg == KH_TGT_LOST) {
         note_lost(cv, r, rq, t);
-        kh_ring_pop(&r->wr);
+        pop_write(cv, r);
         return;
     }
     kh_cycle b;
@@ -345,7 +361,7 @@ static void grant_write(kh_conv *cv, kh_creq *r, kh_target tg, kh_cycle t)
     r->last_b = b;
     kh_conv_b e = {b, rq->tag};
     kh_ring_push(&r->a.bs, &e);
-    kh_ring_pop(&r->wr);
+    pop_write(cv, r);
     kh_comp_wake(r->owner, b);
 }
 
@@ -380,16 +396,24 @@ static int grantable(kh_conv *cv, kh_creq *r, int write, kh_cycle t, int stage_t
     return (int)tg;
 }
 
+/* The first channel asking (a bit of mask) from ch on, round the channels. */
+static unsigned rr_next(unsigned mask, unsigned ch)
+{
+    unsigned up = mask >> ch; /* channels ch, ch + 1, ... */
+    return up ? ch + (unsigned)__builtin_ctz(up) : (unsigned)__builtin_ctz(mask);
+}
+
 static void conv_step(kh_comp *c, kh_cycle t)
 {
     kh_conv *cv = (kh_conv *)c;
     int stage_taken = 0;
     /* Two independent round-robins; after a grant to g the scan restarts
      * at g + 1 (memory.md §7). One grant each per cycle. */
-    /* ch walks from the pointer round the channels (a wrap, not a division) */
-    for (unsigned i = 0, ch = cv->rd_ptr; i < cv->nch; i++, ch = ch + 1 == cv->nch ? 0 : ch + 1) {
+    /* Only the channels asking are visited, from the pointer round. */
+    for (unsigned left = cv->rd_mask, ch = cv->rd_ptr; left; left &= ~(1u << ch)) {
+        ch = rr_next(left, ch);
         kh_creq *r = cv->rq[ch];
-        int tg = r && kh_ring_count(&r->rd) ? grantable(cv, r, 0, t, 0) : -1; /* most channels ask nothing */
+        int tg = grantable(cv, r, 0, t, 0);
         if (tg < 0) continue;
         if (tg == KH_TGT_STAGE) stage_taken = 1;
         grant_read(cv, r, (kh_target)tg, t);
@@ -397,9 +421,10 @@ static void conv_step(kh_comp *c, kh_cycle t)
         cv->rd_ptr = ch + 1 == cv->nch ? 0 : ch + 1;
         break;
     }
-    for (unsigned i = 0, ch = cv->wr_ptr; i < cv->nch; i++, ch = ch + 1 == cv->nch ? 0 : ch + 1) {
+    for (unsigned left = cv->wr_mask, ch = cv->wr_ptr; left; left &= ~(1u << ch)) {
+        ch = rr_next(left, ch);
         kh_creq *r = cv->rq[ch];
-        int tg = r && kh_ring_count(&r->wr) ? grantable(cv, r, 1, t, stage_taken) : -1;
+        int tg = grantable(cv, r, 1, t, stage_taken);
         if (tg < 0) continue;
         grant_write(cv, r, (kh_target)tg, t);
         r->gnt_at = t;
@@ -408,9 +433,8 @@ static void conv_step(kh_comp *c, kh_cycle t)
     }
     /* Wake again while anything could be granted later. */
     kh_cycle next = KH_NEVER;
-    for (unsigned ch = 0; ch < cv->nch; ch++) {
-        kh_creq *r = cv->rq[ch];
-        if (!r) continue;
+    for (unsigned asking = cv->rd_mask | cv->wr_mask; asking; asking &= asking - 1) {
+        kh_creq *r = cv->rq[__builtin_ctz(asking)];
         for (int w = 0; w < 2; w++) {
             conv_req *rq = kh_ring_head(w ? &r->wr : &r->rd);
             if (!rq || (w ? r->lost_wr : r->lost_rd)) continue;

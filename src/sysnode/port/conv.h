@@ -25,13 +25,21 @@ typedef struct kh_creq kh_creq;
 
 #define KH_CONV_MAX_BEATS 16 /* data carried by a functional write (len & 15) + 1 */
 
+/* Read beats are answered a record per burst (up to KH_CONV_MAX_BEATS of
+ * them; a longer burst takes several), written once at the grant: the
+ * record is the head beat's view (kh_conv_beat_head) until its last beat is
+ * popped. */
 typedef struct kh_conv_beat {
-    kh_cycle at;     /* cycle the beat reaches the requester */
+    kh_cycle at;     /* cycle the head beat reaches the requester */
+    kh_cycle step;   /* cycles from one beat to the next */
     uint64_t tag;    /* the requester's cookie of the burst */
-    unsigned k;      /* beat index within the burst */
-    unsigned last;   /* final beat of the burst */
-    uint64_t d[4];   /* data (functional reads only) */
+    unsigned k, n;   /* the head beat's index in the record, beats in it */
+    unsigned ends;   /* the record's final beat is the burst's */
+    uint64_t d[KH_CONV_MAX_BEATS][4]; /* data (zeros on timing-only reads) */
 } kh_conv_beat;
+/* The head beat's data words and whether it is the burst's final one. */
+static inline const uint64_t *kh_conv_beat_data(const kh_conv_beat *b) { return b->d[b->k]; }
+static inline int kh_conv_beat_last(const kh_conv_beat *b) { return b->ends && b->k + 1 == b->n; }
 
 typedef struct kh_conv_b {
     kh_cycle at;     /* cycle the write response reaches the requester */
@@ -67,7 +75,7 @@ int kh_conv_write_strb(kh_creq *r, uint64_t addr, const uint64_t data[4], uint32
 /* A channel's answers, the first member of kh_creq: its owner reads them
  * on every step, so the reads below are inline. */
 typedef struct kh_creq_answers {
-    kh_ring beats;    /* kh_conv_beat, in delivery order */
+    kh_ring beats;    /* kh_conv_beat records, in delivery order */
     kh_ring bs;       /* kh_conv_b, in delivery order */
     unsigned wr_open; /* writes granted, response not yet delivered */
 } kh_creq_answers;
@@ -78,7 +86,14 @@ static inline const kh_conv_beat *kh_conv_beat_head(const kh_creq *r, kh_cycle n
     const kh_conv_beat *b = kh_ring_head(&((const kh_creq_answers *)(const void *)r)->beats);
     return b && b->at <= now ? b : NULL;
 }
-static inline void kh_conv_beat_pop(kh_creq *r) { kh_ring_pop(&((kh_creq_answers *)(void *)r)->beats); }
+static inline void kh_conv_beat_pop(kh_creq *r)
+{
+    kh_ring *q = &((kh_creq_answers *)(void *)r)->beats;
+    kh_conv_beat *b = kh_ring_head(q);
+    if (!b) return;
+    if (++b->k == b->n) kh_ring_pop(q);
+    else b->at += b->step;
+}
 /* Pop a write response due by now: 1 and its tag, or 0. */
 static inline int kh_conv_b_pop(kh_creq *r, kh_cycle now, uint64_t *tag)
 {

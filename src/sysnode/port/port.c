@@ -341,7 +341,7 @@ static void port_step(kh_comp *c, kh_cycle now)
     /* the read queue's head, looked up once for both engines: only a start
      * pops it, and a start sets rd_popped, which the other one checks */
     const kh_flit *rh = kh_fifo_head(&p->rdq, now);
-    if (p->st == ST_IDLE && now >= p->st_free && (kh_port_plain_start(p, rh, now) || kh_port_write_issue(p, now)))
+    if (p->st == ST_IDLE && now >= p->st_free && (kh_port_plain_start(p, rh, now) || (p->rcount && kh_port_write_issue(p, now))))
         p->progressed = 1;
     if (kh_port_stream_start(p, rh, now)) p->progressed = 1;
     /* the write pop as a value, not a flag beside rd_popped: a load of both

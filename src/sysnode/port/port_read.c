@@ -39,9 +39,10 @@ int kh_port_plain_flit(kh_port *p, kh_flit *f, kh_cycle now)
 {
     const kh_conv_beat *b = kh_conv_beat_head(p->rq, now);
     if (p->st != ST_PLAIN || !b || b->tag != TAG_PLAIN) return 0;
-    *f = p->pr_hdr[b->last != 0];
-    memcpy(f->w, b->d, sizeof b->d);
-    if (b->last) {
+    int last = kh_conv_beat_last(b);
+    *f = p->pr_hdr[last];
+    memcpy(f->w, kh_conv_beat_data(b), sizeof f->w[0] * 4);
+    if (last) {
         p->st = ST_IDLE;
         p->st_free = now + 1;
     }
@@ -140,7 +141,7 @@ void kh_port_stream_capture(kh_port *p, kh_cycle now)
     }
     const kh_conv_beat *b = kh_conv_beat_head(p->rq, now);
     if (s->cap_full || !b || b->tag != TAG_STREAM) return;
-    memcpy(s->cap[s->cap_beats], b->d, sizeof b->d);
+    memcpy(s->cap[s->cap_beats], kh_conv_beat_data(b), sizeof s->cap[0]);
     kh_conv_beat_pop(p->rq);
     p->progressed = 1;
     if (++s->cap_beats < read_words(s)) return;

@@ -2,6 +2,7 @@
  * slot rules, issue in ready order, acks and the dropped-write cases. */
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "sysnode/fields.h"
 #include "sysnode/port/port_int.h"
@@ -50,7 +51,7 @@ static int take_data(kh_port *p, const kh_flit *f)
     for (unsigned s = 0; s < p->nslots; s++) {
         kh_wslot *w = &p->slot[s];
         if (w->state != WS_OPEN || w->sx != sx || w->sy != sy) continue;
-        for (int k = 0; k < 4; k++) w->data[w->got % KH_WBURST][k] = f->w[k];
+        memcpy(w->data[w->got % KH_WBURST], f->w, sizeof w->data[0]);
         if (++w->got == w->nbeats) { /* the agent counts beats, not `last` */
             w->state = WS_READY;
             ready_push(p, s);
@@ -80,7 +81,7 @@ int kh_port_write_intake(kh_port *p, kh_cycle now)
 
 int kh_port_write_issue(kh_port *p, kh_cycle now)
 {
-    if (!p->rcount) return 0;
+    if (!p->rcount) return 0; /* the caller looks first, too */
     unsigned s = p->ready[p->rhead];
     p->rhead = (p->rhead + 1) % p->nslots;
     p->rcount--;
