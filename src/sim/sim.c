@@ -163,6 +163,18 @@ static inline __attribute__((always_inline)) kh_cycle next_due(kh_sim *sim)
     return sim->nheap ? sim->heap[0].t : KH_NEVER;
 }
 
+/* The hooks queued for the end of cycle t (kh_sim_at_end), after its
+ * every step. */
+static inline __attribute__((always_inline)) void end_hooks(kh_sim *sim, kh_cycle t)
+{
+    while (sim->at_end) {
+        kh_end_hook *h = sim->at_end;
+        sim->at_end = h->next;
+        h->queued = 0;
+        h->fn(h->ctx, t);
+    }
+}
+
 /* Execute every step due in cycle t, in id (registration) order. Inlined
  * into the run loops: on a busy machine it runs every cycle. */
 static inline __attribute__((always_inline)) void run_cycle(kh_sim *sim, kh_cycle t)
@@ -195,12 +207,7 @@ static inline __attribute__((always_inline)) void run_cycle(kh_sim *sim, kh_cycl
         }
     }
     sim->steps += steps;
-    while (sim->at_end) { /* after every step of t (kh_sim_at_end) */
-        kh_end_hook *h = sim->at_end;
-        sim->at_end = h->next;
-        h->queued = 0;
-        h->fn(h->ctx, t);
-    }
+    end_hooks(sim, t);
     sim->in_step = 0;
     sim->sched.now = t + 1;
 }
@@ -314,12 +321,7 @@ static kh_cycle run_one_word(kh_sim *sim, kh_cycle end)
             kh_comp *c = sim->comps[(unsigned)__builtin_ctzll(bits)];
             c->ops->step(c, t);
         }
-        while (sim->at_end) { /* after every step of t (kh_sim_at_end) */
-            kh_end_hook *h = sim->at_end;
-            sim->at_end = h->next;
-            h->queued = 0;
-            h->fn(h->ctx, t);
-        }
+        end_hooks(sim, t);
         sim->in_step = 0;
     }
     sim->steps += steps;
