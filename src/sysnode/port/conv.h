@@ -95,7 +95,9 @@ static inline void kh_conv_answers_due(kh_creq_answers *a)
 /* The oldest read beat due by now, or NULL; pop it when consumed. */
 static inline const kh_conv_beat *kh_conv_beat_head(const kh_creq *r, kh_cycle now)
 {
-    const kh_conv_beat *b = kh_ring_head(&((const kh_creq_answers *)(const void *)r)->beats);
+    const kh_creq_answers *a = (const kh_creq_answers *)(const void *)r;
+    if (a->due > now) return NULL; /* neither head is due: no lookup */
+    const kh_conv_beat *b = kh_ring_head(&a->beats);
     return b && b->at <= now ? b : NULL;
 }
 static inline void kh_conv_beat_pop(kh_creq *r)
@@ -111,6 +113,7 @@ static inline void kh_conv_beat_pop(kh_creq *r)
 static inline int kh_conv_b_pop(kh_creq *r, kh_cycle now, uint64_t *tag)
 {
     kh_creq_answers *a = (kh_creq_answers *)(void *)r;
+    if (a->due > now) return 0;
     const kh_conv_b *b = kh_ring_head(&a->bs);
     if (!b || b->at > now) return 0;
     *tag = b->tag;
