@@ -89,6 +89,7 @@ kh_creq *kh_conv_requester(kh_conv *cv, unsigned ch, kh_comp *owner, const char 
     kh_ring_init(&r->wr, sizeof(conv_req));
     kh_ring_init(&r->a.beats, sizeof(kh_conv_beat));
     kh_ring_init(&r->a.bs, sizeof(kh_conv_b));
+    r->a.due = KH_NEVER;
     cv->rq[ch] = r;
     if (ch + 1 > cv->nch) cv->nch = ch + 1; /* the round-robins scan every channel */
     return r;
@@ -281,6 +282,7 @@ static void grant_read(kh_conv *cv, kh_creq *r, kh_target tg, kh_cycle t)
     kh_cycle at = first + r->r_skid;
     for (unsigned k0 = 0; k0 < rq->beats; k0 += KH_CONV_MAX_BEATS) {
         unsigned n = rq->beats - k0 < KH_CONV_MAX_BEATS ? rq->beats - k0 : KH_CONV_MAX_BEATS;
+        int was_empty = !kh_ring_count(&r->a.beats);
         kh_conv_beat *b = kh_ring_push_slot(&r->a.beats);
         if (b) { /* out of memory: these beats are lost, as a failed push lost them */
             b->at = at; /* field by field: a literal would clear the data rows first */
@@ -289,6 +291,7 @@ static void grant_read(kh_conv *cv, kh_creq *r, kh_target tg, kh_cycle t)
             b->k = 0;
             b->n = n;
             b->ends = k0 + n == rq->beats;
+            if (was_empty && at < r->a.due) r->a.due = at; /* a new head */
             /* the data in one go: from the page, word by word, or zeros
              * (timing-only, or a page never written) */
             if (in_run && run)
@@ -360,7 +363,8 @@ static void grant_write(kh_conv *cv, kh_creq *r, kh_target tg, kh_cycle t)
     if (b <= r->last_b) b = r->last_b + 1;
     r->last_b = b;
     kh_conv_b e = {b, rq->tag};
-    kh_ring_push(&r->a.bs, &e);
+    int was_empty = !kh_ring_count(&r->a.bs);
+    if (!kh_ring_push(&r->a.bs, &e) && was_empty && b < r->a.due) r->a.due = b; /* a new head */
     pop_write(cv, r);
     kh_comp_wake(r->owner, b);
 }

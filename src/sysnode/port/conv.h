@@ -78,43 +78,54 @@ typedef struct kh_creq_answers {
     kh_ring beats;    /* kh_conv_beat records, in delivery order */
     kh_ring bs;       /* kh_conv_b, in delivery order */
     unsigned wr_open; /* writes granted, response not yet delivered */
+    kh_cycle due;     /* the earlier of the two heads' cycles, KH_NEVER if none:
+                       * kept by every push into an empty ring and every pop,
+                       * as the owner asks for it on every step */
 } kh_creq_answers;
+
+/* due again from the heads, after a pop. */
+static inline void kh_conv_answers_due(kh_creq_answers *a)
+{
+    const kh_conv_beat *b = kh_ring_head(&a->beats);
+    const kh_conv_b *w = kh_ring_head(&a->bs);
+    kh_cycle t = b ? b->at : KH_NEVER;
+    a->due = w && w->at < t ? w->at : t;
+}
 
 /* The oldest read beat due by now, or NULL; pop it when consumed. */
 static inline const kh_conv_beat *kh_conv_beat_head(const kh_creq *r, kh_cycle now)
 {
-    const kh_conv_beat *b = kh_ring_head(&((const kh_creq_answers *)(const void *)r)->beats);
+    const kh_creq_answers *a = (const kh_creq_answers *)(const void *)r;
+    if (a->due > now) return NULL; /* neither head is due: no lookup */
+    const kh_conv_beat *b = kh_ring_head(&a->beats);
     return b && b->at <= now ? b : NULL;
 }
 static inline void kh_conv_beat_pop(kh_creq *r)
 {
-    kh_ring *q = &((kh_creq_answers *)(void *)r)->beats;
-    kh_conv_beat *b = kh_ring_head(q);
+    kh_creq_answers *a = (kh_creq_answers *)(void *)r;
+    kh_conv_beat *b = kh_ring_head(&a->beats);
     if (!b) return;
-    if (++b->k == b->n) kh_ring_pop(q);
+    if (++b->k == b->n) kh_ring_pop(&a->beats);
     else b->at += b->step;
+    kh_conv_answers_due(a);
 }
 /* Pop a write response due by now: 1 and its tag, or 0. */
 static inline int kh_conv_b_pop(kh_creq *r, kh_cycle now, uint64_t *tag)
 {
     kh_creq_answers *a = (kh_creq_answers *)(void *)r;
+    if (a->due > now) return 0;
     const kh_conv_b *b = kh_ring_head(&a->bs);
     if (!b || b->at > now) return 0;
     *tag = b->tag;
     kh_ring_pop(&a->bs);
     a->wr_open--;
+    kh_conv_answers_due(a);
     return 1;
 }
 /* Earliest cycle an answer already scheduled is due, KH_NEVER if none. */
 static inline kh_cycle kh_conv_next_answer(const kh_creq *r)
 {
-    const kh_creq_answers *a = (const kh_creq_answers *)(const void *)r;
-    kh_cycle t = KH_NEVER;
-    const kh_conv_beat *b = kh_ring_head(&a->beats);
-    const kh_conv_b *w = kh_ring_head(&a->bs);
-    if (b) t = b->at;
-    if (w && w->at < t) t = w->at;
-    return t;
+    return ((const kh_creq_answers *)(const void *)r)->due;
 }
 
 #endif

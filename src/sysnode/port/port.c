@@ -130,7 +130,7 @@ int kh_node_port_accept(kh_comp *dst, unsigned inport, const kh_flit *f, kh_cycl
         if (type != KH_T_MEM_WR_DATA && !(n->cfg.interlink && kf_remote(f))) check_remote(p, f, now);
         kh_fifo *q = type == KH_T_MEM_RD_REQ ? &p->rdq : &p->wrq;
         kh_fifo_push(q, f, now);
-        kh_comp_wake(&p->c, now + q->latency);
+        kh_comp_wake(&p->c, now + q->latency); /* the cycle it is visible: port_step counts on it */
         return 1;
     }
     /* Rule 4: everything else to the control agent. One port delivers per
@@ -357,12 +357,10 @@ static void port_step(kh_comp *c, kh_cycle now)
      * end them a cycle early (a write flit taken and nothing after it) */
     if (p->progressed) kh_comp_wake_next(c, now);
     note_busy(p, now);
+    /* The next answer's cycle; now + 1 is asked for already after a step
+     * that moved something. An intake FIFO's head needs no wake here: the
+     * accept that pushed it asked for the cycle it becomes visible. */
     kh_cycle t = kh_conv_next_answer(p->rq);
-    kh_cycle h = kh_fifo_head_ready(&p->rdq);
-    if (h > now && h < t) t = h;
-    h = kh_fifo_head_ready(&p->wrq);
-    if (h > now && h < t) t = h;
-    /* now + 1 is asked for already after a step that moved something */
     if (t > now + (kh_cycle)p->progressed && t != KH_NEVER) kh_comp_wake(c, t);
 }
 

@@ -19,12 +19,11 @@ int kh_port_plain_start(kh_port *p, const kh_flit *f, kh_cycle now)
     p->pr_sx = kf_src_x(f);
     p->pr_sy = kf_src_y(f);
     p->pr_txn = kf_txn(f);
-    for (unsigned last = 0; last < 2; last++) {
-        kh_flit_clear(&p->pr_hdr[last]);
-        kh_flit_set_hdr(&p->pr_hdr[last], &(kh_flit_hdr){.dst_x = p->pr_sx, .dst_y = p->pr_sy, .src_x = p->x,
-                                                         .src_y = p->y, .type = KH_T_MEM_RD_RESP, .txn = p->pr_txn,
-                                                         .last = last}); /* §3.1 */
-    }
+    kh_flit_clear(&p->pr_hdr[0]);
+    kh_flit_set_hdr(&p->pr_hdr[0], &(kh_flit_hdr){.dst_x = p->pr_sx, .dst_y = p->pr_sy, .src_x = p->x, .src_y = p->y,
+                                               .type = KH_T_MEM_RD_RESP, .txn = p->pr_txn}); /* §3.1 */
+    p->pr_hdr[1] = p->pr_hdr[0]; /* the last beat's: the same but for last */
+    kh_hdr_set_last(p->pr_hdr[1].w, 1);
     kh_conv_read(p->rq, kf_addr(f), kf_len(f) + 1, TAG_PLAIN, 1, now);
     p->rd_count++;
     p->reads++;
