@@ -97,20 +97,20 @@ static void names_resolve_to_the_host_map(void)
     kh_session *s = parse_ok(text);
     if (!s) return;
     CHECK_EQ(kh_session_ncommands(s), 7);
-    CHECK_EQ(s->cmd[0].addr, 0x800048);
-    CHECK_EQ(s->cmd[0].value, 3);
-    CHECK_EQ(s->cmd[1].addr, 0x800000 + 0x1000 + 8 * 0x21);
-    CHECK_EQ(s->cmd[1].mask, 0xff00000000000001u);
-    CHECK_EQ(s->cmd[1].has_value, 1);
-    CHECK_EQ(s->cmd[2].addr, 0x1000 + 32 * 2 + 8);
-    CHECK_EQ(s->cmd[2].value, 0x800070);
-    CHECK_EQ(s->cmd[3].addr, 0x810040); /* mesh 1 */
-    CHECK_EQ(s->cmd[3].value, 0x23);
-    CHECK_EQ(s->cmd[4].addr, kh_host_dram(1, 0x40));
-    CHECK_EQ(s->cmd[4].limit, 99);
-    CHECK_EQ(s->cmd[5].addr, kh_host_staging(1, 8) + 16);
-    CHECK_EQ(s->cmd[5].line, 7);
-    CHECK_EQ(s->cmd[6].addr, 0);
+    CHECK_EQ(sess_at(s, 0)->addr, 0x800048);
+    CHECK_EQ(sess_at(s, 0)->value, 3);
+    CHECK_EQ(sess_at(s, 1)->addr, 0x800000 + 0x1000 + 8 * 0x21);
+    CHECK_EQ(sess_at(s, 1)->mask, 0xff00000000000001u);
+    CHECK_EQ(sess_at(s, 1)->has_value, 1);
+    CHECK_EQ(sess_at(s, 2)->addr, 0x1000 + 32 * 2 + 8);
+    CHECK_EQ(sess_at(s, 2)->value, 0x800070);
+    CHECK_EQ(sess_at(s, 3)->addr, 0x810040); /* mesh 1 */
+    CHECK_EQ(sess_at(s, 3)->value, 0x23);
+    CHECK_EQ(sess_at(s, 4)->addr, kh_host_dram(1, 0x40));
+    CHECK_EQ(sess_at(s, 4)->limit, 99);
+    CHECK_EQ(sess_at(s, 5)->addr, kh_host_staging(1, 8) + 16);
+    CHECK_EQ(s->ref[5].line, 7);
+    CHECK_EQ(sess_at(s, 6)->addr, 0);
     kh_session_free(s);
 }
 
@@ -122,11 +122,38 @@ static void a_repeated_name_follows_the_mesh_in_force(void)
     kh_session *s = parse_ok(text);
     if (!s) return;
     CHECK_EQ(kh_session_ncommands(s), 4);
-    CHECK_EQ(s->cmd[0].addr, 0x800048);
-    CHECK_EQ(s->cmd[1].addr, 0x810048);
-    CHECK_EQ(s->cmd[2].addr, 0x800048);
-    CHECK_EQ(s->cmd[3].addr, 0x800048);
-    CHECK_EQ(s->cmd[3].value, 4);
+    CHECK_EQ(sess_at(s, 0)->addr, 0x800048);
+    CHECK_EQ(sess_at(s, 1)->addr, 0x810048);
+    CHECK_EQ(sess_at(s, 2)->addr, 0x800048);
+    CHECK_EQ(sess_at(s, 3)->addr, 0x800048);
+    CHECK_EQ(sess_at(s, 3)->value, 4);
+    kh_session_free(s);
+}
+
+/* A line read again runs the same access from its own line; after `mesh N`
+ * the same text is the other mesh's register. */
+static void a_repeated_line_keeps_its_line_and_its_mesh(void)
+{
+    const char *text = "write PROG_LEN 1\nwrite PROG_LEN 1\nmesh 1\nwrite PROG_LEN 1\nmesh 0\n"
+                       "write PROG_LEN 1\n"
+                       "stage 2 payload=0000000000000000000000000000000000000000000000000000000000000000\n"
+                       "stage 2 payload=0000000000000000000000000000000000000000000000000000000000000000\n";
+    kh_session *s = parse_ok(text);
+    if (!s) return;
+    CHECK_EQ(kh_session_ncommands(s), 14);
+    static const unsigned line[4] = {1, 2, 4, 6};
+    static const uint64_t addr[4] = {0x800048, 0x800048, 0x810048, 0x800048};
+    for (unsigned k = 0; k < 4; k++) {
+        CHECK_EQ(s->ref[k].line, line[k]);
+        CHECK_EQ(sess_at(s, k)->addr, addr[k]);
+        CHECK_EQ(sess_at(s, k)->value, 1);
+    }
+    /* each stage line has its own five writes, the first with its slot */
+    CHECK_EQ(s->ref[4].line, 7);
+    CHECK_EQ(s->ref[9].line, 8);
+    CHECK_EQ(sess_at(s, 4)->stage_slot, 2);
+    CHECK_EQ(sess_at(s, 9)->stage_slot, 2);
+    CHECK(sess_at(s, 4) != sess_at(s, 9));
     kh_session_free(s);
 }
 
@@ -137,12 +164,12 @@ static void stage_writes_the_five_words_of_a_cu_inst(void)
     kh_session *s = parse_ok(text);
     if (!s) return;
     CHECK_EQ(kh_session_ncommands(s), 5);
-    for (unsigned k = 0; k < 5; k++) CHECK_EQ(s->cmd[k].addr, 0x800000 + 0x2000 + 80 + 8 * k);
-    CHECK_EQ(s->cmd[3].value, 0x0100000140000000u);
-    CHECK_EQ(s->cmd[2].value, 0x0000000000001000u);
-    CHECK_EQ(s->cmd[1].value, 0x0000000000008000u);
+    for (unsigned k = 0; k < 5; k++) CHECK_EQ(sess_at(s, k)->addr, 0x800000 + 0x2000 + 80 + 8 * k);
+    CHECK_EQ(sess_at(s, 3)->value, 0x0100000140000000u);
+    CHECK_EQ(sess_at(s, 2)->value, 0x0000000000001000u);
+    CHECK_EQ(sess_at(s, 1)->value, 0x0000000000008000u);
     /* header word: type 5 [15:12], txn 0x40 [11:4], last [3] (flits.md §10) */
-    CHECK_EQ(s->cmd[4].value, 0x5408);
+    CHECK_EQ(sess_at(s, 4)->value, 0x5408);
     kh_session_free(s);
 }
 
@@ -151,10 +178,10 @@ static void upload_hex_is_bytes_in_address_order(void)
     const char *text = "upload DRAM(0) hex 00112233_44556677 8899aabbccddeeff  # two words\n";
     kh_session *s = parse_ok(text);
     if (!s) return;
-    CHECK_EQ(s->cmd[0].n, 16);
-    CHECK_EQ(s->cmd[0].bytes[0], 0x00);
-    CHECK_EQ(s->cmd[0].bytes[7], 0x77);
-    CHECK_EQ(s->cmd[0].bytes[15], 0xff);
+    CHECK_EQ(sess_at(s, 0)->n, 16);
+    CHECK_EQ(sess_at(s, 0)->bytes[0], 0x00);
+    CHECK_EQ(sess_at(s, 0)->bytes[7], 0x77);
+    CHECK_EQ(sess_at(s, 0)->bytes[15], 0xff);
     kh_session_free(s);
 }
 
@@ -163,6 +190,7 @@ int main(void)
     KH_RUN(every_malformed_line_names_its_line);
     KH_RUN(names_resolve_to_the_host_map);
     KH_RUN(a_repeated_name_follows_the_mesh_in_force);
+    KH_RUN(a_repeated_line_keeps_its_line_and_its_mesh);
     KH_RUN(stage_writes_the_five_words_of_a_cu_inst);
     KH_RUN(upload_hex_is_bytes_in_address_order);
     return kh_test_end("t_session");

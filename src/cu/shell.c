@@ -57,7 +57,7 @@ static int shell_busy(const kh_cu *cu)
 
 /* Busy cycles are counted lazily: accumulate the interval since the last
  * update. Called before anything the busy state depends on changes
- * (in_flight, the instruction and completion FIFOs, rd_owed,
+ * (in_flight, the instruction and completion FIFOs, whether rd_owed is 0,
  * compute_until): that state was constant since the last call, and
  * splitting an interval in two gives the same sums. */
 static void account_busy(kh_cu *cu, kh_cycle now)
@@ -149,9 +149,9 @@ int kh_cu_accept(kh_comp *dst, unsigned port, const kh_flit *f, kh_cycle now)
     /* busy never depends on the arriving flit */
     if (kh_fifo_full(&cu->inst_q, now) || kh_fifo_full(&cu->recv_q, now)) return 0;
     if (cu->params.l_ctrl_hold && cu->ctrl_pending) return 0; /* profile L */
-    account_busy(cu, now);
     switch (kh_hdr_type(f->w)) {
     case KH_T_CU_INST:
+        account_busy(cu, now); /* the instruction FIFO fills */
         /* The shell does not read rsvd, so the word runs; but no CU_INST may
          * carry it (flits.md §2.4, §9 V2, V5): say so, with or without --check. */
         if (kh_hdr_rsvd(f->w) && !cu->warned_inst_rsvd) {
@@ -198,7 +198,12 @@ int kh_cu_accept(kh_comp *dst, unsigned port, const kh_flit *f, kh_cycle now)
         }
         break;
     default:
-        if (kh_hdr_type(f->w) == KH_T_MEM_RD_RESP && cu->rd_owed) cu->rd_owed--;
+        /* the accounting reads rd_owed only as zero or not: only the last
+         * response owed changes it (most responses come with more owed) */
+        if (kh_hdr_type(f->w) == KH_T_MEM_RD_RESP && cu->rd_owed) {
+            if (cu->rd_owed == 1) account_busy(cu, now);
+            cu->rd_owed--;
+        }
         kh_fifo_push(&cu->recv_q, f, now);
         kh_comp_wake(dst, now + cu->recv_q.latency);
         trace_fifo(cu, "recv fifo", &cu->recv_q, now);
@@ -222,7 +227,7 @@ int kh_cu_send(kh_cu *cu, const kh_flit *f, kh_cycle now)
     cu->send_ready = 0;
     cu->unit_flits++;
     if (kh_hdr_type(f->w) == KH_T_MEM_RD_REQ) {
-        account_busy(cu, now);
+        if (!cu->rd_owed) account_busy(cu, now); /* read as zero or not, see kh_cu_accept */
         cu->rd_owed += rd_flits_owed(f->w);
     }
     kh_comp_wake(&cu->base, now + 1);

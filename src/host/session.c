@@ -33,6 +33,17 @@ typedef struct expr_cached {
     uint64_t value;
 } expr_cached;
 
+/* Lines read before that gave one command of their own (a session repeats
+ * the same few lines thousands of times): the same text with the same mesh
+ * in force is the same command (its parse reads nothing else), run again
+ * from a new line. Direct-mapped, fixed size; the text is the session's. */
+#define LINE_CACHE_BITS 7
+typedef struct line_seen {
+    const char *text; /* NULL = empty slot */
+    size_t len;
+    unsigned mesh, cmd;
+} line_seen;
+
 /* Parsing state of one session text. */
 typedef struct sess_parse {
     kh_session *s;
@@ -42,6 +53,7 @@ typedef struct sess_parse {
     char *err;
     size_t errlen;
     expr_cached cache[EXPR_CACHE];
+    line_seen lines[1u << LINE_CACHE_BITS];
 } sess_parse;
 
 static int fail(sess_parse *p, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
@@ -294,8 +306,41 @@ static int expr_sum(expr *e, uint64_t *out)
     return 0;
 }
 
+/* A plain number, decimal or 0x hex without '_' and short enough not to
+ * overflow: most operands are one, read here in a single pass. Returns 0 for
+ * anything else (a name, an operator, a '_', a bad or long digit string),
+ * which the expression parser reads, with its messages. */
+static int plain_number(const char *tok, uint64_t *out)
+{
+    uint64_t v = 0;
+    size_t n = 0;
+    if (tok[0] == '0' && (tok[1] == 'x' || tok[1] == 'X')) {
+        for (tok += 2; tok[n]; n++) {
+            unsigned c = (unsigned char)tok[n], d;
+            if (c - '0' < 10)
+                d = c - '0';
+            else if ((c | 0x20) - 'a' < 6)
+                d = (c | 0x20) - 'a' + 10;
+            else
+                return 0;
+            v = v << 4 | d;
+        }
+        if (n == 0 || n > 16) return 0;
+    } else {
+        for (; tok[n]; n++) {
+            unsigned d = (unsigned char)tok[n] - '0';
+            if (d >= 10) return 0;
+            v = v * 10 + d;
+        }
+        if (n == 0 || n > 19) return 0; /* 19 digits stay below 2^64 */
+    }
+    *out = v;
+    return 1;
+}
+
 static int eval(sess_parse *p, const char *tok, uint64_t *out)
 {
+    if ((unsigned char)tok[0] - '0' < 10 && plain_number(tok, out)) return 0;
     /* Only expressions with a name are worth a look-up; a failed one is
      * never stored, so its message comes again. */
     expr_cached *slot = NULL;
@@ -401,9 +446,25 @@ static int data_operand(sess_parse *p, char **tok, int ntok, uint8_t **out, size
 
 /* ---- commands ---------------------------------------------------------- */
 
+/* The session runs stored command `cmd` next, for the current line. */
+static int add_ref(sess_parse *p, unsigned cmd)
+{
+    kh_session *s = p->s;
+    if (s->nref == s->capref) {
+        unsigned cap = s->capref ? 2 * s->capref : 32;
+        sess_ref *nr = realloc(s->ref, cap * sizeof *nr);
+        if (!nr) return fail(p, "out of memory");
+        s->ref = nr;
+        s->capref = cap;
+    }
+    s->ref[s->nref++] = (sess_ref){cmd, p->line};
+    return 0;
+}
+
 static sess_cmd *add_cmd(sess_parse *p, sess_op op)
 {
     kh_session *s = p->s;
+    if (add_ref(p, s->ncmd)) return NULL;
     if (s->ncmd == s->cap) {
         unsigned cap = s->cap ? 2 * s->cap : 32;
         sess_cmd *nc = realloc(s->cmd, cap * sizeof *nc);
@@ -656,9 +717,14 @@ static void free_cmds(kh_session *s)
     for (unsigned i = 0; i < s->ncmd; i++)
         if (s->cmd[i].bytes) free(s->cmd[i].bytes); /* most commands have none: no call for them */
     free(s->cmd);
+    free(s->ref);
 }
 
 static int is_blank(char c) { return c == ' ' || c == '\t' || c == '\r' || c == '\f' || c == '\v'; }
+
+/* What ends a word: the end of the line, a comment, a blank (one look-up a
+ * byte instead of seven compares). */
+static const unsigned char word_end[256] = {[0] = 1, ['#'] = 1, [' '] = 1, ['\t'] = 1, ['\r'] = 1, ['\f'] = 1, ['\v'] = 1};
 
 /* The len bytes at text (no NUL among them), line by line. */
 static kh_session *parse_text(const char *text, size_t len, const char *name, const char *base_dir, char *err,
@@ -676,6 +742,16 @@ static kh_session *parse_text(const char *text, size_t len, const char *name, co
         const char *end = memchr(at, '\n', (size_t)(stop - at));
         size_t n = end ? (size_t)(end - at) : (size_t)(stop - at);
         p.line++;
+        uint32_t h = 2166136261u;
+        for (size_t i = 0; i < n; i++) h = (h ^ (unsigned char)at[i]) * 16777619u;
+        line_seen *seen = &p.lines[((h ^ p.mesh) * 2654435761u) >> (32 - LINE_CACHE_BITS)]; /* top bits: mixed */
+        if (seen->text && seen->len == n && seen->mesh == p.mesh && !memcmp(seen->text, at, n)) {
+            if (add_ref(&p, seen->cmd)) goto bad;
+            at += n;
+            if (at < stop) at++; /* the '\n' */
+            continue;
+        }
+        unsigned ncmd = s->ncmd;
         /* most lines fit the stack buffer: no allocation per line */
         char small[256], *buf = n < sizeof small ? small : malloc(n + 1);
         if (!buf) {
@@ -698,7 +774,7 @@ static kh_session *parse_text(const char *text, size_t len, const char *name, co
                 goto bad;
             }
             tok[ntok++] = c;
-            while (*c && *c != '#' && !is_blank(*c)) c++;
+            while (!word_end[(unsigned char)*c]) c++;
             if (*c == '#') {
                 *c = 0;
                 break;
@@ -708,6 +784,11 @@ static kh_session *parse_text(const char *text, size_t len, const char *name, co
         int rc = ntok ? parse_line(&p, tok, ntok) : 0;
         if (buf != small) free(buf);
         if (rc) goto bad;
+        /* one command that reads no file and has no staging slot: all its
+         * parse read is the text and the mesh */
+        if (s->ncmd == ncmd + 1 && s->cmd[ncmd].op != SESS_UPLOAD && s->cmd[ncmd].op != SESS_COMPARE &&
+            s->cmd[ncmd].op != SESS_CPU && s->cmd[ncmd].stage_slot < 0)
+            *seen = (line_seen){at, n, p.mesh, ncmd};
         at += n;
         if (at < stop) at++; /* the '\n' */
     }
@@ -776,4 +857,4 @@ void kh_session_free(kh_session *s)
     free(s);
 }
 
-unsigned kh_session_ncommands(const kh_session *s) { return s->ncmd; }
+unsigned kh_session_ncommands(const kh_session *s) { return s->nref; }

@@ -19,25 +19,38 @@ typedef enum sess_op {
     SESS_CPU,     /* cpu PROGRAM [arg=N] [txn=T] [last=0|1]: load and kick the node processor */
 } sess_op;
 
-/* 56 bytes: bench (2)'s session holds 85,148 of them, and each page of
- * them costs a fault. */
+/* 56 bytes. A line read again with the same mesh in force is the same
+ * command: it is stored once, and the session lists each command it runs as
+ * a sess_ref (bench (2)'s session runs 85,148 of 42 distinct ones; a page
+ * of memory costs a fault). */
 typedef struct sess_cmd {
     uint64_t addr, value, mask, limit;
     uint8_t *bytes;    /* upload / compare data */
     uint32_t n;        /* bytes (dump: length), at most SESS_DATA_MAX */
-    unsigned line;
+    unsigned line;     /* the line it was first read from (each run has its own in sess_ref) */
     int stage_slot;    /* the first write of `stage SLOT`: SLOT, else -1 */
     uint8_t op;        /* sess_op */
     uint8_t has_value; /* read with an expectation */
     uint8_t mesh;      /* cpu: the mesh whose processor is loaded; value = arg, addr = txn, has_value = last */
 } sess_cmd;
 
+/* One command of the session, in order: which stored command, read from
+ * which line. */
+typedef struct sess_ref {
+    unsigned cmd, line;
+} sess_ref;
+
 struct kh_session {
     char name[256];
-    sess_cmd *cmd;
+    sess_cmd *cmd; /* the distinct commands, in the order first read */
     unsigned ncmd, cap;
+    sess_ref *ref; /* the session's commands in order */
+    unsigned nref, capref;
     unsigned top_mesh, top_mesh_line; /* 1 + the highest `mesh N`, and its line */
 };
+
+/* The session's i-th command (i < nref). */
+static inline const sess_cmd *sess_at(const kh_session *s, unsigned i) { return &s->cmd[s->ref[i].cmd]; }
 
 #define SESS_POLL_LIMIT UINT64_C(10000000) /* cycles a poll waits by default */
 #define SESS_IDLE_LIMIT UINT64_C(10000000) /* cycles `idle` waits by default */

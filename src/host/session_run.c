@@ -223,6 +223,8 @@ static int preflight(const kh_session *s, kh_machine *m, char *err, size_t errle
         return -1;
     }
     uint64_t slots = kh_sim_params(kh_machine_sim(m))->stage_flits;
+    /* the stored commands: one with a staging slot is never shared, so its
+     * line is its own and the first in order is the first in the session */
     for (unsigned i = 0; i < s->ncmd; i++) {
         const sess_cmd *c = &s->cmd[i];
         if (c->stage_slot >= 0 && (uint64_t)c->stage_slot >= slots) {
@@ -239,13 +241,14 @@ static int preflight(const kh_session *s, kh_machine *m, char *err, size_t errle
 int kh_session_run(kh_session *s, kh_machine *m, FILE *out, char *err, size_t errlen)
 {
     if (preflight(s, m, err, errlen)) return -1;
-    for (unsigned i = 0; i < s->ncmd; i++) {
-        const sess_cmd *c = &s->cmd[i];
-        int rc = run_one(s, c, m, out, err, errlen);
+    for (unsigned i = 0; i < s->nref; i++) {
+        sess_cmd c = *sess_at(s, i);
+        c.line = s->ref[i].line; /* a stored command may run from several lines */
+        int rc = run_one(s, &c, m, out, err, errlen);
         if (rc) return rc;
         const char *merr = kh_machine_error(m);
         if (merr) {
-            say(err, errlen, s, c, "the machine refused an operation: %s", merr);
+            say(err, errlen, s, &c, "the machine refused an operation: %s", merr);
             return 1;
         }
     }

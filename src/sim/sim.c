@@ -272,17 +272,82 @@ static kh_cycle run_windows(kh_sim *sim, kh_cycle end, kh_cycle *reached)
     }
 }
 
+/* The loop of a process that steps everything itself, with at most 64
+ * components and no progress callback (every single-process run): the
+ * general loop below with what cannot change during a run tested once.
+ * Components are added and partitions and the progress callback set between
+ * runs, never inside a step. The clock is kept in a register between cycles
+ * (nothing but steps runs there) and stored at each cycle's start and at
+ * the end. Few values live across the step calls, so that none is spilled
+ * (the component array is read again for each step, as in run_cycle). */
+static kh_cycle run_one_word(kh_sim *sim, kh_cycle end)
+{
+    kh_cycle t = sim->sched.now - 1; /* the cycle before the next one to look at */
+    uint64_t steps = 0;
+    for (;;) {
+        kh_cycle now = t + 1;
+        if (sim->nheap) { /* a far wake may come due: the general step, rarely */
+            sim->sched.now = now;
+            if ((t = next_due(sim)) >= end) break;
+            run_cycle(sim, t);
+            continue;
+        }
+        uint64_t occ = sim->sched.occ;
+        if (!occ) {
+            sim->sched.now = now;
+            t = KH_NEVER;
+            break;
+        }
+        unsigned r = (unsigned)(now % KH_WHEEL);
+        t = now + (kh_cycle)__builtin_ctzll(r ? (occ >> r) | (occ << (KH_WHEEL - r)) : occ);
+        if (t >= end) {
+            sim->sched.now = now;
+            break;
+        }
+        sim->sched.now = t;
+        sim->in_step = 1;
+        unsigned s = (unsigned)(t % KH_WHEEL);
+        sim->sched.occ = occ & ~(UINT64_C(1) << s);
+        uint64_t bits = sim->sched.wheel[s];
+        sim->sched.wheel[s] = 0;
+        for (; bits; bits &= bits - 1, steps++) {
+            kh_comp *c = sim->comps[(unsigned)__builtin_ctzll(bits)];
+            c->ops->step(c, t);
+        }
+        while (sim->at_end) { /* after every step of t (kh_sim_at_end) */
+            kh_end_hook *h = sim->at_end;
+            sim->at_end = h->next;
+            h->queued = 0;
+            h->fn(h->ctx, t);
+        }
+        sim->in_step = 0;
+    }
+    sim->steps += steps;
+    return t;
+}
+
+/* Execute the due cycles before `end` (no sync): the clock is left after
+ * the last cycle executed; returns the first due cycle not executed (>=
+ * end), KH_NEVER when nothing is pending. */
+static kh_cycle run_local(kh_sim *sim, kh_cycle end)
+{
+    if (sim->sched.nwords == 1 && !sim->own && !sim->progress) return run_one_word(sim, end);
+    kh_cycle t;
+    while ((t = next_due(sim)) < end) {
+        if (t >= sim->progress_at) progress(sim, t);
+        run_cycle(sim, t);
+    }
+    return t;
+}
+
 uint64_t kh_sim_run(kh_sim *sim, kh_cycle n)
 {
     uint64_t before = sim->steps;
-    kh_cycle end = run_end(sim, n), t, reached;
+    kh_cycle end = run_end(sim, n), reached;
     if (sim->sync) {
         run_windows(sim, end, &reached);
     } else {
-        while ((t = next_due(sim)) < end) {
-            if (t >= sim->progress_at) progress(sim, t);
-            run_cycle(sim, t);
-        }
+        run_local(sim, end);
     }
     sim->sched.now = end;
     return sim->steps - before;
@@ -290,7 +355,7 @@ uint64_t kh_sim_run(kh_sim *sim, kh_cycle n)
 
 int kh_sim_run_until_idle(kh_sim *sim, kh_cycle limit)
 {
-    kh_cycle end = run_end(sim, limit), t;
+    kh_cycle end = run_end(sim, limit);
     if (sim->sync) {
         kh_cycle reached;
         if (run_windows(sim, end, &reached) != KH_NEVER) {
@@ -300,13 +365,9 @@ int kh_sim_run_until_idle(kh_sim *sim, kh_cycle limit)
         sim->sched.now = reached; /* where the last step anywhere left the clock */
         return 1;
     }
-    while ((t = next_due(sim)) != KH_NEVER) {
-        if (t >= end) {
-            sim->sched.now = end;
-            return 0;
-        }
-        if (t >= sim->progress_at) progress(sim, t);
-        run_cycle(sim, t);
+    if (run_local(sim, end) != KH_NEVER) {
+        sim->sched.now = end;
+        return 0;
     }
     return 1;
 }

@@ -17,6 +17,12 @@ expect_err_has "it names the line, the address, expected and actual" \
     "fail.session:2: read 0x800070: expected 0x0000000000000005, got 0x0000000000000000" \
     $KOHAKU run "$MAP" "$tmp/fail.session"
 
+# line 4 is line 2 again (one stored command): its failure names line 4
+printf 'write PROG_LEN 5\nread PROG_LEN 5\nwrite PROG_LEN 0\nread PROG_LEN 5\n' > "$tmp/again.session"
+expect_err_has "a line read again fails with its own line" \
+    "again.session:4: read 0x800048: expected 0x0000000000000005, got 0x0000000000000000" \
+    $KOHAKU run "$MAP" "$tmp/again.session"
+
 printf '# ok\nrun 3\nwrite PROG_LEN\n' > "$tmp/bad.session"
 expect_rc "a malformed line exits 1" 1 $KOHAKU run "$MAP" "$tmp/bad.session"
 expect_err_has "it names its line" "bad.session:3: usage: write ADDR VALUE" $KOHAKU run "$MAP" "$tmp/bad.session"

@@ -132,6 +132,14 @@ static void goto_state(saxpy *u, sx_state st, kh_cycle at)
     kh_cu_wake(u->shell, at);
 }
 
+/* goto_state inside sx_step, whose end asks for the wake: next, or for
+ * WAIT (entered with the read of y in the send register) now + 1. */
+static void set_state(saxpy *u, sx_state st, kh_cycle at)
+{
+    u->st = st;
+    u->next = at;
+}
+
 static int sx_inst(void *unit, const kh_flit *inst, kh_cycle now)
 {
     saxpy *u = unit;
@@ -195,14 +203,14 @@ static void sx_step(void *unit, kh_cycle now)
             read_req(u, &u->send_flit, u->st == SX_RQX ? SX_TAG_X : SX_TAG_Y,
                      u->st == SX_RQX ? u->x_addr : u->y_addr);
             u->send_valid = 1;
-            goto_state(u, u->st == SX_RQX ? SX_RQY : SX_WAIT, now + 1);
+            set_state(u, u->st == SX_RQX ? SX_RQY : SX_WAIT, now + 1);
             break;
         case SX_WAIT:
             /* The line counters are registers: a response consumed this
              * cycle counts from the next. */
             if (u->xw >= u->beats && u->yw >= u->beats && u->last_resp < now) {
                 compute(u);
-                goto_state(u, SX_WREQ, now + 1 + u->n); /* n COMP cycles, then WREQ */
+                set_state(u, SX_WREQ, now + 1 + u->n); /* n COMP cycles, then WREQ */
             }
             break;
         case SX_WREQ:
@@ -211,7 +219,7 @@ static void sx_step(void *unit, kh_cycle now)
             kh_mem_wr_req_set_addr(u->send_flit.w, u->y_addr);
             kh_mem_wr_req_set_len(u->send_flit.w, u->beats - 1);
             u->send_valid = 1;
-            goto_state(u, SX_WDATA, now + 1);
+            set_state(u, SX_WDATA, now + 1);
             break;
         case SX_WDATA: {
             if (!can_load) break;
@@ -220,10 +228,10 @@ static void sx_step(void *unit, kh_cycle now)
             memcpy(u->send_flit.w, u->yl[u->wb].w, 4 * sizeof(uint64_t));
             u->send_valid = 1;
             u->wb++;
-            goto_state(u, last ? SX_DONE : SX_WDATA, now + 1);
+            set_state(u, last ? SX_DONE : SX_WDATA, now + 1);
             break;
         }
-        case SX_DONE: goto_state(u, SX_RETIRE, now + 1); break;
+        case SX_DONE: set_state(u, SX_RETIRE, now + 1); break;
         case SX_RETIRE:
             /* exec_done, registered: the cycle after DONE (§2.6). */
             u->st = SX_IDLE;
@@ -239,10 +247,15 @@ static void sx_step(void *unit, kh_cycle now)
         }
     }
     /* Keep stepping while the send register waits (the shell also wakes us
-     * when its output frees) or a state action is due. */
-    if (u->send_valid) kh_cu_wake(u->shell, now + 1);
-    if (u->next != KH_NEVER && u->st != SX_IDLE && u->st != SX_WAIT)
-        kh_cu_wake(u->shell, u->next > now ? u->next : now + 1);
+     * when its output frees) or a state action is due: each cycle asked for
+     * once (most steps want now + 1 for both). */
+    kh_cycle soon = u->send_valid ? now + 1 : KH_NEVER;
+    if (u->next != KH_NEVER && u->st != SX_IDLE && u->st != SX_WAIT) {
+        kh_cycle due = u->next > now ? u->next : now + 1;
+        if (due != soon && soon != KH_NEVER) kh_cu_wake(u->shell, soon);
+        soon = due;
+    }
+    if (soon != KH_NEVER) kh_cu_wake(u->shell, soon);
 }
 
 static uint64_t sx_dbg(void *unit) { return ((saxpy *)unit)->elements; }
