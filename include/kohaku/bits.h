@@ -42,8 +42,9 @@ static inline void kh_bits_set(uint64_t *w, unsigned lo, unsigned width, uint64_
 static inline void kh_words_to_bytes(const uint64_t *w, size_t nwords, uint8_t *out)
 {
 #if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
-    /* the host's own order is the image's: one copy (a burst at a time) */
-    memcpy(out, w, 8 * nwords);
+    /* the host's own order is the image's: one copy (a burst at a time);
+     * none for no words, where either pointer may be NULL */
+    if (nwords) memcpy(out, w, 8 * nwords);
 #else
     /* spelt out per byte: compilers merge the eight stores into one where
      * they can */
@@ -57,7 +58,7 @@ static inline void kh_words_to_bytes(const uint64_t *w, size_t nwords, uint8_t *
 static inline void kh_words_from_bytes(uint64_t *w, size_t nwords, const uint8_t *in)
 {
 #if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
-    memcpy(w, in, 8 * nwords);
+    if (nwords) memcpy(w, in, 8 * nwords);
 #else
     /* likewise one load per word */
     for (size_t k = 0; k < nwords; k++, in += 8)
