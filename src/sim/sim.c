@@ -150,16 +150,20 @@ static void migrate(kh_sim *sim)
     }
 }
 
+/* The first cycle from now on whose wheel slot has a wake, occ (the
+ * slots with one) not 0: the occupancy rotated so that now's slot is bit 0. */
+static inline __attribute__((always_inline)) kh_cycle wheel_first(uint64_t occ, kh_cycle now)
+{
+    unsigned r = (unsigned)(now % KH_WHEEL);
+    return now + (kh_cycle)__builtin_ctzll(r ? (occ >> r) | (occ << (KH_WHEEL - r)) : occ);
+}
+
 /* The earliest cycle with a wake, KH_NEVER if none (inlined: asked once per
  * executed cycle). */
 static inline __attribute__((always_inline)) kh_cycle next_due(kh_sim *sim)
 {
     if (sim->nheap) migrate(sim);
-    if (sim->sched.occ) {
-        unsigned r = (unsigned)(sim->sched.now % KH_WHEEL);
-        uint64_t rot = r ? (sim->sched.occ >> r) | (sim->sched.occ << (KH_WHEEL - r)) : sim->sched.occ;
-        return sim->sched.now + (kh_cycle)__builtin_ctzll(rot);
-    }
+    if (sim->sched.occ) return wheel_first(sim->sched.occ, sim->sched.now);
     return sim->nheap ? sim->heap[0].t : KH_NEVER;
 }
 
@@ -305,8 +309,7 @@ static kh_cycle run_one_word(kh_sim *sim, kh_cycle end)
             t = KH_NEVER;
             break;
         }
-        unsigned r = (unsigned)(now % KH_WHEEL);
-        t = now + (kh_cycle)__builtin_ctzll(r ? (occ >> r) | (occ << (KH_WHEEL - r)) : occ);
+        t = wheel_first(occ, now);
         if (t >= end) {
             sim->sched.now = now;
             break;
@@ -401,9 +404,7 @@ static kh_cycle local_next_wake(const kh_sim *sim)
 {
     kh_cycle t = sim->nheap ? sim->heap[0].t : KH_NEVER;
     if (sim->sched.occ) {
-        unsigned r = (unsigned)(sim->sched.now % KH_WHEEL);
-        uint64_t rot = r ? (sim->sched.occ >> r) | (sim->sched.occ << (KH_WHEEL - r)) : sim->sched.occ;
-        kh_cycle w = sim->sched.now + (kh_cycle)__builtin_ctzll(rot);
+        kh_cycle w = wheel_first(sim->sched.occ, sim->sched.now);
         if (w < t) t = w;
     }
     return t;
