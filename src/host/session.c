@@ -306,41 +306,8 @@ static int expr_sum(expr *e, uint64_t *out)
     return 0;
 }
 
-/* A plain number, decimal or 0x hex without '_' and short enough not to
- * overflow: most operands are one, read here in a single pass. Returns 0 for
- * anything else (a name, an operator, a '_', a bad or long digit string),
- * which the expression parser reads, with its messages. */
-static int plain_number(const char *tok, uint64_t *out)
-{
-    uint64_t v = 0;
-    size_t n = 0;
-    if (tok[0] == '0' && (tok[1] == 'x' || tok[1] == 'X')) {
-        for (tok += 2; tok[n]; n++) {
-            unsigned c = (unsigned char)tok[n], d;
-            if (c - '0' < 10)
-                d = c - '0';
-            else if ((c | 0x20) - 'a' < 6)
-                d = (c | 0x20) - 'a' + 10;
-            else
-                return 0;
-            v = v << 4 | d;
-        }
-        if (n == 0 || n > 16) return 0;
-    } else {
-        for (; tok[n]; n++) {
-            unsigned d = (unsigned char)tok[n] - '0';
-            if (d >= 10) return 0;
-            v = v * 10 + d;
-        }
-        if (n == 0 || n > 19) return 0; /* 19 digits stay below 2^64 */
-    }
-    *out = v;
-    return 1;
-}
-
 static int eval(sess_parse *p, const char *tok, uint64_t *out)
 {
-    if ((unsigned char)tok[0] - '0' < 10 && plain_number(tok, out)) return 0;
     /* Only expressions with a name are worth a look-up; a failed one is
      * never stored, so its message comes again. */
     expr_cached *slot = NULL;
@@ -738,22 +705,17 @@ static kh_session *parse_text(const char *text, size_t len, const char *name, co
     snprintf(s->name, sizeof s->name, "%s", name ? name : "session");
     sess_parse p = {.s = s, .base_dir = base_dir, .err = err, .errlen = errlen};
     const char *at = text, *stop = text + len;
-    while (at < stop) {
+    for (const char *next; at < stop; at = next) {
         const char *end = memchr(at, '\n', (size_t)(stop - at));
         size_t n = end ? (size_t)(end - at) : (size_t)(stop - at);
+        next = end ? end + 1 : stop;
         p.line++;
-        if (n == 0 || at[0] == '#') { /* no words: nothing to read */
-            at += n;
-            if (at < stop) at++; /* the '\n' */
-            continue;
-        }
+        if (n == 0 || at[0] == '#') continue; /* no words: nothing to read */
         uint32_t h = 2166136261u;
         for (size_t i = 0; i < n; i++) h = (h ^ (unsigned char)at[i]) * 16777619u;
         line_seen *seen = &p.lines[((h ^ p.mesh) * 2654435761u) >> (32 - LINE_CACHE_BITS)]; /* top bits: mixed */
         if (seen->text && seen->len == n && seen->mesh == p.mesh && !memcmp(seen->text, at, n)) {
             if (add_ref(&p, seen->cmd)) goto bad;
-            at += n;
-            if (at < stop) at++; /* the '\n' */
             continue;
         }
         unsigned ncmd = s->ncmd;
@@ -794,8 +756,6 @@ static kh_session *parse_text(const char *text, size_t len, const char *name, co
         if (s->ncmd == ncmd + 1 && s->cmd[ncmd].op != SESS_UPLOAD && s->cmd[ncmd].op != SESS_COMPARE &&
             s->cmd[ncmd].op != SESS_CPU && s->cmd[ncmd].stage_slot < 0)
             *seen = (line_seen){at, n, p.mesh, ncmd};
-        at += n;
-        if (at < stop) at++; /* the '\n' */
     }
     return s;
 bad:
