@@ -125,19 +125,19 @@ static void read_req(const saxpy *u, kh_flit *f, unsigned tag, uint64_t addr)
 
 /* ---- the state machine ------------------------------------------------- */
 
-static void goto_state(saxpy *u, sx_state st, kh_cycle at)
-{
-    u->st = st;
-    u->next = at;
-    kh_cu_wake(u->shell, at);
-}
-
-/* goto_state inside sx_step, whose end asks for the wake: next, or for
- * WAIT (entered with the read of y in the send register) now + 1. */
+/* The state and the cycle of its action; inside sx_step, whose end asks
+ * for the wake (next, or for WAIT, entered with the read of y in the send
+ * register, now + 1). */
 static void set_state(saxpy *u, sx_state st, kh_cycle at)
 {
     u->st = st;
     u->next = at;
+}
+
+static void goto_state(saxpy *u, sx_state st, kh_cycle at)
+{
+    set_state(u, st, at);
+    kh_cu_wake(u->shell, at);
 }
 
 static int sx_inst(void *unit, const kh_flit *inst, kh_cycle now)
@@ -249,13 +249,11 @@ static void sx_step(void *unit, kh_cycle now)
     /* Keep stepping while the send register waits (the shell also wakes us
      * when its output frees) or a state action is due: each cycle asked for
      * once (most steps want now + 1 for both). */
-    kh_cycle soon = u->send_valid ? now + 1 : KH_NEVER;
+    if (u->send_valid) kh_cu_wake(u->shell, now + 1);
     if (u->next != KH_NEVER && u->st != SX_IDLE && u->st != SX_WAIT) {
         kh_cycle due = u->next > now ? u->next : now + 1;
-        if (due != soon && soon != KH_NEVER) kh_cu_wake(u->shell, soon);
-        soon = due;
+        if (!(u->send_valid && due == now + 1)) kh_cu_wake(u->shell, due);
     }
-    if (soon != KH_NEVER) kh_cu_wake(u->shell, soon);
 }
 
 static uint64_t sx_dbg(void *unit) { return ((saxpy *)unit)->elements; }
