@@ -291,7 +291,7 @@ static void grant_read(kh_conv *cv, kh_creq *r, kh_target tg, kh_cycle t)
             b->k = 0;
             b->n = n;
             b->ends = k0 + n == rq->beats;
-            if (was_empty && at < r->a.due) r->a.due = at; /* a new head */
+            if (was_empty) kh_conv_answers_due(&r->a); /* a new head */
             /* the data in one go: from the page, word by word, or zeros
              * (timing-only, or a page never written) */
             if (in_run && run)
@@ -364,7 +364,7 @@ static void grant_write(kh_conv *cv, kh_creq *r, kh_target tg, kh_cycle t)
     r->last_b = b;
     kh_conv_b e = {b, rq->tag};
     int was_empty = !kh_ring_count(&r->a.bs);
-    if (!kh_ring_push(&r->a.bs, &e) && was_empty && b < r->a.due) r->a.due = b; /* a new head */
+    if (!kh_ring_push(&r->a.bs, &e) && was_empty) kh_conv_answers_due(&r->a); /* a new head */
     pop_write(cv, r);
     kh_comp_wake(r->owner, b);
 }

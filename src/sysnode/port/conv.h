@@ -83,7 +83,7 @@ typedef struct kh_creq_answers {
                        * as the owner asks for it on every step */
 } kh_creq_answers;
 
-/* due again from the heads, after a pop. */
+/* due again from the heads: after a pop, and after a push into an empty ring. */
 static inline void kh_conv_answers_due(kh_creq_answers *a)
 {
     const kh_conv_beat *b = kh_ring_head(&a->beats);
