@@ -107,6 +107,17 @@ static inline void kh_comp_wake_next(kh_comp *c, kh_cycle now)
     s->occ |= UINT64_C(1) << slot;
 }
 
+/* Ask for a step in cycle now + d from inside the step (or an accept) of
+ * cycle now, for a caller that knows 0 < d < KH_WHEEL (say a FIFO latency
+ * checked when it was built): kh_comp_wake without its range checks. */
+static inline void kh_comp_wake_within(kh_comp *c, kh_cycle now, unsigned d)
+{
+    kh_sched *s = (kh_sched *)(void *)c->sim;
+    unsigned slot = (unsigned)((now + d) % KH_WHEEL);
+    s->wheel[c->wword + slot] |= c->wbit;
+    s->occ |= UINT64_C(1) << slot;
+}
+
 /* Whether c already has a step in cycle now + 1 (asked inside the step of
  * cycle now): a component that may skip work only while another is stepped
  * anyway reads the wheel here, not in the scheduler's layout itself. */
@@ -157,6 +168,19 @@ static inline void kh_fifo_push(kh_fifo *q, const kh_flit *f, kh_cycle now) /* c
      * cycle came before or after the push */
     unsigned held = ++q->count + (q->pop_cycle == now ? q->pops : 0);
     if (held > q->high_water) q->high_water = held;
+}
+/* kh_fifo_push for a caller that has just read used = kh_fifo_used(q, now)
+ * and found it below cap: no overflow test, and the high-water mark from
+ * used (stored + popped in this cycle) without looking at the pops again. */
+static inline void kh_fifo_push_below(kh_fifo *q, const kh_flit *f, kh_cycle now, unsigned used)
+{
+    unsigned tail = q->head + q->count;
+    if (tail >= q->size) tail -= q->size;
+    q->ent[tail].f = *f;
+    q->ent[tail].ready = now + q->latency;
+    q->count++;
+    unsigned held = used + 1;
+    q->high_water = held > q->high_water ? held : q->high_water;
 }
 /* The head if it is visible in cycle now, else NULL. */
 static inline const kh_flit *kh_fifo_head(const kh_fifo *q, kh_cycle now)

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 
 #include "kohaku/ilink.h"
+#include "noc/router_int.h"
 #include "sysnode/fields.h"
 #include "sysnode/port/port_int.h"
 
@@ -84,12 +85,12 @@ static enum zero_route to_cpu(kh_port *p, const kh_flit *f)
     return n->have_cpu ? ZERO_CPU : ZERO_DROP;
 }
 
-int kh_node_port_accept(kh_comp *dst, unsigned inport, const kh_flit *f, kh_cycle now)
+/* Every rule in order; kh_node_port_accept's lean path is the common case
+ * of rule 3. Out of line, so that the lean path saves no registers. */
+__attribute__((noinline)) static int accept_rules(kh_port *p, const kh_flit *f, kh_cycle now)
 {
-    kh_port *p = (kh_port *)dst;
     kh_node *n = p->n;
     unsigned type = kf_type(f);
-    (void)inport;
     /* A flit in the hub register that has not won yet blocks the port's
      * input (memory.md §2: a port waiting its turn holds busy); the arbiter
      * that empties the register releases the sender (kh_comp_space). */
@@ -141,6 +142,33 @@ int kh_node_port_accept(kh_comp *dst, unsigned inport, const kh_flit *f, kh_cycl
     n->agent_held |= 1u << p->index;
     kh_sim_at_end(p->c.sim, &n->agent_arb);
     return 1;
+}
+
+/* Types rule 3 gives the engine, as a set of bits. */
+#define ENGINE_TYPES (1u << KH_T_MEM_RD_REQ | 1u << KH_T_MEM_WR_REQ | 1u << KH_T_MEM_WR_DATA)
+
+int kh_node_port_accept(kh_comp *dst, unsigned inport, const kh_flit *f, kh_cycle now)
+{
+    kh_port *p = (kh_port *)dst;
+    const kh_node *n = p->n;
+    unsigned type = kf_type(f);
+    (void)inport;
+    /* The lean path: without an interlink (no rule 1, and check_remote has
+     * nothing to do), an empty hub register, a destination other than (0,0)
+     * (no rule 2) and a type for the engine, accept_rules comes to rule 3. The
+     * latency is inside the wake wheel (lean), and the FIFO is below busy_at,
+     * so below its capacity. */
+    if (p->lean && !((n->agent_held | n->cpu_held) >> p->index & 1) && (kf_dst_x(f) | kf_dst_y(f)) != 0 &&
+        (ENGINE_TYPES >> type & 1)) {
+        unsigned rd = kh_fifo_used(&p->rdq, now), wr = kh_fifo_used(&p->wrq, now);
+        if (rd >= p->busy_at || wr >= p->busy_at) return 0;
+        int to_rd = type == KH_T_MEM_RD_REQ;
+        kh_fifo *q = to_rd ? &p->rdq : &p->wrq;
+        kh_fifo_push_below(q, f, now, to_rd ? rd : wr);
+        kh_comp_wake_within(&p->c, now, q->latency); /* the cycle it is visible: port_step counts on it */
+        return 1;
+    }
+    return accept_rules(p, f, now);
 }
 
 /* End of cycle now: the first port from the pointer whose hub register holds
@@ -270,8 +298,13 @@ static void fill_out(kh_port *p, kh_cycle now)
     if (p->ovalid) return;
     /* Priority: control agent > processor > interlink injection > this
      * port's engine; within the engine the emitter first (§2, §10). The
-     * engine's flits are built in the (empty) register itself. */
-    if (agent_flit(p, now) || cpu_flit(p, now) || ilink_flit(p, now)) return;
+     * engine's flits are built in the (empty) register itself. Neither the
+     * agent nor the processor is asked before it announced a flit: one test
+     * for both, on the earlier announcement. */
+    const kh_node *n = p->n;
+    kh_cycle announced = n->agent_at < n->cpu_at ? n->agent_at : n->cpu_at;
+    if (now >= announced && (agent_flit(p, now) || cpu_flit(p, now))) return;
+    if (ilink_flit(p, now)) return;
     if (kh_port_stream_flit(p, &p->oreg, now) || kh_port_plain_flit(p, &p->oreg, now)) {
         placed_out(p, KH_ORIGIN_AGENT, now);
         return;
@@ -295,7 +328,9 @@ static void offer_out(kh_port *p, kh_cycle now)
                     kf_dst_x(&p->oreg), kf_dst_y(&p->oreg));
         return;
     }
-    if (kh_link_send(p->out, &p->oreg, now)) {
+    /* kh_link_send, with the take inline when the receiver is a router (a
+     * port's output always leads into the mesh's router) */
+    if (kh_noc_send(p->out, &p->oreg, now)) {
         p->ovalid = 0;
         p->flits_out++;
         p->progressed = 1;
@@ -308,14 +343,15 @@ static void offer_out(kh_port *p, kh_cycle now)
  * output register. It changes only in steps: a stretch opens at the end of
  * a step that leaves the port busy and closes after the step that leaves it
  * idle (counted, and a trace slice). */
-static int port_busy(const kh_port *p) { return p->st != ST_IDLE || p->rs_run || p->ovalid; }
+static int port_busy(const kh_port *p) { return (p->st != ST_IDLE) | (p->rs_run != 0) | (p->ovalid != 0); }
 
 static void note_busy(kh_port *p, kh_cycle now)
 {
     int busy = port_busy(p);
-    if (busy && p->busy_since == KH_NEVER) {
+    if (busy == (p->busy_since != KH_NEVER)) return; /* the stretch goes on, or the port stays idle */
+    if (busy) {
         p->busy_since = now;
-    } else if (!busy && p->busy_since != KH_NEVER) {
+    } else {
         p->busy_cycles += now + 1 - p->busy_since;
         kh_trace_span(&p->c, "busy", p->busy_since, now + 1, NULL);
         p->busy_since = KH_NEVER;
@@ -326,10 +362,14 @@ static void port_step(kh_comp *c, kh_cycle now)
 {
     kh_port *p = (kh_port *)c;
     uint64_t tag;
-    /* A held hub register competes again at the end of this cycle. */
-    if (p->n->agent_held >> p->index & 1) kh_sim_at_end(c->sim, &p->n->agent_arb); /* rule 4 */
-    if (p->n->cpu_held >> p->index & 1) kh_sim_at_end(c->sim, &p->n->cpu_arb);     /* rule 2 */
-    if (kh_ilink_hub_holds(p->n->ilink, p->index)) kh_ilink_hub_compete(p->n->ilink, now); /* rule 1 */
+    kh_node *n = p->n;
+    /* A held hub register competes again at the end of this cycle (one
+     * test for the two that are seldom held). */
+    if ((n->agent_held | n->cpu_held) >> p->index & 1) {
+        if (n->agent_held >> p->index & 1) kh_sim_at_end(c->sim, &n->agent_arb); /* rule 4 */
+        if (n->cpu_held >> p->index & 1) kh_sim_at_end(c->sim, &n->cpu_arb);     /* rule 2 */
+    }
+    if (kh_ilink_hub_holds(n->ilink, p->index)) kh_ilink_hub_compete(n->ilink, now); /* rule 1 */
     p->progressed = p->rd_popped = 0;
     if (p->st == ST_WRITE && kh_conv_b_pop(p->rq, now, &tag)) {
         p->st = ST_ACK; /* acks follow the write response (§5) */
@@ -456,6 +496,7 @@ kh_port *kh_port_new(kh_node *n, unsigned index, char *err, size_t errlen)
     p->busy_since = KH_NEVER;
     unsigned thr = pp->q_depth > pp->q_margin ? (unsigned)(pp->q_depth - pp->q_margin) : 1;
     p->busy_at = thr < cap ? thr : cap; /* both FIFOs hold cap */
+    p->lean = !n->cfg.interlink && p->rdq.latency < KH_WHEEL; /* the FIFOs' latencies are the same */
     p->n = n;
     p->index = index;
     p->x = n->cfg.port[index].x;

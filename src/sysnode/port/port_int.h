@@ -66,6 +66,7 @@ struct kh_port {
     unsigned x, y;
     kh_fifo rdq, wrq;           /* MEM_RD_REQ; MEM_WR_REQ + MEM_WR_DATA (§10) */
     unsigned busy_at;           /* either FIFO holding this many is busy to the mesh (engine_busy) */
+    int lean;                   /* kh_node_port_accept may take its lean path (no interlink, latency in the wheel) */
     kh_link *in, *out;
     int in_looked;
     kh_creq *rq;                /* this port's converged-path channel */

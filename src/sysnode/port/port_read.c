@@ -11,6 +11,9 @@
 
 /* ---- plain read (§3.1) ---- */
 
+/* A plain beat's flit is its payload words and the read's header word. */
+_Static_assert(KH_PAYLOAD_BITS == 4 * 64 && KH_FLIT_WORDS == 5, "payload in w[0..3], header in w[4]");
+
 int kh_port_plain_start(kh_port *p, const kh_flit *f, kh_cycle now)
 {
     if (!f || kf_stream(f) || p->rs_run || p->s.emit_valid || p->rd_popped || now < p->rs_free) return 0;
@@ -39,13 +42,14 @@ int kh_port_plain_flit(kh_port *p, kh_flit *f, kh_cycle now)
     const kh_conv_beat *b = kh_conv_beat_head(p->rq, now);
     if (p->st != ST_PLAIN || !b || b->tag != TAG_PLAIN) return 0;
     int last = kh_conv_beat_last(b);
-    *f = p->pr_hdr[last];
-    memcpy(f->w, kh_conv_beat_data(b), sizeof f->w[0] * 4);
+    /* the payload words from the beat, the header word from the read's */
+    memcpy(f->w, kh_conv_beat_data(b), KH_PAYLOAD_BITS / 8);
+    f->w[KH_FLIT_WORDS - 1] = p->pr_hdr[last].w[KH_FLIT_WORDS - 1];
     if (last) {
         p->st = ST_IDLE;
         p->st_free = now + 1;
     }
-    kh_conv_beat_pop(p->rq);
+    kh_conv_beat_pop_head(p->rq, b);
     return 1;
 }
 
