@@ -9,6 +9,12 @@
 
 #define KH_WBURST 8 /* beats a write slot holds (memory.md §4) */
 
+/* A flit's payload is words 0..3 and its header lies in word 4 (flits.md
+ * §2): the engine's flits are built from a header word and the data. */
+#define KH_HDR_WORD 4
+_Static_assert(KH_PAYLOAD_BITS == KH_HDR_WORD * 64 && KH_FLIT_WORDS == KH_HDR_WORD + 1,
+               "payload in w[0..3], header in w[4]");
+
 enum kh_wslot_state {
     WS_FREE,  /* from reset, or once its ack was sent */
     WS_OPEN,  /* descriptor seen, data not complete, not yet issued */
@@ -87,7 +93,9 @@ struct kh_port {
     unsigned cur_slot;          /* ST_WRITE / ST_ACK */
     int ack_drop;               /* ST_ACK for a dropped write (profile L) */
     unsigned pr_sx, pr_sy, pr_txn;
-    kh_flit pr_hdr[2]; /* its response beats' flit before the data, [1] the last one (built once per read) */
+    uint64_t pr_hdr[2];         /* its response beats' header word, [1] the last one's (built once per read) */
+    uint64_t rd_hdr, ack_hdr;   /* the header word of a read response / an ack from this port, with no
+                                 * destination and txn 0: each read and ack sets those fields only */
     /* streaming engine (§3.2, §10) */
     int rs_run;
     kh_cycle rs_free;           /* the streaming engine is idle again from this cycle */

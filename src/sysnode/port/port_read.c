@@ -11,9 +11,6 @@
 
 /* ---- plain read (§3.1) ---- */
 
-/* A plain beat's flit is its payload words and the read's header word. */
-_Static_assert(KH_PAYLOAD_BITS == 4 * 64 && KH_FLIT_WORDS == 5, "payload in w[0..3], header in w[4]");
-
 int kh_port_plain_start(kh_port *p, const kh_flit *f, kh_cycle now)
 {
     if (!f || kf_stream(f) || p->rs_run || p->s.emit_valid || p->rd_popped || now < p->rs_free) return 0;
@@ -22,11 +19,14 @@ int kh_port_plain_start(kh_port *p, const kh_flit *f, kh_cycle now)
     p->pr_sx = kf_src_x(f);
     p->pr_sy = kf_src_y(f);
     p->pr_txn = kf_txn(f);
-    kh_flit_clear(&p->pr_hdr[0]);
-    kh_flit_set_hdr(&p->pr_hdr[0], &(kh_flit_hdr){.dst_x = p->pr_sx, .dst_y = p->pr_sy, .src_x = p->x, .src_y = p->y,
-                                               .type = KH_T_MEM_RD_RESP, .txn = p->pr_txn}); /* §3.1 */
-    p->pr_hdr[1] = p->pr_hdr[0]; /* the last beat's: the same but for last */
-    kh_hdr_set_last(p->pr_hdr[1].w, 1);
+    uint64_t w[KH_FLIT_WORDS] = {0}; /* only the header word is set and kept */
+    w[KH_HDR_WORD] = p->rd_hdr;
+    kh_hdr_set_dst_x(w, p->pr_sx);
+    kh_hdr_set_dst_y(w, p->pr_sy);
+    kh_hdr_set_txn(w, p->pr_txn); /* §3.1 */
+    p->pr_hdr[0] = w[KH_HDR_WORD];
+    kh_hdr_set_last(w, 1); /* the last beat's: the same but for last */
+    p->pr_hdr[1] = w[KH_HDR_WORD];
     kh_conv_read(p->rq, kf_addr(f), kf_len(f) + 1, TAG_PLAIN, 1, now);
     p->rd_count++;
     p->reads++;
@@ -44,7 +44,7 @@ int kh_port_plain_flit(kh_port *p, kh_flit *f, kh_cycle now)
     int last = kh_conv_beat_last(b);
     /* the payload words from the beat, the header word from the read's */
     memcpy(f->w, kh_conv_beat_data(b), KH_PAYLOAD_BITS / 8);
-    f->w[KH_FLIT_WORDS - 1] = p->pr_hdr[last].w[KH_FLIT_WORDS - 1];
+    f->w[KH_HDR_WORD] = p->pr_hdr[last];
     if (last) {
         p->st = ST_IDLE;
         p->st_free = now + 1;

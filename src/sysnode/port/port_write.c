@@ -124,8 +124,10 @@ void kh_port_ack_flit(kh_port *p, kh_flit *f)
 {
     kh_wslot *w = &p->slot[p->cur_slot];
     kh_flit_clear(f);
-    kh_flit_set_hdr(f, &(kh_flit_hdr){.dst_x = w->sx, .dst_y = w->sy, .src_x = p->x, .src_y = p->y,
-                                      .type = KH_T_MEM_WR_ACK, .txn = w->txn, .last = 1}); /* §5 */
+    f->w[KH_HDR_WORD] = p->ack_hdr;
+    kh_hdr_set_dst_x(f->w, w->sx);
+    kh_hdr_set_dst_y(f->w, w->sy);
+    kh_hdr_set_txn(f->w, w->txn); /* §5 */
     if (p->ack_drop) kf_set_ack_drop(f, 1);
     w->state = WS_FREE; /* the slot frees when its ack is sent */
     p->ack_drop = 0;
