@@ -1,6 +1,7 @@
 /* Router internals shared inside src/noc: the struct and the inline take,
  * so that a sender of this module (a router, a traffic endpoint) hands a
- * router its flit without an indirect call (once per flit-hop). */
+ * router its flit without an indirect call (once per flit-hop). Outside
+ * src/noc only the memory port's offer uses kh_noc_send (src/sysnode/port). */
 #ifndef KOHAKU_NOC_ROUTER_INT_H
 #define KOHAKU_NOC_ROUTER_INT_H
 
