@@ -18,7 +18,7 @@ typedef struct toy {
     int busy, sent_needed, never;
     int fault;
     uint32_t result;
-    kh_cycle done_at;
+    kh_cycle done_at, dbg_at;
     unsigned received;
     int hold_recv;
     uint64_t dbg;
@@ -32,6 +32,7 @@ static void *toy_create(kh_cu *shell, const kh_params *p, char *err, size_t errl
     toy *t = calloc(1, sizeof *t);
     t->cu = shell;
     t->dbg = 0x1122334455667788ull;
+    t->dbg_at = KH_NEVER;
     return t;
 }
 
@@ -65,6 +66,10 @@ static int toy_recv(void *u, const kh_flit *f, kh_cycle now)
 static void toy_step(void *u, kh_cycle now)
 {
     toy *t = u;
+    if (now == t->dbg_at) {
+        kh_cu_dbg_moves(t->cu, now); /* for a kind with dbg_announced */
+        t->dbg++;
+    }
     if (!t->busy) return;
     if (t->sent_needed) {
         kh_flit f;
@@ -80,6 +85,8 @@ static void toy_step(void *u, kh_cycle now)
     if (now >= t->done_at) {
         kh_cu_done(t->cu, t->fault, t->result, now);
         t->busy = 0;
+        t->dbg_at = now + 5; /* then CU_DBG counts it, in a cycle of its own */
+        kh_cu_wake(t->cu, t->dbg_at);
     } else {
         kh_cu_wake(t->cu, t->done_at);
     }
@@ -426,8 +433,8 @@ static const kh_comp_ops ctl_sender_ops = {"sender", ctl_sender_step, NULL, NULL
 
 /* The reply to CU_CTRL `index` sent at cycle k after a 3-cycle instruction
  * sent at cycle 0, with the sender stepping before (sender_first) or after
- * the shell. */
-static uint64_t ctl_reply_at(unsigned index, kh_cycle k, int sender_first)
+ * the shell, to a toy of the given kind. */
+static uint64_t ctl_reply_of(const kh_unit_kind *kind, unsigned index, kh_cycle k, int sender_first)
 {
     kh_params p;
     kh_params_default(&p);
@@ -437,7 +444,7 @@ static uint64_t ctl_reply_at(unsigned index, kh_cycle k, int sender_first)
     char err[200];
     kh_cu_place place = {2, 1, 1, 1, 0};
     if (sender_first) kh_sim_add(sim, &s.c, &ctl_sender_ops, "sender");
-    kh_cu *cu = kh_cu_new(sim, &toy_kind, &place, err, sizeof err);
+    kh_cu *cu = kh_cu_new(sim, kind, &place, err, sizeof err);
     if (!sender_first) kh_sim_add(sim, &s.c, &ctl_sender_ops, "sender");
     s.out = kh_link_new(sim, &s.c, kh_cu_comp(cu), 0, kh_cu_accept, "sender->cu");
     kh_cu_set_out(cu, kh_link_new(sim, kh_cu_comp(cu), &s.c, 0, ctl_sender_accept, "cu->sender"));
@@ -457,6 +464,11 @@ static uint64_t ctl_reply_at(unsigned index, kh_cycle k, int sender_first)
     return v;
 }
 
+static uint64_t ctl_reply_at(unsigned index, kh_cycle k, int sender_first)
+{
+    return ctl_reply_of(&toy_kind, index, k, sender_first);
+}
+
 static void ctrl_reply_does_not_depend_on_step_order(void)
 {
     for (unsigned index = 1; index <= 2; index++) /* CU_STATUS, CU_COUNTERS */
@@ -470,6 +482,29 @@ static void ctrl_reply_does_not_depend_on_step_order(void)
                 return;
             }
         }
+}
+
+/* A kind whose unit announces each change of its dbg (dbg_announced) lets
+ * the shell take the CU_CTRL view at the first change after its step, not
+ * at every step: every register read gives what the toy read at every step
+ * gives, in either step order, the CU_DBG count and the retirement in the
+ * cycle of the request included. */
+static void ctrl_view_of_an_announcing_unit(void)
+{
+    kh_unit_kind told = toy_kind;
+    told.dbg_announced = 1;
+    for (unsigned index = 1; index <= 3; index++) /* CU_STATUS, CU_COUNTERS, CU_DBG */
+        for (kh_cycle k = 1; k < 14; k++)
+            for (int first = 0; first < 2; first++) {
+                uint64_t want = ctl_reply_at(index, k, first), got = ctl_reply_of(&told, index, k, first);
+                CHECK(want != UINT64_MAX);
+                if (got != want) {
+                    kh_test_fail(__FILE__, __LINE__, "index %u sent at cycle %llu, sender %s: reply 0x%016llx, "
+                                 "0x%016llx read at every step", index, (unsigned long long)k,
+                                 first ? "first" : "second", (unsigned long long)got, (unsigned long long)want);
+                    return;
+                }
+            }
 }
 
 /* One source for every parameter rule: a value kh_params_set takes, every
@@ -533,5 +568,6 @@ int main(void)
     KH_RUN(unit_flits_and_completions_share_the_output);
     KH_RUN(full_receive_fifo_stalls_instructions);
     KH_RUN(ctrl_reply_does_not_depend_on_step_order);
+    KH_RUN(ctrl_view_of_an_announcing_unit);
     return kh_test_end("t_shell");
 }

@@ -50,6 +50,10 @@ typedef struct kh_unit_kind {
     int (*recv)(void *unit, const kh_flit *f, kh_cycle now);
     void (*step)(void *unit, kh_cycle now);
     uint64_t (*dbg)(void *unit);                                  /* CU_DBG; may be NULL */
+    /* 1: the unit calls kh_cu_dbg_moves() before each change of what dbg
+     * returns, so the shell need not read dbg at every step to keep the
+     * start-of-cycle value a CU_CTRL read sees */
+    int dbg_announced;
     int (*describe_stuck)(void *unit, char *buf, size_t len);     /* may be NULL */
     void (*stats_json)(void *unit, char *buf, size_t len);        /* may be NULL */
     /* The mnemonic of an instruction word (the trace names its slice so);
@@ -84,6 +88,7 @@ void kh_cu_set_out(kh_cu *cu, kh_link *out);
 int kh_cu_send(kh_cu *cu, const kh_flit *f, kh_cycle now);              /* 1 = taken */
 void kh_cu_done(kh_cu *cu, int fault, uint32_t result, kh_cycle now);   /* exec_done */
 void kh_cu_wake(kh_cu *cu, kh_cycle at);                                /* step the unit at `at` */
+void kh_cu_dbg_moves(kh_cu *cu, kh_cycle now); /* dbg's value is about to change (dbg_announced) */
 /* The datapath computes from now until `until` (exclusive), whether or not
  * an instruction is in flight (a cluster's GEMM retires at sweep start):
  * those cycles count as busy in the stats, and the trace shows them as a

@@ -109,13 +109,26 @@ static kh_cu_ctrl_view ctrl_view_now(const kh_cu *cu)
     return v;
 }
 
+/* Before anything the view shows changes: once the shell has stepped in
+ * cycle now, the first change keeps the state the step began with. */
+static void view_keep(kh_cu *cu, kh_cycle now)
+{
+    if (cu->view_cycle == now && !cu->view_taken) {
+        cu->view = ctrl_view_now(cu);
+        cu->view_taken = 1;
+    }
+}
+
+void kh_cu_dbg_moves(kh_cu *cu, kh_cycle now) { view_keep(cu, now); }
+
 /* The value of CU_CTRL register `index` now (control.md §5.6). */
 static uint64_t kh_cu_ctrl_reg(kh_cu *cu, unsigned index, kh_cycle now)
 {
     uint64_t v = 0;
     account_busy(cu, now);
-    /* start-of-cycle state, whichever of the sender and the shell stepped first */
-    kh_cu_ctrl_view s = cu->view_cycle == now ? cu->view : ctrl_view_now(cu);
+    /* start-of-cycle state, whichever of the sender and the shell stepped
+     * first (nothing changed since the step began if the view was not taken) */
+    kh_cu_ctrl_view s = cu->view_cycle == now && cu->view_taken ? cu->view : ctrl_view_now(cu);
     switch (index) {
     case KH_CU_CTRL_INDEX_CU_CAPS:
         kh_cu_caps_set_cu_type(&v, cu->kind->cu_type);
@@ -142,73 +155,84 @@ static uint64_t kh_cu_ctrl_reg(kh_cu *cu, unsigned index, kh_cycle now)
 
 /* ---- inbound (control.md §5.2) ---- */
 
+/* The two framework types, out of the receive path (most flits are read
+ * responses): the hot accept then needs no frame for their flits and logs. */
+static __attribute__((noinline)) void accept_inst(kh_cu *cu, const kh_flit *f, kh_cycle now)
+{
+    account_busy(cu, now); /* the instruction FIFO fills */
+    /* The shell does not read rsvd, so the word runs; but no CU_INST may
+     * carry it (flits.md §2.4, §9 V2, V5): say so, with or without --check. */
+    if (kh_hdr_rsvd(f->w) && !cu->warned_inst_rsvd) {
+        cu->warned_inst_rsvd = 1;
+        kh_cu_log(cu, KH_LOG_WARN,
+                  "CU_INST from (%u,%u) txn 0x%02x has rsvd=%u: a CU_INST carries rsvd = 0 (flits.md §2.4, "
+                  "§9 V2, V5); the unit runs it as if 0 (warned once)",
+                  (unsigned)kh_hdr_src_x(f->w), (unsigned)kh_hdr_src_y(f->w), (unsigned)kh_hdr_txn(f->w),
+                  (unsigned)kh_hdr_rsvd(f->w));
+    }
+    view_keep(cu, now);
+    kh_fifo_push(&cu->inst_q, f, now);
+    cu->inst_occupancy = (cu->inst_occupancy + 1) & 0xFFFF;
+    kh_comp_wake(&cu->base, now + cu->inst_q.latency);
+    trace_fifo(cu, "inst fifo", &cu->inst_q, now);
+}
+
+static __attribute__((noinline)) void accept_ctrl(kh_cu *cu, const kh_flit *f, kh_cycle now)
+{
+    if (cu->ctrl_pending) {
+        /* seed-era shell: a second request while a reply is pending is
+         * consumed and never answered (control.md §5.6, Open point 1) */
+        cu->ctrl_discarded++;
+        kh_cu_log(cu, KH_LOG_WARN,
+                  "CU_CTRL from (%u,%u) discarded: a reply is still pending "
+                  "(control.md §5.6: one request outstanding per unit)",
+                  (unsigned)kh_hdr_src_x(f->w), (unsigned)kh_hdr_src_y(f->w));
+        return;
+    }
+    /* op is not read: a write performs a read and returns the old value */
+    unsigned index = (unsigned)kh_cu_ctrl_index(f->w);
+    kh_flit r;
+    kh_flit_clear(&r);
+    kh_flit_set_hdr(&r, &(kh_flit_hdr){.dst_x = (unsigned)kh_hdr_src_x(f->w),
+                                       .dst_y = (unsigned)kh_hdr_src_y(f->w),
+                                       .src_x = cu->place.x, .src_y = cu->place.y,
+                                       .type = KH_T_CU_CTRL, .txn = (unsigned)kh_hdr_txn(f->w),
+                                       .last = 1}); /* flits.md §4.8 */
+    kh_cu_ctrl_reply_set_op(r.w, KH_CU_CTRL_REPLY_OP_READ_RESP);
+    kh_cu_ctrl_reply_set_index(r.w, index);
+    kh_cu_ctrl_reply_set_value(r.w, kh_cu_ctrl_reg(cu, index, now));
+    cu->ctrl_reply = r;
+    cu->ctrl_pending = 1;
+    cu->ctrl_ready = now + 1;
+    kh_comp_wake(&cu->base, now + 1);
+}
+
 int kh_cu_accept(kh_comp *dst, unsigned port, const kh_flit *f, kh_cycle now)
 {
     kh_cu *cu = (kh_cu *)dst;
     (void)port;
     /* busy never depends on the arriving flit */
-    if (kh_fifo_full(&cu->inst_q, now) || kh_fifo_full(&cu->recv_q, now)) return 0;
+    unsigned recv_used = kh_fifo_used(&cu->recv_q, now);
+    if (kh_fifo_full(&cu->inst_q, now) || recv_used >= cu->recv_q.cap) return 0;
     if (cu->params.l_ctrl_hold && cu->ctrl_pending) return 0; /* profile L */
-    switch (kh_hdr_type(f->w)) {
-    case KH_T_CU_INST:
-        account_busy(cu, now); /* the instruction FIFO fills */
-        /* The shell does not read rsvd, so the word runs; but no CU_INST may
-         * carry it (flits.md §2.4, §9 V2, V5): say so, with or without --check. */
-        if (kh_hdr_rsvd(f->w) && !cu->warned_inst_rsvd) {
-            cu->warned_inst_rsvd = 1;
-            kh_cu_log(cu, KH_LOG_WARN,
-                      "CU_INST from (%u,%u) txn 0x%02x has rsvd=%u: a CU_INST carries rsvd = 0 (flits.md §2.4, "
-                      "§9 V2, V5); the unit runs it as if 0 (warned once)",
-                      (unsigned)kh_hdr_src_x(f->w), (unsigned)kh_hdr_src_y(f->w), (unsigned)kh_hdr_txn(f->w),
-                      (unsigned)kh_hdr_rsvd(f->w));
-        }
-        kh_fifo_push(&cu->inst_q, f, now);
-        cu->inst_occupancy = (cu->inst_occupancy + 1) & 0xFFFF;
-        kh_comp_wake(dst, now + cu->inst_q.latency);
-        trace_fifo(cu, "inst fifo", &cu->inst_q, now);
-        break;
-    case KH_T_CU_CTRL:
-        if (cu->ctrl_pending) {
-            /* seed-era shell: a second request while a reply is pending is
-             * consumed and never answered (control.md §5.6, Open point 1) */
-            cu->ctrl_discarded++;
-            kh_cu_log(cu, KH_LOG_WARN,
-                      "CU_CTRL from (%u,%u) discarded: a reply is still pending "
-                      "(control.md §5.6: one request outstanding per unit)",
-                      (unsigned)kh_hdr_src_x(f->w), (unsigned)kh_hdr_src_y(f->w));
-            break;
-        }
-        /* op is not read: a write performs a read and returns the old value */
-        {
-            unsigned index = (unsigned)kh_cu_ctrl_index(f->w);
-            kh_flit r;
-            kh_flit_clear(&r);
-            kh_flit_set_hdr(&r, &(kh_flit_hdr){.dst_x = (unsigned)kh_hdr_src_x(f->w),
-                                               .dst_y = (unsigned)kh_hdr_src_y(f->w),
-                                               .src_x = cu->place.x, .src_y = cu->place.y,
-                                               .type = KH_T_CU_CTRL, .txn = (unsigned)kh_hdr_txn(f->w),
-                                               .last = 1}); /* flits.md §4.8 */
-            kh_cu_ctrl_reply_set_op(r.w, KH_CU_CTRL_REPLY_OP_READ_RESP);
-            kh_cu_ctrl_reply_set_index(r.w, index);
-            kh_cu_ctrl_reply_set_value(r.w, kh_cu_ctrl_reg(cu, index, now));
-            cu->ctrl_reply = r;
-            cu->ctrl_pending = 1;
-            cu->ctrl_ready = now + 1;
-            kh_comp_wake(dst, now + 1);
-        }
-        break;
-    default:
-        /* the accounting reads rd_owed only as zero or not: only the last
-         * response owed changes it (most responses come with more owed) */
-        if (kh_hdr_type(f->w) == KH_T_MEM_RD_RESP && cu->rd_owed) {
-            if (cu->rd_owed == 1) account_busy(cu, now);
-            cu->rd_owed--;
-        }
-        kh_fifo_push(&cu->recv_q, f, now);
-        kh_comp_wake(dst, now + cu->recv_q.latency);
-        trace_fifo(cu, "recv fifo", &cu->recv_q, now);
-        break;
+    unsigned type = (unsigned)kh_hdr_type(f->w);
+    if (type == KH_T_CU_INST) {
+        accept_inst(cu, f, now);
+        return 1;
     }
+    if (type == KH_T_CU_CTRL) {
+        accept_ctrl(cu, f, now);
+        return 1;
+    }
+    /* the accounting reads rd_owed only as zero or not: only the last
+     * response owed changes it (most responses come with more owed) */
+    if (type == KH_T_MEM_RD_RESP && cu->rd_owed) {
+        if (cu->rd_owed == 1) account_busy(cu, now);
+        cu->rd_owed--;
+    }
+    kh_fifo_push_below(&cu->recv_q, f, now, recv_used);
+    kh_comp_wake(dst, now + cu->recv_q.latency);
+    trace_fifo(cu, "recv fifo", &cu->recv_q, now);
     return 1;
 }
 
@@ -230,12 +254,13 @@ int kh_cu_send(kh_cu *cu, const kh_flit *f, kh_cycle now)
         if (!cu->rd_owed) account_busy(cu, now); /* read as zero or not, see kh_cu_accept */
         cu->rd_owed += rd_flits_owed(f->w);
     }
-    kh_comp_wake(&cu->base, now + 1);
+    kh_comp_wake_next(&cu->base, now); /* inside the step of now, checked above */
     return 1;
 }
 
 void kh_cu_done(kh_cu *cu, int fault, uint32_t result, kh_cycle now)
 {
+    view_keep(cu, now);
     cu->retired++; /* CU_COUNTERS counts every exec_done */
     if (!cu->in_flight) {
         kh_cu_log(cu, KH_LOG_WARN, "exec_done with no instruction in flight is ignored (control.md §5.4)");
@@ -277,16 +302,22 @@ void kh_cu_done(kh_cu *cu, int fault, uint32_t result, kh_cycle now)
 
 void kh_cu_wake(kh_cu *cu, kh_cycle at)
 {
-    kh_sim *sim = cu->base.sim;
-    kh_cycle now = kh_sim_now(sim);
-    if (cu->in_step && at <= cu->step_now) at = cu->step_now + 1;
-    if (at < now) at = now;
+    /* inside the step the kernel's clock is step_now */
+    if (cu->in_step) {
+        if (at <= cu->step_now) at = cu->step_now + 1;
+    } else {
+        kh_cycle now = kh_sim_now(cu->base.sim);
+        if (at < now) at = now;
+    }
     if (at == cu->uw_soon) return; /* asked for already, the kernel too */
     if (cu->uw_soon == KH_NEVER)
         cu->uw_soon = at;
     else
         uw_push(cu, at);
-    kh_comp_wake(&cu->base, at);
+    if (cu->in_step && at == cu->step_now + 1)
+        kh_comp_wake_next(&cu->base, cu->step_now); /* the most frequent: sx_step asks for it */
+    else
+        kh_comp_wake(&cu->base, at);
 }
 
 void kh_cu_computing(kh_cu *cu, const char *name, kh_cycle now, kh_cycle until)
@@ -332,7 +363,9 @@ static void pop_accepted_inst(kh_cu *cu, kh_cycle now)
 {
     if (cu->pop_at != now) return;
     account_busy(cu, now);
+    view_keep(cu, now);
     kh_fifo_pop(&cu->inst_q, now);
+    if (kh_fifo_empty(&cu->inst_q)) kh_fifo_rewind(&cu->inst_q); /* the copy was taken at issue */
     cu->inst_occupancy = (cu->inst_occupancy - 1) & 0xFFFF;
     cu->pop_at = KH_NEVER;
     trace_fifo(cu, "inst fifo", &cu->inst_q, now);
@@ -351,11 +384,13 @@ static void drive_output(kh_cu *cu, kh_cycle now)
         const kh_flit *sig = kh_fifo_head(&cu->sig_q, now);
         if (sig) {
             account_busy(cu, now);
+            view_keep(cu, now);
             cu->out = *sig;
             cu->out_valid = 1;
             cu->out_fw = 1;
             cu->out_placed = now;
             kh_fifo_pop(&cu->sig_q, now);
+            if (kh_fifo_empty(&cu->sig_q)) kh_fifo_rewind(&cu->sig_q); /* copied out above */
         } else if (cu->ctrl_pending && cu->ctrl_ready <= now && kh_fifo_empty(&cu->sig_q)) {
             cu->out = cu->ctrl_reply;
             cu->out_valid = 1;
@@ -377,6 +412,9 @@ static void run_unit(kh_cu *cu, int issue_ok, kh_cycle now)
          * or writes its head slot (a push goes to the tail) */
         if (cu->kind->recv(cu->unit, rf, now)) {
             kh_fifo_pop(&cu->recv_q, now);
+            /* the unit is done with the flit: a ring as deep as recv_depth
+             * (512) then keeps to its first entries, in cache */
+            if (kh_fifo_empty(&cu->recv_q)) kh_fifo_rewind(&cu->recv_q);
             kh_comp_space(&cu->base, KH_ALL_PORTS, now);
             trace_fifo(cu, "recv fifo", &cu->recv_q, now);
         } else {
@@ -387,6 +425,7 @@ static void run_unit(kh_cu *cu, int issue_ok, kh_cycle now)
     if (inst && cu->kind->inst) {
         kh_flit copy = *inst;
         account_busy(cu, now);
+        view_keep(cu, now);
         cu->in_flight = 1; /* visible to kh_cu_done during the call */
         cu->lat_src_x = (uint8_t)kh_hdr_src_x(copy.w);
         cu->lat_src_y = (uint8_t)kh_hdr_src_y(copy.w);
@@ -398,15 +437,21 @@ static void run_unit(kh_cu *cu, int issue_ok, kh_cycle now)
             cu->accept_cycle = now;
             cu->pop_at = now + 1;
             if (kh_comp_tracing(&cu->base)) cu->inst_name = cu->kind->inst_name ? cu->kind->inst_name(&copy) : NULL;
-            kh_comp_wake(&cu->base, now + 1);
+            kh_comp_wake_next(&cu->base, now);
         } else if (cu->done_cycle != now) {
             cu->in_flight = 0;
         }
     }
-    int unit_due = cu->uw_soon <= now || (cu->nuw && cu->uw[0] <= now);
-    if (cu->unit_send_blocked && cu->send_ready) unit_due = 1;
-    if (cu->uw_soon <= now) cu->uw_soon = KH_NEVER;
-    while (cu->nuw && cu->uw[0] <= now) uw_pop(cu);
+    int unit_due = cu->unit_send_blocked && cu->send_ready;
+    if (cu->uw_soon <= now) {
+        unit_due = 1;
+        cu->uw_soon = KH_NEVER;
+    }
+    if (cu->nuw && cu->uw[0] <= now) {
+        unit_due = 1;
+        do uw_pop(cu);
+        while (cu->nuw && cu->uw[0] <= now);
+    }
     if (unit_due && cu->kind->step) {
         cu->unit_send_blocked = 0;
         cu->kind->step(cu->unit, now);
@@ -420,14 +465,14 @@ static void request_wakes(kh_cu *cu, kh_cycle now)
     if (cu->out_valid) {
         /* placed this cycle: offer next cycle; blocked: kh_link_space wakes us */
         if (cu->out_placed == now || !cu->out_link || cu->out_link->blocked_since == KH_NEVER)
-            kh_comp_wake(c, now + 1);
+            kh_comp_wake_next(c, now);
     } else if (!kh_fifo_empty(&cu->sig_q)) {
         kh_cycle t = kh_fifo_head_ready(&cu->sig_q);
         kh_comp_wake(c, t > now ? t : now + 1);
     } else if (cu->ctrl_pending) {
         kh_comp_wake(c, cu->ctrl_ready > now ? cu->ctrl_ready : now + 1);
     }
-    if (cu->unit_send_blocked && !cu->out_valid) kh_comp_wake(c, now + 1);
+    if (cu->unit_send_blocked && !cu->out_valid) kh_comp_wake_next(c, now);
     if (!kh_fifo_empty(&cu->recv_q) && cu->recv_refused != now) {
         kh_cycle t = kh_fifo_head_ready(&cu->recv_q);
         kh_comp_wake(c, t > now ? t : now + 1);
@@ -444,7 +489,8 @@ static void shell_step(kh_comp *c, kh_cycle now)
     cu->step_now = now;
     cu->in_step = 1;
     cu->view_cycle = now; /* what a CU_CTRL accepted later in this cycle reads */
-    cu->view = ctrl_view_now(cu);
+    cu->view_taken = 0;
+    if (!cu->view_lazy) view_keep(cu, now);
     /* Start-of-cycle state decides instruction issue (control.md §5.3). */
     int issue_ok = !cu->in_flight && !kh_fifo_full(&cu->sig_q, now) && cu->pop_at != now;
     pop_accepted_inst(cu, now);
@@ -560,6 +606,7 @@ kh_cu *kh_cu_new(kh_sim *sim, const kh_unit_kind *kind, const kh_cu_place *place
     cu->done_cycle = KH_NEVER;
     cu->recv_refused = KH_NEVER;
     cu->view_cycle = KH_NEVER;
+    cu->view_lazy = !kind->dbg || kind->dbg_announced;
     char name[48];
     snprintf(name, sizeof name, "%s(%u,%u)", kind->token ? kind->token : kind->name, place->x, place->y);
     kh_sim_add(sim, &cu->base, &shell_ops, name);

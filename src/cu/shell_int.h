@@ -37,6 +37,10 @@ struct kh_cu {
      * stepped in that cycle, that is the view taken at the step's start. */
     kh_cycle view_cycle;
     kh_cu_ctrl_view view;
+    /* view holds the step's start (else nothing it shows has changed since:
+     * it is read live); taken at the first change, not at every step, when
+     * view_lazy (the kind's dbg is constant or announced, cu.h) */
+    int view_taken, view_lazy;
     /* one reply pending at most */
     int ctrl_pending;
     kh_flit ctrl_reply;

@@ -48,6 +48,8 @@ typedef struct saxpy {
     int send_valid;
     kh_flit send_flit;
     kh_flit wdata_hdr[2];  /* a write-data flit before its data, [1] the last one (built once) */
+    kh_flit rd_hdr[2];     /* the read of x [0] and of y [1] before address and length (built once) */
+    kh_flit wr_hdr;        /* the write descriptor before address and length (built once) */
     uint32_t elements;     /* CU_DBG[31:0], every element computed (§2.1) */
     uint64_t stat_faults, stat_dropped;
 } saxpy;
@@ -89,8 +91,9 @@ static inline __attribute__((always_inline)) uint32_t sx_elem(int32_t ia, uint32
  * so payload word k holds elements 2k (low half) and 2k+1 (high half).
  * Elements n .. 8*beats-1 keep the values read (the write-back is a
  * read-modify-write of the last line). */
-static void compute(saxpy *u)
+static void compute(saxpy *u, kh_cycle now)
 {
+    kh_cu_dbg_moves(u->shell, now); /* elements, CU_DBG */
     int32_t ia = sx_f2i(u->a);
     /* k counts payload words (element pairs); whole lines first, with AVX2 */
     unsigned k = kh_sx_lines_x86(ia, u->xl, u->yl, u->n / 8) ? u->n / 8 * 4 : 0;
@@ -116,9 +119,9 @@ static void header(const saxpy *u, kh_flit *f, unsigned type, unsigned txn, unsi
                                       .src_y = u->at.y, .type = type, .txn = txn, .last = last});
 }
 
-static void read_req(const saxpy *u, kh_flit *f, unsigned tag, uint64_t addr)
+static void read_req(const saxpy *u, kh_flit *f, int of_y, uint64_t addr)
 {
-    header(u, f, KH_T_MEM_RD_REQ, tag, 1);
+    *f = u->rd_hdr[of_y];
     kh_mem_rd_req_set_addr(f->w, addr); /* the low 40 bits (Open point 2) */
     kh_mem_rd_req_set_len(f->w, u->beats - 1);
 }
@@ -200,8 +203,7 @@ static void sx_step(void *unit, kh_cycle now)
         case SX_RQX:
         case SX_RQY:
             if (!can_load) break;
-            read_req(u, &u->send_flit, u->st == SX_RQX ? SX_TAG_X : SX_TAG_Y,
-                     u->st == SX_RQX ? u->x_addr : u->y_addr);
+            read_req(u, &u->send_flit, u->st == SX_RQY, u->st == SX_RQX ? u->x_addr : u->y_addr);
             u->send_valid = 1;
             set_state(u, u->st == SX_RQX ? SX_RQY : SX_WAIT, now + 1);
             break;
@@ -209,13 +211,13 @@ static void sx_step(void *unit, kh_cycle now)
             /* The line counters are registers: a response consumed this
              * cycle counts from the next. */
             if (u->xw >= u->beats && u->yw >= u->beats && u->last_resp < now) {
-                compute(u);
+                compute(u, now);
                 set_state(u, SX_WREQ, now + 1 + u->n); /* n COMP cycles, then WREQ */
             }
             break;
         case SX_WREQ:
             if (!can_load) break;
-            header(u, &u->send_flit, KH_T_MEM_WR_REQ, SX_TAG_W, 0);
+            u->send_flit = u->wr_hdr;
             kh_mem_wr_req_set_addr(u->send_flit.w, u->y_addr);
             kh_mem_wr_req_set_len(u->send_flit.w, u->beats - 1);
             u->send_valid = 1;
@@ -294,6 +296,9 @@ static void *sx_create(kh_cu *shell, const kh_params *p, char *err, size_t errle
     u->st = SX_IDLE;
     u->next = KH_NEVER;
     for (unsigned last = 0; last < 2; last++) header(u, &u->wdata_hdr[last], KH_T_MEM_WR_DATA, SX_TAG_W, last);
+    header(u, &u->rd_hdr[0], KH_T_MEM_RD_REQ, SX_TAG_X, 1);
+    header(u, &u->rd_hdr[1], KH_T_MEM_RD_REQ, SX_TAG_Y, 1);
+    header(u, &u->wr_hdr, KH_T_MEM_WR_REQ, SX_TAG_W, 0);
     return u;
 }
 
@@ -327,6 +332,7 @@ const kh_unit_kind kh_unit_saxpy = {
     .recv = sx_recv,
     .step = sx_step,
     .dbg = sx_dbg,
+    .dbg_announced = 1,
     .describe_stuck = sx_describe_stuck,
     .stats_json = sx_stats,
     .inst_name = sx_inst_name,
