@@ -1,8 +1,9 @@
 /* The vector ALU's FMA (numerics.md §9.3) on eight lanes at once with
- * AVX-512: kh_valu_fma_inline (vnum_int.h) step by step, every branch a
- * lane mask, every intermediate in a 64-bit lane (the aligned addend is 48
- * bits wide). Same results bit for bit; kh_valu_n takes it where the CPU
- * has AVX-512F and CD (vplzcntq), else the scalar body. */
+ * AVX-512, or four with AVX2: kh_valu_fma_inline (vnum_int.h) step by step,
+ * every branch a lane mask, every intermediate in a 64-bit lane (the aligned
+ * addend is 48 bits wide). Same results bit for bit; kh_valu_n takes
+ * AVX-512 where the CPU has AVX-512F and CD (vplzcntq), else AVX2 (the
+ * leading one from an exact int -> double conversion), else the scalar body. */
 #include "kohaku/num.h"
 #include "vnum_int.h"
 
@@ -92,11 +93,108 @@ static T512 void fma8(const kh_e8 *A, const kh_e8 *B, const kh_e8 *C, kh_e8 *out
     _mm256_storeu_si256((__m256i *)(void *)out, _mm512_cvtepi64_epi32(r));
 }
 
+#define T256 __attribute__((target("avx2")))
+
+static inline T256 __m256i q64(uint64_t x) { return _mm256_set1_epi64x((long long)x); }
+
+static inline T256 __m256i load4(const kh_e8 *p)
+{
+    return _mm256_cvtepu32_epi64(_mm_loadu_si128((const __m128i *)(const void *)p));
+}
+
+/* lanes of m all ones or all zeros: m ? y : x */
+static inline T256 __m256i pick(__m256i m, __m256i x, __m256i y) { return _mm256_blendv_epi8(x, y, m); }
+static inline T256 __m256i is0(__m256i x) { return _mm256_cmpeq_epi64(x, _mm256_setzero_si256()); }
+static inline T256 __m256i flip(__m256i m) { return _mm256_xor_si256(m, _mm256_set1_epi64x(-1)); }
+
+/* fma8 on four lanes: the same steps, each mask a vector of all-ones lanes */
+static T256 void fma4(const kh_e8 *A, const kh_e8 *B, const kh_e8 *C, kh_e8 *out)
+{
+    const __m256i zero = _mm256_setzero_si256(), one = q64(1), ff = q64(255), f15 = q64(0x7FFF);
+    const __m256i mask48 = q64((UINT64_C(1) << 48) - 1);
+    __m256i a = load4(A), b = load4(B), c = load4(C);
+    __m256i sa = _mm256_and_si256(_mm256_srli_epi64(a, 23), one), sb = _mm256_and_si256(_mm256_srli_epi64(b, 23), one),
+            sc = _mm256_and_si256(_mm256_srli_epi64(c, 23), one);
+    __m256i ea = _mm256_and_si256(_mm256_srli_epi64(a, 15), ff), eb = _mm256_and_si256(_mm256_srli_epi64(b, 15), ff),
+            ec = _mm256_and_si256(_mm256_srli_epi64(c, 15), ff);
+    __m256i fa = _mm256_and_si256(a, f15), fb = _mm256_and_si256(b, f15), fc = _mm256_and_si256(c, f15);
+    __m256i za = is0(ea), zb = is0(eb), zc = is0(ec), pz = _mm256_or_si256(za, zb);
+    __m256i sab = _mm256_xor_si256(sa, sb);
+    __m256i neg = flip(_mm256_cmpeq_epi64(sab, sc));
+    __m256i cancels = _mm256_andnot_si256(_mm256_or_si256(pz, zc), neg);
+
+    /* specials, in priority order */
+    __m256i a_top = _mm256_cmpeq_epi64(ea, ff), b_top = _mm256_cmpeq_epi64(eb, ff), c_top = _mm256_cmpeq_epi64(ec, ff);
+    __m256i a_f0 = is0(fa), b_f0 = is0(fb), c_f0 = is0(fc);
+    __m256i a_inf = _mm256_and_si256(a_top, a_f0), b_inf = _mm256_and_si256(b_top, b_f0),
+            c_inf = _mm256_and_si256(c_top, c_f0);
+    __m256i a_nan = _mm256_andnot_si256(a_f0, a_top), b_nan = _mm256_andnot_si256(b_f0, b_top),
+            c_nan = _mm256_andnot_si256(c_f0, c_top);
+    __m256i p_nan = _mm256_or_si256(_mm256_or_si256(a_nan, b_nan),
+                                    _mm256_or_si256(_mm256_and_si256(a_inf, zb), _mm256_and_si256(za, b_inf)));
+    __m256i p_inf = _mm256_andnot_si256(p_nan, _mm256_or_si256(a_inf, b_inf));
+    __m256i ret_nan = _mm256_or_si256(_mm256_or_si256(p_nan, c_nan), _mm256_and_si256(_mm256_and_si256(p_inf, c_inf), neg));
+    __m256i ret_inf = _mm256_andnot_si256(ret_nan, _mm256_or_si256(p_inf, c_inf));
+    __m256i inf_val = _mm256_or_si256(_mm256_slli_epi64(pick(p_inf, sc, sab), 23), q64(0xFFu << 15));
+
+    /* a zero factor pins both exponents low, so the addend dominates */
+    __m256i eap = pick(pz, ea, one), ebp = pick(pz, eb, one);
+    __m256i e2 = _mm256_add_epi64(eap, ebp);
+    __m256i s_raw = _mm256_sub_epi64(_mm256_sub_epi64(e2, ec), q64(110));
+    __m256i byp = _mm256_andnot_si256(zc, _mm256_cmpgt_epi64(zero, s_raw));
+    __m256i s = pick(_mm256_cmpgt_epi64(s_raw, q64(48)), s_raw, q64(48));
+    s = _mm256_andnot_si256(byp, s);
+    s = pick(zc, s, q64(48));
+    __m256i ebase = pick(byp, _mm256_sub_epi64(e2, q64(157)), _mm256_sub_epi64(ec, q64(47)));
+    __m256i gc = _mm256_or_si256(fc, q64(0x8000));
+    __m256i algn = _mm256_and_si256(_mm256_srlv_epi64(_mm256_slli_epi64(gc, 32), s), mask48);
+    /* s < 32: a shift count of 2^64 - (32 - s), which gives 0, so low is all ones (unused then) */
+    __m256i low = _mm256_sub_epi64(_mm256_sllv_epi64(one, _mm256_sub_epi64(s, q64(32))), one);
+    __m256i stk = _mm256_andnot_si256(is0(_mm256_and_si256(gc, low)), _mm256_cmpgt_epi64(s, q64(32)));
+    __m256i m = _mm256_mul_epu32(_mm256_or_si256(fa, q64(0x8000)), _mm256_or_si256(fb, q64(0x8000)));
+    m = _mm256_andnot_si256(_mm256_or_si256(byp, pz), m);
+    __m256i p = _mm256_and_si256(pick(neg, _mm256_add_epi64(algn, m), _mm256_sub_epi64(algn, m)), mask48);
+    __m256i rneg = _mm256_andnot_si256(_mm256_or_si256(is0(s), is0(_mm256_and_si256(p, q64(UINT64_C(1) << 47)))), neg);
+    __m256i mag = pick(rneg, p, _mm256_and_si256(_mm256_sub_epi64(zero, p), q64((UINT64_C(1) << 33) - 1)));
+    __m256i sign = pick(neg, sab, pick(rneg, sc, sab));
+    __m256i mag0 = is0(mag);
+    __m256i sign23 = _mm256_slli_epi64(sign, 23);
+    __m256i zero_val = _mm256_andnot_si256(cancels, sign23); /* x - x = +0 */
+
+    /* kh_valu_round_pack; mag < 2^48 is exact as a double, whose exponent
+     * field is 1023 + the leading one's position (mag = 0: pos is -1023,
+     * and the lane is replaced by zero_val below) */
+    const __m256i two52 = q64(UINT64_C(0x4330000000000000));
+    __m256d dmag = _mm256_sub_pd(_mm256_castsi256_pd(_mm256_or_si256(mag, two52)), _mm256_castsi256_pd(two52));
+    __m256i pos = _mm256_sub_epi64(_mm256_srli_epi64(_mm256_castpd_si256(dmag), 52), q64(1023));
+    __m256i n = _mm256_and_si256(_mm256_sllv_epi64(mag, _mm256_sub_epi64(q64(47), pos)), mask48);
+    __m256i sig = _mm256_srli_epi64(n, 32);
+    __m256i guard = _mm256_and_si256(_mm256_srli_epi64(n, 31), one);
+    __m256i sticky = _mm256_or_si256(flip(is0(_mm256_and_si256(n, q64(0x7FFFFFFFu)))), stk);
+    __m256i odd_or_sticky = pick(sticky, _mm256_and_si256(sig, one), one);
+    sig = _mm256_add_epi64(sig, _mm256_and_si256(guard, odd_or_sticky));
+    __m256i carry = _mm256_srli_epi64(sig, 16);
+    __m256i e = _mm256_add_epi64(_mm256_add_epi64(pos, ebase), carry);
+    __m256i frac = _mm256_and_si256(is0(carry), _mm256_and_si256(sig, f15));
+    __m256i r = _mm256_or_si256(_mm256_or_si256(sign23, _mm256_slli_epi64(e, 15)), frac);
+    r = pick(_mm256_cmpgt_epi64(e, q64(254)), r, _mm256_or_si256(sign23, q64(0xFFu << 15)));
+    r = pick(_mm256_cmpgt_epi64(one, e), r, sign23);
+    r = pick(mag0, r, zero_val);
+    r = pick(ret_inf, r, inf_val);
+    r = pick(ret_nan, r, q64(KH_E8_QNAN));
+    __m256i packed = _mm256_permutevar8x32_epi32(r, _mm256_setr_epi32(0, 2, 4, 6, 0, 2, 4, 6));
+    _mm_storeu_si128((__m128i *)(void *)out, _mm256_castsi256_si128(packed));
+}
+
 int kh_valu_fma_n_x86(const kh_e8 *va, const kh_e8 *vb, const kh_e8 *vc, kh_e8 *out, unsigned n)
 {
-    if (!kh_simd_allows(KH_SIMD_AVX512) || !__builtin_cpu_supports("avx512f") || !__builtin_cpu_supports("avx512cd")) return 0;
     unsigned i = 0;
-    for (; i + 8 <= n; i += 8) fma8(va + i, vb + i, vc + i, out + i);
+    if (kh_simd_allows(KH_SIMD_AVX512) && __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512cd"))
+        for (; i + 8 <= n; i += 8) fma8(va + i, vb + i, vc + i, out + i);
+    else if (kh_simd_allows(KH_SIMD_AVX2) && __builtin_cpu_supports("avx2"))
+        for (; i + 4 <= n; i += 4) fma4(va + i, vb + i, vc + i, out + i);
+    else
+        return 0;
     for (; i < n; i++) out[i] = kh_valu_fma_inline(va[i], vb[i], vc[i]);
     return 1;
 }

@@ -57,7 +57,7 @@ static inline kh_e8 kh_valu_fma_inline(kh_e8 va, kh_e8 vb, kh_e8 vc)
     return kh_valu_round_pack(sign, mag, ebase, stk);
 }
 kh_e8 kh_valu_fma(kh_e8 va, kh_e8 vb, kh_e8 vc);
-/* out[i] = kh_valu_fma(va[i], vb[i], vc[i]) with AVX-512 (valu_x86.c); 0 if
+/* out[i] = kh_valu_fma(va[i], vb[i], vc[i]) with AVX-512 or AVX2 (valu_x86.c); 0 if
  * this CPU lacks it (nothing written), 1 done. */
 int kh_valu_fma_n_x86(const kh_e8 *va, const kh_e8 *vb, const kh_e8 *vc, kh_e8 *out, unsigned n);
 

@@ -14,15 +14,26 @@ expect_out "avx2: no AVX-512 or AVX-VNNI path" "0" \
 "$KOHAKU" gemm 100 200 300 --stats "$tmpd/gemm.stats" > "$tmpd/gemm.out" 2>&1
 "$KOHAKU" demo --stats "$tmpd/demo.stats" > "$tmpd/demo.out" 2>&1
 "$KOHAKU" replay cluster -v bench/base/cluster.jsonl > "$tmpd/cluster.out" 2>&1
+"$KOHAKU" run "$KH_DATA/maps/mesh_1x1_min.txt" examples/vector_scale.session --stats "$tmpd/vector.stats" > "$tmpd/vector.out" 2>&1
 for level in portable avx2 avx-vnni avx512; do
     KOHAKU_SIMD=$level "$KOHAKU" gemm 100 200 300 --stats "$tmpd/gemm.$level.stats" > "$tmpd/gemm.$level.out" 2>&1
     KOHAKU_SIMD=$level "$KOHAKU" demo --stats "$tmpd/demo.$level.stats" > "$tmpd/demo.$level.out" 2>&1
     KOHAKU_SIMD=$level "$KOHAKU" replay cluster -v bench/base/cluster.jsonl > "$tmpd/cluster.$level.out" 2>&1
-    for w in gemm demo; do
+    KOHAKU_SIMD=$level "$KOHAKU" run "$KH_DATA/maps/mesh_1x1_min.txt" examples/vector_scale.session \
+        --stats "$tmpd/vector.$level.stats" > "$tmpd/vector.$level.out" 2>&1
+    for w in gemm demo vector; do
         expect_rc "$level: $w prints what the default prints" 0 cmp -s "$tmpd/$w.out" "$tmpd/$w.$level.out"
         expect_rc "$level: $w's stats are the default's" 0 cmp -s "$tmpd/$w.stats" "$tmpd/$w.$level.stats"
     done
     expect_rc "$level: replay cluster -v, every cycle, is the default's" 0 cmp -s "$tmpd/cluster.out" "$tmpd/cluster.$level.out"
 done
+# the vector ALU's FMA lanes (AVX-512, AVX2, scalar) against the single
+# lane, on whichever of them each level leaves this CPU
+t_alu="$(dirname "$KOHAKU")/tests/t_vnum_alu"
+if [ -x "$t_alu" ]; then
+    for level in portable avx2 avx512; do
+        expect_rc "$level: t_vnum_alu's batches equal its single lanes" 0 env KOHAKU_SIMD=$level "$t_alu"
+    done
+fi
 rm -rf "$tmpd"
 finish
