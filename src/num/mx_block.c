@@ -27,13 +27,20 @@ const char *kh_mx_path_name(kh_mx_path p) { return (unsigned)p < KH_MX_NPATHS ? 
 
 /* AVX-VNNI: CPUID leaf 7 subleaf 1, EAX bit 4 (not every compiler's
  * __builtin_cpu_supports knows the name); AVX2 vouches for the OS saving
- * the YMM state. */
-static int has_avxvnni(void)
+ * the YMM state. Read once, by read_avxvnni, before main runs, into a
+ * variable only read afterwards (as simd.c's ceiling): under a hypervisor
+ * CPUID traps, and a check per cluster built cost bench (1) 5 % of its CPU
+ * on a CPU without AVX-512, where the path choice reaches this test. */
+static int avxvnni_cpu;
+
+__attribute__((constructor)) static void read_avxvnni(void)
 {
     unsigned eax, ebx, ecx, edx;
-    if (!__builtin_cpu_supports("avx2") || !__get_cpuid_count(7, 1, &eax, &ebx, &ecx, &edx)) return 0;
-    return (eax >> 4) & 1;
+    __builtin_cpu_init(); /* a constructor may run before libgcc's own */
+    avxvnni_cpu = __builtin_cpu_supports("avx2") && __get_cpuid_count(7, 1, &eax, &ebx, &ecx, &edx) && (eax >> 4 & 1);
 }
+
+static int has_avxvnni(void) { return avxvnni_cpu; }
 #endif
 
 /* What one path runs (kh_mx_kernels, num.h): the block product and the
