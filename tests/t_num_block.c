@@ -8,6 +8,7 @@
 #include "kohaku/hex.h"
 #include "kohaku/isa.h"
 #include "kohaku/num.h"
+#include "num/mx_block_int.h"
 #include "support/test.h"
 
 static uint64_t rng_next(uint64_t *s)
@@ -421,9 +422,65 @@ static void mx_pack_follows_the_table(void)
     kh_isa_free(isa);
 }
 
+/* kh_mx_unpack reads any four words (packed or not) as the embedded table
+ * places the slots and scales: each value read back through the table
+ * engine, sign-extended from 7 bits (numerics.md §2.2), for both packings
+ * and whichever path this CPU takes (kh_mx_unpack_portable too). */
+static void mx_unpack_follows_the_table(void)
+{
+    char err[200];
+    kh_isa *isa = kh_isa_open_builtin(err, sizeof err);
+    const kh_isa_layout *l = isa ? kh_isa_find(isa, "mxfp7_word") : NULL;
+    CHECK(l != NULL);
+    if (!l) {
+        kh_isa_free(isa);
+        return;
+    }
+    unsigned slot_field[32], scale_field[4];
+    for (unsigned o = 0; o < 32; o++) {
+        char name[8];
+        snprintf(name, sizeof name, "s%u", o);
+        slot_field[o] = (unsigned)kh_isa_field_find(l, name);
+    }
+    for (unsigned lane = 0; lane < 4; lane++) {
+        char name[8];
+        snprintf(name, sizeof name, "scale%u", lane);
+        scale_field[lane] = (unsigned)kh_isa_field_find(l, name);
+    }
+    uint64_t st = 0x9E3779B97F4A7C15ull;
+    for (int round = 0; round < 300; round++) {
+        uint64_t words[16];
+        for (int i = 0; i < 16; i++) words[i] = rng_next(&st);
+        for (int b = 0; b < 2; b++)
+            for (int portable = 0; portable < 2; portable++) {
+                kh_mx_entry e;
+                if (portable)
+                    kh_mx_unpack_portable(words, b, &e);
+                else
+                    kh_mx_unpack(words, b, &e);
+                for (unsigned w = 0; w < 4; w++) {
+                    for (unsigned o = 0; o < 32; o++) {
+                        kh_isa_val v;
+                        kh_isa_get(l, words + 4 * w, slot_field[o], &v);
+                        int want = (int)(v.w[0] & 0x7F) - (v.w[0] & 0x40 ? 128 : 0);
+                        unsigned lane = b ? o % 4 : o / 8, k = b ? 8 * w + o / 4 : 8 * w + o % 8;
+                        CHECK_EQ(e.q[lane][k], want);
+                    }
+                }
+                for (unsigned lane = 0; lane < 4; lane++) {
+                    kh_isa_val v;
+                    kh_isa_get(l, words, scale_field[lane], &v);
+                    CHECK_EQ(e.scale[lane], v.w[0]);
+                }
+            }
+    }
+    kh_isa_free(isa);
+}
+
 int main(void)
 {
     KH_RUN(mx_pack_follows_the_table);
+    KH_RUN(mx_unpack_follows_the_table);
     KH_RUN(mx_block_every_path_is_exact);
     KH_RUN(mx_block_dispatch_names_a_running_path);
     KH_RUN(mx_block_pipeline_is_product_scale_add);

@@ -13,10 +13,6 @@
     X(0) X(1) X(2) X(3) X(4) X(5) X(6) X(7) X(8) X(9) X(10) X(11) X(12) X(13) X(14) X(15) X(16) X(17) X(18) X(19) \
         X(20) X(21) X(22) X(23) X(24) X(25) X(26) X(27) X(28) X(29) X(30) X(31)
 
-/* 7-bit two's complement: flip the sign bit and subtract its weight (two
- * instructions; the generated signed getter branches). */
-static int8_t sext7(uint64_t v) { return (int8_t)((int)(v ^ 0x40) - 0x40); }
-
 /* The slots of group g (8g .. 8g+7, lane g of the A packing) are one run
  * of 56 bits, slot 8g + i at 7·(7 - i) above the lowest (checked against
  * the table below); each comes out as 8 sign-extended bytes by spreading
@@ -31,7 +27,9 @@ RUN(24, 25) RUN(25, 26) RUN(26, 27) RUN(27, 28) RUN(28, 29) RUN(29, 30) RUN(30, 
 static const unsigned group_lo[4] = {GLO(7), GLO(15), GLO(23), GLO(31)};
 #undef GLO
 
-static void group_bytes(const uint64_t *word, unsigned g, int8_t out[8])
+/* Group g's eight slots as bytes: byte i (bits 8i..8i+7) is slot 8g + i,
+ * sign-extended. */
+static uint64_t group_bytes(const uint64_t *word, unsigned g)
 {
     const unsigned lo = group_lo[g], limb = lo / 64, sh = lo % 64;
     uint64_t v = word[limb] >> sh;
@@ -40,7 +38,50 @@ static void group_bytes(const uint64_t *word, unsigned g, int8_t out[8])
     v = (v & UINT64_C(0x000000000FFFFFFF)) | (v & UINT64_C(0x00FFFFFFF0000000)) << 4;
     v = (v & UINT64_C(0x00003FFF00003FFF)) | (v & UINT64_C(0x0FFFC0000FFFC000)) << 2;
     v = (v & UINT64_C(0x007F007F007F007F)) | (v & UINT64_C(0x3F803F803F803F80)) << 1; /* field j in byte j */
-    for (unsigned i = 0; i < 8; i++) out[i] = sext7((v >> (8 * (7 - i))) & 0x7F);
+    /* 7-bit two's complement to 8 in every byte at once: a field's bit 6
+     * copied into bit 7, a shift that stays inside its byte (the generated
+     * signed getter branches); slot 8g + i is field 7 - i */
+    v |= (v & UINT64_C(0x4040404040404040)) << 1;
+    return __builtin_bswap64(v);
+}
+
+/* Bytes 0..3 of x to the even bytes, bytes 4..7 to the odd ones: halfword
+ * L is byte L | byte L + 4 << 8. */
+static uint64_t pair_bytes(uint64_t x)
+{
+    uint64_t lo = x & 0xFFFFFFFFu, hi = x >> 32;
+    lo = (lo | lo << 16) & UINT64_C(0x0000FFFF0000FFFF);
+    lo = (lo | lo << 8) & UINT64_C(0x00FF00FF00FF00FF);
+    hi = (hi | hi << 16) & UINT64_C(0x0000FFFF0000FFFF);
+    hi = (hi | hi << 8) & UINT64_C(0x00FF00FF00FF00FF);
+    return lo | hi << 8;
+}
+
+/* Byte i of x to p[i], whatever the host's byte order (one store on x86). */
+static void put_bytes(int8_t p[8], uint64_t x)
+{
+    for (unsigned i = 0; i < 8; i++) p[i] = (int8_t)(uint8_t)(x >> (8 * i));
+}
+
+/* One word's four groups as lanes, k = 8w .. 8w + 7. A packing: group g is
+ * lane g. B packing: slot o is lane o % 4, k = 8w + o / 4, so lane L takes
+ * bytes L and L + 4 of every group in turn: pair_bytes, then a 4 x 4
+ * transpose of halfwords in two steps. */
+static void word_lanes(const uint64_t *word, int b_packing, unsigned w, kh_mx_entry *e)
+{
+    uint64_t t[4];
+    for (unsigned g = 0; g < 4; g++) t[g] = group_bytes(word, g);
+    if (b_packing) {
+        const uint64_t h02 = UINT64_C(0x0000FFFF0000FFFF), lo32 = 0xFFFFFFFFu;
+        for (unsigned g = 0; g < 4; g++) t[g] = pair_bytes(t[g]);
+        uint64_t a0 = (t[0] & h02) | (t[1] & h02) << 16, a1 = (t[0] >> 16 & h02) | (t[1] & ~h02);
+        uint64_t a2 = (t[2] & h02) | (t[3] & h02) << 16, a3 = (t[2] >> 16 & h02) | (t[3] & ~h02);
+        t[0] = (a0 & lo32) | a2 << 32;
+        t[1] = (a1 & lo32) | a3 << 32;
+        t[2] = a0 >> 32 | (a2 & ~lo32);
+        t[3] = a1 >> 32 | (a3 & ~lo32);
+    }
+    for (unsigned lane = 0; lane < 4; lane++) put_bytes(&e->q[lane][8 * w], t[lane]);
 }
 
 static void word_set_slots(uint64_t *word, const int8_t s[32])
@@ -85,7 +126,7 @@ static TVBMI void word_lanes_vbmi(const uint64_t *word, int b_packing, int8_t s[
     __m256i g = _mm256_permutexvar_epi8(_mm256_loadu_si256((const __m256i *)(const void *)slot_perm), w);
     __m256i x = _mm256_multishift_epi64_epi8(_mm256_loadu_si256((const __m256i *)(const void *)slot_shift), g);
     const __m256i m7 = _mm256_set1_epi8(0x7F), sign = _mm256_set1_epi8(0x40);
-    x = _mm256_sub_epi8(_mm256_xor_si256(_mm256_and_si256(x, m7), sign), sign); /* sext7 */
+    x = _mm256_sub_epi8(_mm256_xor_si256(_mm256_and_si256(x, m7), sign), sign); /* 7-bit two's complement */
     if (b_packing) x = _mm256_permutexvar_epi8(_mm256_loadu_si256((const __m256i *)(const void *)b_order), x);
     _mm256_storeu_si256((__m256i *)(void *)s, x);
 }
@@ -113,11 +154,7 @@ static void unpack_with(int vbmi, const uint64_t words[16], int b_packing, kh_mx
             for (unsigned lane = 0; lane < 4; lane++) memcpy(&e->q[lane][8 * w], s + 8 * lane, 8);
             continue;
         }
-        for (unsigned g = 0; g < 4; g++) group_bytes(words + 4 * w, g, s + 8 * g);
-        if (b_packing)
-            for (unsigned o = 0; o < 32; o++) e->q[o % 4][8 * w + o / 4] = s[o];
-        else
-            for (unsigned lane = 0; lane < 4; lane++) memcpy(&e->q[lane][8 * w], s + 8 * lane, 8);
+        word_lanes(words + 4 * w, b_packing, w, e);
     }
     e->scale[0] = (uint8_t)kh_mxfp7_word_scale0(words);
     e->scale[1] = (uint8_t)kh_mxfp7_word_scale1(words);
