@@ -436,16 +436,24 @@ static void mx_unpack_follows_the_table(void)
         kh_isa_free(isa);
         return;
     }
-    unsigned slot_field[32], scale_field[4];
+    int slot_field[32], scale_field[4];
     for (unsigned o = 0; o < 32; o++) {
         char name[8];
         snprintf(name, sizeof name, "s%u", o);
-        slot_field[o] = (unsigned)kh_isa_field_find(l, name);
+        slot_field[o] = kh_isa_field_find(l, name);
     }
+    int found = 1;
+    for (unsigned o = 0; o < 32; o++) found &= slot_field[o] >= 0;
     for (unsigned lane = 0; lane < 4; lane++) {
         char name[8];
         snprintf(name, sizeof name, "scale%u", lane);
-        scale_field[lane] = (unsigned)kh_isa_field_find(l, name);
+        scale_field[lane] = kh_isa_field_find(l, name);
+        found &= scale_field[lane] >= 0;
+    }
+    CHECK(found);
+    if (!found) {
+        kh_isa_free(isa);
+        return;
     }
     uint64_t st = 0x9E3779B97F4A7C15ull;
     for (int round = 0; round < 300; round++) {
@@ -461,7 +469,7 @@ static void mx_unpack_follows_the_table(void)
                 for (unsigned w = 0; w < 4; w++) {
                     for (unsigned o = 0; o < 32; o++) {
                         kh_isa_val v;
-                        kh_isa_get(l, words + 4 * w, slot_field[o], &v);
+                        kh_isa_get(l, words + 4 * w, (unsigned)slot_field[o], &v);
                         int want = (int)(v.w[0] & 0x7F) - (v.w[0] & 0x40 ? 128 : 0);
                         unsigned lane = b ? o % 4 : o / 8, k = b ? 8 * w + o / 4 : 8 * w + o % 8;
                         CHECK_EQ(e.q[lane][k], want);
@@ -469,7 +477,7 @@ static void mx_unpack_follows_the_table(void)
                 }
                 for (unsigned lane = 0; lane < 4; lane++) {
                     kh_isa_val v;
-                    kh_isa_get(l, words, scale_field[lane], &v);
+                    kh_isa_get(l, words, (unsigned)scale_field[lane], &v);
                     CHECK_EQ(e.scale[lane], v.w[0]);
                 }
             }

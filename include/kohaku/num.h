@@ -54,8 +54,8 @@ void kh_mx_pack(const kh_mx_entry *e, int b_packing, uint64_t words[16]);
 /* The 16 exact integer dot products of one K block (numerics §4):
  * c[i][j] = sum over k of a->q[i][k] * b->q[j][k]. Exact for every element in
  * -64..63 (|c| <= 131072). The hot loop of every GEMM: kh_mx_block picks the
- * fastest path this CPU runs (checked on every call, no cached state; hot loops
- * use kh_mx_kernels below). Element
+ * fastest path this CPU runs (checked on every call from libgcc's CPU table
+ * and a CPUID bit read once at load; hot loops use kh_mx_kernels below). Element
  * bytes outside -64..63 give an unspecified (but defined) result. */
 void kh_mx_block(const kh_mx_entry *a, const kh_mx_entry *b, int32_t c[4][4]);
 

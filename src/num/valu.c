@@ -98,8 +98,8 @@ kh_e8 kh_valu(unsigned op, kh_e8 a, kh_e8 b, kh_e8 c, int *pred, unsigned opts)
 #define CHUNK 128u /* lanes substituted, then multiplied and added, at once */
 
 /* The substitution in one loop per op, each with the op a constant (what
- * the op does not need folds away), then the FMAs eight lanes at a time
- * where the CPU can (valu_x86.c), else one by one. */
+ * the op does not need folds away), then the FMAs eight lanes (AVX-512) or
+ * four (AVX2) at a time where the CPU can (valu_x86.c), else one by one. */
 static void chunk(unsigned op, const kh_e8 *a, const kh_e8 *b, const kh_e8 *c, kh_e8 *out, int *pred, unsigned n)
 {
     kh_e8 va[CHUNK] = {0}, vb[CHUNK] = {0}, vc[CHUNK] = {0}; /* zeroed: -O1 cannot see n <= CHUNK */

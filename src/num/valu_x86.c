@@ -107,8 +107,8 @@ static inline T256 __m256i pick(__m256i m, __m256i x, __m256i y) { return _mm256
 static inline T256 __m256i is0(__m256i x) { return _mm256_cmpeq_epi64(x, _mm256_setzero_si256()); }
 static inline T256 __m256i flip(__m256i m) { return _mm256_xor_si256(m, _mm256_set1_epi64x(-1)); }
 
-/* fma8 on four lanes: the same steps, each mask a vector of all-ones lanes */
-static T256 void fma4(const kh_e8 *A, const kh_e8 *B, const kh_e8 *C, kh_e8 *out)
+/* fma8 on four lanes with AVX2: the same steps, each mask a vector of all-ones lanes */
+static T256 void fma_avx2(const kh_e8 *A, const kh_e8 *B, const kh_e8 *C, kh_e8 *out)
 {
     const __m256i zero = _mm256_setzero_si256(), one = q64(1), ff = q64(255), f15 = q64(0x7FFF);
     const __m256i mask48 = q64((UINT64_C(1) << 48) - 1);
@@ -192,7 +192,7 @@ int kh_valu_fma_n_x86(const kh_e8 *va, const kh_e8 *vb, const kh_e8 *vc, kh_e8 *
     if (kh_simd_allows(KH_SIMD_AVX512) && __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512cd"))
         for (; i + 8 <= n; i += 8) fma8(va + i, vb + i, vc + i, out + i);
     else if (kh_simd_allows(KH_SIMD_AVX2) && __builtin_cpu_supports("avx2"))
-        for (; i + 4 <= n; i += 4) fma4(va + i, vb + i, vc + i, out + i);
+        for (; i + 4 <= n; i += 4) fma_avx2(va + i, vb + i, vc + i, out + i);
     else
         return 0;
     for (; i < n; i++) out[i] = kh_valu_fma_inline(va[i], vb[i], vc[i]);
