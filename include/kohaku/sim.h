@@ -96,17 +96,6 @@ static inline void kh_comp_wake(kh_comp *c, kh_cycle at)
     }
 }
 
-/* Ask for a step in cycle now + 1 from inside the step of cycle now: the
- * most frequent wake (once per busy component per cycle), always inside the
- * wheel, so it skips kh_comp_wake's range checks. */
-static inline void kh_comp_wake_next(kh_comp *c, kh_cycle now)
-{
-    kh_sched *s = (kh_sched *)(void *)c->sim;
-    unsigned slot = (unsigned)((now + 1) % KH_WHEEL);
-    s->wheel[c->wword + slot] |= c->wbit;
-    s->occ |= UINT64_C(1) << slot;
-}
-
 /* Ask for a step in cycle now + d from inside the step (or an accept) of
  * cycle now, for a caller that knows 0 < d < KH_WHEEL (say a FIFO latency
  * checked when it was built): kh_comp_wake without its range checks. */
@@ -117,6 +106,10 @@ static inline void kh_comp_wake_within(kh_comp *c, kh_cycle now, unsigned d)
     s->wheel[c->wword + slot] |= c->wbit;
     s->occ |= UINT64_C(1) << slot;
 }
+/* Ask for a step in cycle now + 1 from inside the step of cycle now: the
+ * most frequent wake (once per busy component per cycle), always inside the
+ * wheel. */
+static inline void kh_comp_wake_next(kh_comp *c, kh_cycle now) { kh_comp_wake_within(c, now, 1); }
 
 /* Whether c already has a step in cycle now + 1 (asked inside the step of
  * cycle now): a component that may skip work only while another is stepped
@@ -157,16 +150,22 @@ static inline unsigned kh_fifo_used(const kh_fifo *q, kh_cycle now) /* occupancy
 static inline int kh_fifo_full(const kh_fifo *q, kh_cycle now) { return kh_fifo_used(q, now) >= q->cap; }
 static inline int kh_fifo_empty(const kh_fifo *q) { return q->count == 0; } /* nothing stored, visible or not */
 _Noreturn void kh_fifo_overflow(const kh_fifo *q); /* a push into a full FIFO: a simulator bug; aborts */
-static inline void kh_fifo_push(kh_fifo *q, const kh_flit *f, kh_cycle now) /* caller checked full */
+/* The entry behind the last: f, visible from now + latency (room checked). */
+static inline void kh_fifo_store(kh_fifo *q, const kh_flit *f, kh_cycle now)
 {
-    if (q->count >= q->cap) kh_fifo_overflow(q);
     unsigned tail = q->head + q->count; /* no division: size need not be a power of two */
     if (tail >= q->size) tail -= q->size;
     q->ent[tail].f = *f;
     q->ent[tail].ready = now + q->latency;
+    q->count++;
+}
+static inline void kh_fifo_push(kh_fifo *q, const kh_flit *f, kh_cycle now) /* caller checked full */
+{
+    if (q->count >= q->cap) kh_fifo_overflow(q);
+    kh_fifo_store(q, f, now);
     /* held = stored + popped in this cycle: the same whether a pop of this
      * cycle came before or after the push */
-    unsigned held = ++q->count + (q->pop_cycle == now ? q->pops : 0);
+    unsigned held = q->count + (q->pop_cycle == now ? q->pops : 0);
     if (held > q->high_water) q->high_water = held;
 }
 /* kh_fifo_push for a caller that has just read used = kh_fifo_used(q, now)
@@ -174,11 +173,7 @@ static inline void kh_fifo_push(kh_fifo *q, const kh_flit *f, kh_cycle now) /* c
  * used (stored + popped in this cycle) without looking at the pops again. */
 static inline void kh_fifo_push_below(kh_fifo *q, const kh_flit *f, kh_cycle now, unsigned used)
 {
-    unsigned tail = q->head + q->count;
-    if (tail >= q->size) tail -= q->size;
-    q->ent[tail].f = *f;
-    q->ent[tail].ready = now + q->latency;
-    q->count++;
+    kh_fifo_store(q, f, now);
     unsigned held = used + 1;
     q->high_water = held > q->high_water ? held : q->high_water;
 }
@@ -213,6 +208,13 @@ static inline const kh_flit *kh_fifo_pop(kh_fifo *q, kh_cycle now)
  * last is no longer in use. A lightly loaded FIFO then keeps to its first
  * few entries, which stay in cache, instead of walking the whole ring. */
 static inline void kh_fifo_rewind(kh_fifo *q) { q->head = 0; }
+/* kh_fifo_pop for a caller done with the popped flit (copied out or
+ * consumed): the ring starts over when that leaves it empty. */
+static inline void kh_fifo_pop_done(kh_fifo *q, kh_cycle now)
+{
+    kh_fifo_pop(q, now);
+    if (!q->count) kh_fifo_rewind(q);
+}
 
 /* ---- links ------------------------------------------------------------- */
 

@@ -364,8 +364,7 @@ static void pop_accepted_inst(kh_cu *cu, kh_cycle now)
     if (cu->pop_at != now) return;
     account_busy(cu, now);
     view_keep(cu, now);
-    kh_fifo_pop(&cu->inst_q, now);
-    if (kh_fifo_empty(&cu->inst_q)) kh_fifo_rewind(&cu->inst_q); /* the copy was taken at issue */
+    kh_fifo_pop_done(&cu->inst_q, now); /* the copy was taken at issue */
     cu->inst_occupancy = (cu->inst_occupancy - 1) & 0xFFFF;
     cu->pop_at = KH_NEVER;
     trace_fifo(cu, "inst fifo", &cu->inst_q, now);
@@ -389,8 +388,7 @@ static void drive_output(kh_cu *cu, kh_cycle now)
             cu->out_valid = 1;
             cu->out_fw = 1;
             cu->out_placed = now;
-            kh_fifo_pop(&cu->sig_q, now);
-            if (kh_fifo_empty(&cu->sig_q)) kh_fifo_rewind(&cu->sig_q); /* copied out above */
+            kh_fifo_pop_done(&cu->sig_q, now); /* copied out above */
         } else if (cu->ctrl_pending && cu->ctrl_ready <= now && kh_fifo_empty(&cu->sig_q)) {
             cu->out = cu->ctrl_reply;
             cu->out_valid = 1;
@@ -411,10 +409,9 @@ static void run_unit(kh_cu *cu, int issue_ok, kh_cycle now)
         /* the head itself: nothing the unit can call pops the receive FIFO
          * or writes its head slot (a push goes to the tail) */
         if (cu->kind->recv(cu->unit, rf, now)) {
-            kh_fifo_pop(&cu->recv_q, now);
             /* the unit is done with the flit: a ring as deep as recv_depth
              * (512) then keeps to its first entries, in cache */
-            if (kh_fifo_empty(&cu->recv_q)) kh_fifo_rewind(&cu->recv_q);
+            kh_fifo_pop_done(&cu->recv_q, now);
             kh_comp_space(&cu->base, KH_ALL_PORTS, now);
             trace_fifo(cu, "recv fifo", &cu->recv_q, now);
         } else {

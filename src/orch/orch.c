@@ -161,8 +161,7 @@ const kh_flit *kh_orch_agent_peek(void *ctx, kh_cycle now)
 void kh_orch_agent_take(void *ctx, kh_cycle now)
 {
     kh_orch *o = ctx;
-    kh_fifo_pop(&o->tx, now);
-    if (kh_fifo_empty(&o->tx)) kh_fifo_rewind(&o->tx); /* the port copied the flit (peek) */
+    kh_fifo_pop_done(&o->tx, now); /* the port copied the flit (peek) */
     o->tx_pops++;
     if (!kh_fifo_empty(&o->tx) && o->env.ready) {
         kh_cycle at = kh_fifo_head_ready(&o->tx);
