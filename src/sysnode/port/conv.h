@@ -100,15 +100,6 @@ static inline const kh_conv_beat *kh_conv_beat_head(const kh_creq *r, kh_cycle n
     const kh_conv_beat *b = kh_ring_head(&a->beats);
     return b && b->at <= now ? b : NULL;
 }
-static inline void kh_conv_beat_pop(kh_creq *r)
-{
-    kh_creq_answers *a = (kh_creq_answers *)(void *)r;
-    kh_conv_beat *b = kh_ring_head(&a->beats);
-    if (!b) return;
-    if (++b->k == b->n) kh_ring_pop(&a->beats);
-    else b->at += b->step;
-    kh_conv_answers_due(a);
-}
 /* kh_conv_beat_pop of the head b that kh_conv_beat_head just returned: the
  * record is not looked up again, and while it has beats left it stays the
  * head, so only the write responses' head is read for due. */
@@ -124,6 +115,11 @@ static inline void kh_conv_beat_pop_head(kh_creq *r, const kh_conv_beat *head)
     b->at += b->step;
     const kh_conv_b *w = kh_ring_head(&a->bs);
     a->due = w && w->at < b->at ? w->at : b->at;
+}
+static inline void kh_conv_beat_pop(kh_creq *r)
+{
+    const kh_conv_beat *b = kh_ring_head(&((kh_creq_answers *)(void *)r)->beats);
+    if (b) kh_conv_beat_pop_head(r, b);
 }
 /* Pop a write response due by now: 1 and its tag, or 0. */
 static inline int kh_conv_b_pop(kh_creq *r, kh_cycle now, uint64_t *tag)
