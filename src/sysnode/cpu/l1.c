@@ -4,6 +4,7 @@
  * is a single-beat read, a write-back a single-beat write of the whole line. */
 #include <string.h>
 
+#include "kohaku/bits.h"
 #include "sysnode/cpu/rv32_int.h"
 
 enum { TAG_FILL = 1, TAG_WB = 2 };
@@ -45,8 +46,8 @@ unsigned kh_rv_l1_dirty(const kh_rv32 *r)
 static void write_back(kh_rv32 *r, unsigned i, kh_cycle now)
 {
     rv_line *l = &r->l1[i];
-    uint64_t d[1][4] = {{0}};
-    for (unsigned k = 0; k < 32; k++) d[0][k / 8] |= (uint64_t)l->b[k] << (8 * (k % 8));
+    uint64_t d[1][4];
+    kh_words_from_bytes(d[0], 4, l->b);
     kh_conv_write(r->rq, phys(l->tag, i), 1, TAG_WB, (const uint64_t(*)[4])d, now); /* all 32 strobes */
     l->dirty = 0;
     r->wrout++;
@@ -93,8 +94,7 @@ kh_cycle kh_rv_l1_miss_step(kh_rv32 *r, kh_cycle now)
     const kh_conv_beat *b = kh_conv_beat_head(r->rq, now);
     if (!b) return KH_NEVER;
     rv_line *l = &r->l1[i];
-    const uint64_t *d = kh_conv_beat_data(b);
-    for (unsigned k = 0; k < 32; k++) l->b[k] = (uint8_t)(d[k / 8] >> (8 * (k % 8)));
+    kh_words_to_bytes(kh_conv_beat_data(b), 4, l->b);
     l->valid = 1;
     l->dirty = 0;
     l->tag = tag_of(r->wait_addr);
