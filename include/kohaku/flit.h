@@ -16,6 +16,10 @@
 #define KH_FLIT_BITS 288    /* FLIT_WIDTH of the reference build */
 #define KH_PAYLOAD_BITS 256 /* payload = memory beat = 32 bytes */
 #define KH_FLIT_WORDS 5     /* FLIT_WORDS of the host windows */
+/* The payload is words 0..3 and the header lies in the last word (flits.md
+ * §2): a sender that keeps a flit's header as one word puts it there. */
+#define KH_FLIT_HDR_WORD (KH_FLIT_WORDS - 1)
+_Static_assert(KH_PAYLOAD_BITS == KH_FLIT_HDR_WORD * 64, "payload in w[0..3], header in w[4]");
 
 typedef struct kh_flit {
     uint64_t w[KH_FLIT_WORDS];

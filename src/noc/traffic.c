@@ -130,7 +130,7 @@ static uint64_t header_word(const tgen *src, const tgen *dst)
     kh_hdr_set_src_y(f.w, src->y);
     kh_hdr_set_type(f.w, KH_T_CU_DATA);
     kh_hdr_set_last(f.w, 1);
-    return f.w[KH_FLIT_WORDS - 1];
+    return f.w[KH_FLIT_HDR_WORD];
 }
 
 static void build(tgen *g, unsigned dst, kh_cycle now)
@@ -140,7 +140,7 @@ static void build(tgen *g, unsigned dst, kh_cycle now)
     w[PW_OFFERED] = now;
     w[PW_SRC] = g->idx;
     w[PW_DST] = dst;
-    w[KH_FLIT_WORDS - 1] = g->hdr_row[dst];
+    w[KH_FLIT_HDR_WORD] = g->hdr_row[dst];
 }
 
 static int below_max(const tgen *g) { return g->generated < g->limit; }

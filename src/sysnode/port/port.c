@@ -504,10 +504,10 @@ kh_port *kh_port_new(kh_node *n, unsigned index, char *err, size_t errlen)
     kh_flit h;
     kh_flit_clear(&h);
     kh_flit_set_hdr(&h, &(kh_flit_hdr){.src_x = p->x, .src_y = p->y, .type = KH_T_MEM_RD_RESP});
-    p->rd_hdr = h.w[KH_HDR_WORD];
+    p->rd_hdr = h.w[KH_FLIT_HDR_WORD];
     kh_flit_clear(&h);
     kh_flit_set_hdr(&h, &(kh_flit_hdr){.src_x = p->x, .src_y = p->y, .type = KH_T_MEM_WR_ACK, .last = 1});
-    p->ack_hdr = h.w[KH_HDR_WORD];
+    p->ack_hdr = h.w[KH_FLIT_HDR_WORD];
     char name[48];
     snprintf(name, sizeof name, "mem_port%u(%u,%u)", index, p->x, p->y);
     kh_sim_add(n->sim, &p->c, &port_ops, name);

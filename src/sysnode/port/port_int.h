@@ -9,12 +9,6 @@
 
 #define KH_WBURST 8 /* beats a write slot holds (memory.md §4) */
 
-/* A flit's payload is words 0..3 and its header lies in word 4 (flits.md
- * §2): the engine's flits are built from a header word and the data. */
-#define KH_HDR_WORD 4
-_Static_assert(KH_PAYLOAD_BITS == KH_HDR_WORD * 64 && KH_FLIT_WORDS == KH_HDR_WORD + 1,
-               "payload in w[0..3], header in w[4]");
-
 enum kh_wslot_state {
     WS_FREE,  /* from reset, or once its ack was sent */
     WS_OPEN,  /* descriptor seen, data not complete, not yet issued */

@@ -20,13 +20,13 @@ int kh_port_plain_start(kh_port *p, const kh_flit *f, kh_cycle now)
     p->pr_sy = kf_src_y(f);
     p->pr_txn = kf_txn(f);
     uint64_t w[KH_FLIT_WORDS] = {0}; /* only the header word is set and kept */
-    w[KH_HDR_WORD] = p->rd_hdr;
+    w[KH_FLIT_HDR_WORD] = p->rd_hdr;
     kh_hdr_set_dst_x(w, p->pr_sx);
     kh_hdr_set_dst_y(w, p->pr_sy);
     kh_hdr_set_txn(w, p->pr_txn); /* §3.1 */
-    p->pr_hdr[0] = w[KH_HDR_WORD];
+    p->pr_hdr[0] = w[KH_FLIT_HDR_WORD];
     kh_hdr_set_last(w, 1); /* the last beat's: the same but for last */
-    p->pr_hdr[1] = w[KH_HDR_WORD];
+    p->pr_hdr[1] = w[KH_FLIT_HDR_WORD];
     kh_conv_read(p->rq, kf_addr(f), kf_len(f) + 1, TAG_PLAIN, 1, now);
     p->rd_count++;
     p->reads++;
@@ -44,7 +44,7 @@ int kh_port_plain_flit(kh_port *p, kh_flit *f, kh_cycle now)
     int last = kh_conv_beat_last(b);
     /* the payload words from the beat, the header word from the read's */
     memcpy(f->w, kh_conv_beat_data(b), KH_PAYLOAD_BITS / 8);
-    f->w[KH_HDR_WORD] = p->pr_hdr[last];
+    f->w[KH_FLIT_HDR_WORD] = p->pr_hdr[last];
     if (last) {
         p->st = ST_IDLE;
         p->st_free = now + 1;

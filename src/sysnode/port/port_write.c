@@ -124,7 +124,7 @@ void kh_port_ack_flit(kh_port *p, kh_flit *f)
 {
     kh_wslot *w = &p->slot[p->cur_slot];
     kh_flit_clear(f);
-    f->w[KH_HDR_WORD] = p->ack_hdr;
+    f->w[KH_FLIT_HDR_WORD] = p->ack_hdr;
     kh_hdr_set_dst_x(f->w, w->sx);
     kh_hdr_set_dst_y(f->w, w->sy);
     kh_hdr_set_txn(f->w, w->txn); /* §5 */
