@@ -5,6 +5,7 @@
  * VBMI one word's 32 slots come out in two shuffles. */
 #include <string.h>
 
+#include "kohaku/bits.h"
 #include "kohaku/gen/mxfp7.h"
 #include "kohaku/num.h"
 #include "mx_block_int.h"
@@ -57,12 +58,6 @@ static uint64_t pair_bytes(uint64_t x)
     return lo | hi << 8;
 }
 
-/* Byte i of x to p[i], whatever the host's byte order (one store on x86). */
-static void put_bytes(int8_t p[8], uint64_t x)
-{
-    for (unsigned i = 0; i < 8; i++) p[i] = (int8_t)(uint8_t)(x >> (8 * i));
-}
-
 /* One word's four groups as lanes, k = 8w .. 8w + 7. A packing: group g is
  * lane g. B packing: slot o is lane o % 4, k = 8w + o / 4, so lane L takes
  * bytes L and L + 4 of every group in turn: pair_bytes, then a 4 x 4
@@ -81,7 +76,7 @@ static void word_lanes(const uint64_t *word, int b_packing, unsigned w, kh_mx_en
         t[2] = a0 >> 32 | (a2 & ~lo32);
         t[3] = a1 >> 32 | (a3 & ~lo32);
     }
-    for (unsigned lane = 0; lane < 4; lane++) put_bytes(&e->q[lane][8 * w], t[lane]);
+    for (unsigned lane = 0; lane < 4; lane++) kh_words_to_bytes(&t[lane], 1, (uint8_t *)&e->q[lane][8 * w]);
 }
 
 static void word_set_slots(uint64_t *word, const int8_t s[32])
