@@ -7,7 +7,9 @@
 # the maps of data/, CLI arguments) that any build of the CLI since
 # 736479f accepts. The two binaries alternate (A B A B ...), each timed as a
 # whole process; the table gives the medians and the median of the pairwise
-# ratios (CPU time = user + system; wall time beside it).
+# ratios (CPU time = user + system; wall time beside it), and the quartiles
+# of the pairwise CPU ratios ("spread": half the pairs fall inside it; on a
+# shared machine a median alone can sit a few per cent off).
 #   BENCH_RUNS      timed runs of each binary per workload (default 5)
 #   BENCH_SCRATCH   where the base tree and the workload files go
 #                   (default ${TMPDIR:-/tmp}/kohaku-bench)
@@ -83,7 +85,7 @@ cycles_of() {
        "$2" $(args "$1") --stats "$3" >/dev/null 2>&1 ;;
     esac
 }
-printf '%-52s %9s %9s %8s %9s %9s %8s  %-8s %s\n' workload "base cpu" "this cpu" speed-up "base wall" "this wall" speed-up values cycles
+printf '%-52s %9s %9s %8s %11s %9s %9s %8s  %-8s %s\n' workload "base cpu" "this cpu" speed-up spread "base wall" "this wall" speed-up values cycles
 status=0
 for n in $ONLY; do
     a=$(args "$n")
@@ -106,6 +108,6 @@ for n in $ONLY; do
     cycles_of "$n" "$B" "$W/cycles$n.base"
     cycles_of "$n" "$K" "$W/cycles$n.this"
     if cmp -s "$W/cycles$n.base" "$W/cycles$n.this"; then cyc=same; else cyc="DIFFERS ($W/cycles$n.*)"; fi
-    printf '%-52s %9s %9s %7sx %9s %9s %7sx  %-8s %s\n' "$(title "$n")" "$1" "$2" "$3" "$4" "$5" "$6" "$same" "$cyc"
+    printf '%-52s %9s %9s %7sx %11s %9s %9s %7sx  %-8s %s\n' "$(title "$n")" "$1" "$2" "$3" "${9}-${10}" "$4" "$5" "$6" "$same" "$cyc"
 done
 exit $status

@@ -8,9 +8,11 @@
  * One warm-up run of each comes first; its standard output goes to OUT_A /
  * OUT_B (for the caller to compare), standard error to OUT_x.err. Timed runs
  * write to /dev/null. Prints one line:
- *   cpu_A cpu_B cpu_A/cpu_B wall_A wall_B wall_A/wall_B exit_A exit_B
- * (seconds, medians; exit_x the warm-up's exit status). Used by
- * bench/base.sh (`make bench BASE=COMMIT`). */
+ *   cpu_A cpu_B cpu_A/cpu_B wall_A wall_B wall_A/wall_B exit_A exit_B q1 q3
+ * (seconds, medians; exit_x the warm-up's exit status; q1 and q3 the lower
+ * and upper quartiles of the pairwise CPU ratios, the spread a noisy
+ * machine puts around the median). Used by bench/base.sh
+ * (`make bench BASE=COMMIT`). */
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -78,11 +80,17 @@ static int cmp_double(const void *a, const void *b)
     return (x > y) - (x < y);
 }
 
-static double median(double *v, int n)
+/* The p-quantile of v[0..n) (sorts v), linear between neighbours: the
+ * median at p = 0.5, the quartiles at 0.25 and 0.75. */
+static double quantile(double *v, int n, double p)
 {
     qsort(v, (size_t)n, sizeof *v, cmp_double);
-    return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
+    double pos = p * (n - 1);
+    int lo = (int)pos;
+    return lo + 1 < n ? v[lo] + (pos - lo) * (v[lo + 1] - v[lo]) : v[lo];
 }
+
+static double median(double *v, int n) { return quantile(v, n, 0.5); }
 
 int main(int argc, char **argv)
 {
@@ -133,7 +141,8 @@ int main(int argc, char **argv)
     }
     double ca = median(cpu[0], runs), cb = median(cpu[1], runs), wa = median(wall[0], runs),
            wb = median(wall[1], runs);
-    printf("%.3f %.3f %.2f %.3f %.3f %.2f %d %d\n", ca, cb, median(rc, runs), wa, wb, median(rw, runs),
-           warm[0].status, warm[1].status);
+    double rmid = median(rc, runs), q1 = quantile(rc, runs, 0.25), q3 = quantile(rc, runs, 0.75);
+    printf("%.3f %.3f %.2f %.3f %.3f %.2f %d %d %.2f %.2f\n", ca, cb, rmid, wa, wb, median(rw, runs),
+           warm[0].status, warm[1].status, q1, q3);
     return 0;
 }
