@@ -475,6 +475,16 @@ static const kh_comp_ops port_ops = {
     .destroy = port_destroy,
 };
 
+/* The header word of a flit of this type from port p, with no destination
+ * and txn 0 (rd_hdr, ack_hdr: each read and ack sets those fields only). */
+static uint64_t own_hdr(const kh_port *p, unsigned type, unsigned last)
+{
+    kh_flit h;
+    kh_flit_clear(&h);
+    kh_flit_set_hdr(&h, &(kh_flit_hdr){.src_x = p->x, .src_y = p->y, .type = type, .last = last});
+    return h.w[KH_FLIT_HDR_WORD];
+}
+
 kh_port *kh_port_new(kh_node *n, unsigned index, char *err, size_t errlen)
 {
     kh_port *p = calloc(1, sizeof *p);
@@ -501,13 +511,8 @@ kh_port *kh_port_new(kh_node *n, unsigned index, char *err, size_t errlen)
     p->index = index;
     p->x = n->cfg.port[index].x;
     p->y = n->cfg.port[index].y;
-    kh_flit h;
-    kh_flit_clear(&h);
-    kh_flit_set_hdr(&h, &(kh_flit_hdr){.src_x = p->x, .src_y = p->y, .type = KH_T_MEM_RD_RESP});
-    p->rd_hdr = h.w[KH_FLIT_HDR_WORD];
-    kh_flit_clear(&h);
-    kh_flit_set_hdr(&h, &(kh_flit_hdr){.src_x = p->x, .src_y = p->y, .type = KH_T_MEM_WR_ACK, .last = 1});
-    p->ack_hdr = h.w[KH_FLIT_HDR_WORD];
+    p->rd_hdr = own_hdr(p, KH_T_MEM_RD_RESP, 0);
+    p->ack_hdr = own_hdr(p, KH_T_MEM_WR_ACK, 1);
     char name[48];
     snprintf(name, sizeof name, "mem_port%u(%u,%u)", index, p->x, p->y);
     kh_sim_add(n->sim, &p->c, &port_ops, name);
