@@ -84,12 +84,17 @@ typedef struct kh_creq_answers {
 } kh_creq_answers;
 
 /* due again from the heads: after a pop, and after a push into an empty ring. */
+/* due from the read beats' head time beat_at (KH_NEVER: none) and the
+ * write responses' head */
+static inline void kh_conv_due_with(kh_creq_answers *a, kh_cycle beat_at)
+{
+    const kh_conv_b *w = kh_ring_head(&a->bs);
+    a->due = w && w->at < beat_at ? w->at : beat_at;
+}
 static inline void kh_conv_answers_due(kh_creq_answers *a)
 {
     const kh_conv_beat *b = kh_ring_head(&a->beats);
-    const kh_conv_b *w = kh_ring_head(&a->bs);
-    kh_cycle t = b ? b->at : KH_NEVER;
-    a->due = w && w->at < t ? w->at : t;
+    kh_conv_due_with(a, b ? b->at : KH_NEVER);
 }
 
 /* The oldest read beat due by now, or NULL; pop it when consumed. */
@@ -113,8 +118,7 @@ static inline void kh_conv_beat_pop_head(kh_creq *r, const kh_conv_beat *head)
         return;
     }
     b->at += b->step;
-    const kh_conv_b *w = kh_ring_head(&a->bs);
-    a->due = w && w->at < b->at ? w->at : b->at;
+    kh_conv_due_with(a, b->at);
 }
 static inline void kh_conv_beat_pop(kh_creq *r)
 {
