@@ -143,13 +143,13 @@ static int have_vbmi(void) { return 0; }
 static void unpack_with(int vbmi, const uint64_t words[16], int b_packing, kh_mx_entry *e)
 {
     for (unsigned w = 0; w < 4; w++) {
-        int8_t s[32];
         if (vbmi) {
+            int8_t s[32];
             word_lanes_vbmi(words + 4 * w, b_packing, s);
             for (unsigned lane = 0; lane < 4; lane++) memcpy(&e->q[lane][8 * w], s + 8 * lane, 8);
-            continue;
+        } else {
+            word_lanes(words + 4 * w, b_packing, w, e);
         }
-        word_lanes(words + 4 * w, b_packing, w, e);
     }
     e->scale[0] = (uint8_t)kh_mxfp7_word_scale0(words);
     e->scale[1] = (uint8_t)kh_mxfp7_word_scale1(words);
