@@ -37,6 +37,9 @@ build-san)
         "$(cc -print-file-name=libasan.so)" "$(cc -print-file-name=libubsan.so)" "$real_py" > "$tmp/bin/python3"
     chmod +x "$tmp/bin/cc" "$tmp/bin/python3"
     PATH="$tmp/bin:$PATH"
+    # the package finds build/ from its own real path, the repository's
+    # build/ and not this tree's link to build-san/: name the library
+    export KOHAKU_LIB="$build_dir/libkohaku.so"
     ;;
 esac
 
