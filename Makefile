@@ -46,8 +46,8 @@ override PGO := 0
 else
 MPIFLAGS :=
 endif
-# The MPI build for `make test`, when Open MPI is there (not under SAN: see
-# docs/mpi.md); the MPI tests skip, saying so, without it.
+# The MPI build for `make test`, when Open MPI is there (under SAN=1 too, into
+# build-mpi-san/: docs/mpi.md); the MPI tests skip, saying so, without it.
 MPICC_FOUND := $(shell command -v mpicc 2>/dev/null)
 CSTD     := -std=c11 -D_POSIX_C_SOURCE=200809L
 WARN     := -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes -Wmissing-prototypes
@@ -274,11 +274,11 @@ $(BUILD)/rv32/%.elf: examples/rv32/%.c $(RV_DEPS)
 rv32: $(if $(RV_HAVE),$(RV_PROGS))
 	@$(if $(RV_HAVE),true,echo "rv32: $(RV_CC) not found: install gcc-riscv64-unknown-elf to build examples/rv32")
 
-ifeq ($(SAN)$(MPI)$(if $(MPICC_FOUND),y,n),00y)
-MPI_CLI := build-mpi/kohaku
+ifeq ($(MPI)$(if $(MPICC_FOUND),y,n),0y)
+MPI_CLI := $(BUILD:build%=build-mpi%)/kohaku
 .PHONY: $(MPI_CLI)
 $(MPI_CLI):
-	@$(MAKE) --no-print-directory MPI=1 cli
+	@$(MAKE) --no-print-directory MPI=1 SAN=$(SAN) cli
 endif
 
 test: $(TEST_BINS) $(CLI) $(SO) $(if $(RV_HAVE),$(RV_PROGS)) $(MPI_CLI)

@@ -10,14 +10,18 @@
 MPIK=${KOHAKU_MPI:-}
 if [ -z "$MPIK" ] || [ ! -x "$MPIK" ] || ! command -v mpirun >/dev/null 2>&1; then
     echo "mpi: skipped: no Open MPI build (needs mpicc and mpirun: apt-get install openmpi-bin libopenmpi-dev;"
-    echo "     make test builds build-mpi/kohaku when mpicc is found; not under SAN=1, docs/mpi.md)"
+    echo "     make test builds build-mpi/kohaku, or build-mpi-san/kohaku under SAN=1, when mpicc is found)"
     finish
     exit $?
 fi
 # CI runs as root; loopback only, more ranks than cores
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
 export OMPI_MCA_btl=self,vader,tcp OMPI_MCA_btl_tcp_if_include=lo OMPI_MCA_oob_tcp_if_include=lo
-mpi() { n=$1; shift; mpirun --oversubscribe -n "$n" "$MPIK" "$@"; }
+# The ranks run without LSan's leak check, which only a sanitized build reads:
+# Open MPI holds allocations at exit in plugins it has unloaded, which no
+# suppression can name (docs/mpi.md); ASan and UBSan still check every rank.
+RANK_ASAN="ASAN_OPTIONS=${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0"
+mpi() { n=$1; shift; env "$RANK_ASAN" mpirun --oversubscribe -n "$n" "$MPIK" "$@"; }
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
@@ -132,12 +136,12 @@ KOHAKU_MPI_ORDER=reverse same_err "warnings of four meshes, 4 ranks in reverse o
 expect_err_has "more ranks than meshes are refused" "3 MPI ranks for 2 mesh(es)" \
     mpi 3 run examples/two_mesh.machine examples/two_mesh.session
 expect_rc "a trace file rank 0 cannot create stops every rank (none waits alone)" 1 \
-    timeout 60 mpirun --oversubscribe -n 2 "$MPIK" run examples/two_mesh.machine examples/two_mesh.session \
+    timeout 60 env "$RANK_ASAN" mpirun --oversubscribe -n 2 "$MPIK" run examples/two_mesh.machine examples/two_mesh.session \
     --trace "$tmp/no/such/dir/t.json"
 # A stats file rank 0 cannot create (the leader writes it) fails the run
 # once the stats are merged; the other ranks go on to the report's merge
 # with it, so none waits alone.
-timeout 60 mpirun --oversubscribe -n 2 "$MPIK" run examples/two_mesh.machine examples/two_mesh.session \
+timeout 60 env "$RANK_ASAN" mpirun --oversubscribe -n 2 "$MPIK" run examples/two_mesh.machine examples/two_mesh.session \
     --stats "$tmp/no/such/dir/s.json" --report > /dev/null 2> "$tmp/nostats.err"
 rc=$?
 if [ "$rc" -eq 1 ] && [ "$(grep -c 'stats .*: cannot create' "$tmp/nostats.err")" -eq 1 ]; then kh_pass=$((kh_pass + 1))
