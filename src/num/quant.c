@@ -205,27 +205,30 @@ static void quant_lanes_avx2(const uint64_t in[32], kh_mx_entry *e)
 static int have_avx2(void) { return 0; }
 #endif
 
-void kh_quant_entry(const uint64_t in[32], unsigned mode, uint64_t out[16])
+/* One entry through the given lanes, then packed (mode bit 0: the B
+ * packing); inline, so that each entry point calls its lanes directly. */
+static inline void quant_with(void (*lanes)(const uint64_t in[32], kh_mx_entry *e), const uint64_t in[32],
+                              unsigned mode, uint64_t out[16])
 {
     kh_mx_entry e;
-    if (have_avx512()) quant_lanes_avx512(in, &e);
-    else if (have_avx2()) quant_lanes_avx2(in, &e);
-    else quant_lanes_portable(in, &e);
+    lanes(in, &e);
     kh_mx_pack(&e, (int)(mode & 1), out);
+}
+
+void kh_quant_entry(const uint64_t in[32], unsigned mode, uint64_t out[16])
+{
+    quant_with(have_avx512() ? quant_lanes_avx512 : have_avx2() ? quant_lanes_avx2 : quant_lanes_portable, in, mode,
+               out);
 }
 
 void kh_quant_entry_portable(const uint64_t in[32], unsigned mode, uint64_t out[16])
 {
-    kh_mx_entry e;
-    quant_lanes_portable(in, &e);
-    kh_mx_pack(&e, (int)(mode & 1), out);
+    quant_with(quant_lanes_portable, in, mode, out);
 }
 
 int kh_quant_entry_avx2(const uint64_t in[32], unsigned mode, uint64_t out[16])
 {
-    kh_mx_entry e;
     if (!have_avx2()) return 0;
-    quant_lanes_avx2(in, &e);
-    kh_mx_pack(&e, (int)(mode & 1), out);
+    quant_with(quant_lanes_avx2, in, mode, out);
     return 1;
 }
