@@ -45,6 +45,13 @@ pycheck svg "$tmp/sx.json" "$MAP" "$tmp/sx.svg"
 "$PY" -c 'import json, sys; json.dump(json.load(open(sys.argv[1]))["cases"][-1]["stats"], open(sys.argv[2], "w"))' \
     "$tmp/rp.json" "$tmp/rp-last.json"
 pycheck svg "$tmp/rp-last.json" "$MAP" "$tmp/rp.svg"
+# The control processor busy in a session (a flat program: addi a0, x0, 5; ecall):
+# its box in the (0,0) corner carries a busy share above 0.
+printf '\023\005\120\000\163\000\000\000' > "$tmp/ecall.bin"
+printf 'cpu %s\npoll NODE_STATUS(0,0) 0x0000000005000101\n' "$tmp/ecall.bin" > "$tmp/cpu.session"
+"$KOHAKU" run default "$tmp/cpu.session" --stats "$tmp/cpu.json" --heatmap "$tmp/cpu.svg" > /dev/null
+pycheck svg "$tmp/cpu.json" data/maps/mesh_2x2_6+2.txt "$tmp/cpu.svg"
+expect_out "the processor's box shows it busy" "1" sh -c "grep -c 'class=\"processor\".*data-busy=\"0\.0[0-9]*[1-9]' \"$tmp/cpu.svg\""
 expect_err_has "a unit bench has no mesh to draw" "no run section with a mesh layout" \
     "$KOHAKU" replay cluster data/vectors/cluster.jsonl --heatmap "$tmp/no.svg"
 expect_out "replay --report: one report per case" "$(grep -o '{"case":' "$tmp/rp.json" | wc -l)" grep -c '^report: replay saxpy case ' "$tmp/rp.txt"

@@ -72,6 +72,15 @@ def svg(stats_path, map_path, svg_path):
             if not close(float(e.get("data-busy")), c["stats"]["busy_cycles"] / cycles):
                 bad.append(e.get("data-comp"))
     check("svg: each unit and memory port carries its busy share", not bad, "wrong: %s" % bad)
+    # the control processor: a box in the (0,0) corner wherever a mesh's
+    # layout has a link from there, named by the sender of that link
+    procs = [e for e in root.iter(ns + "rect") if e.get("class") == "processor"]
+    want = [links[l["name"]]["from"] for m in st["run"]["meshes"] for l in m["links"] if l["from"] == [0, 0]]
+    check("svg: one processor box per link from the (0,0) corner", sorted(e.get("data-comp") for e in procs) == sorted(want),
+          "got %s want %s" % ([e.get("data-comp") for e in procs], want))
+    bad = [e.get("data-comp") for e in procs
+           if not close(float(e.get("data-busy")), comps[e.get("data-comp")]["stats"]["cycles"]["busy"] / cycles)]
+    check("svg: the processor box carries its busy share", not bad, "wrong: %s" % bad)
     text = "".join(root.itertext())
     check("svg: the run's name and cycle count", st["run"]["name"] in text and ("%d cycles" % cycles) in text, text[:120])
 

@@ -4,7 +4,8 @@
  * cells, edge endpoints on the ring, a router's local endpoint in its
  * cell's corner; each link is a line coloured by its utilisation (flits per
  * cycle), the two directions of a pair side by side; each unit is coloured
- * by its busy share and each memory port by its busy cycles. */
+ * by its busy share and each memory port by its busy cycles, and so is the
+ * control processor in the (0,0) corner. */
 #include <errno.h>
 #include <math.h>
 #include <stdio.h>
@@ -167,6 +168,33 @@ static void draw_endpoint(FILE *f, const mesh_geo *g, const kh_json_val *root, c
                 p.y + (edge ? 14 : 9), edge ? 11 : 9, 100 * share);
 }
 
+/* The node's control processor at the (0,0) corner, where its link into
+ * the hub starts (the layout's link from (0,0)): a box coloured by the busy
+ * share of the unit that sends on that link (the stats' link names it). */
+static void draw_processor(FILE *f, const mesh_geo *g, const kh_json_val *root, const kh_json_val *l, double cycles)
+{
+    const char *comp = kh_sd_str(kh_sd_link(root, kh_sd_str(l, "name")), "from");
+    const kh_json_val *c = *comp ? kh_sd_comp(root, comp) : NULL;
+    double share = c ? kh_sd_share(kh_sd_num(kh_json_get(c, "stats"), "cycles.busy"), cycles) : -1;
+    char col[8] = "#f4f4f4";
+    if (share >= 0) colour(share, col);
+    pt p = centre(g, 0, 0);
+    draw_box(f, p, EP, col, "processor");
+    fprintf(f, " data-comp=\"");
+    xml_text(f, comp);
+    fputc('"', f);
+    if (share >= 0) fprintf(f, " data-busy=\"%.6g\"", share);
+    fprintf(f, "><title>");
+    xml_text(f, *comp ? comp : "control processor");
+    if (share >= 0) fprintf(f, ": busy %.1f %% of the run", 100 * share);
+    fprintf(f, "</title></rect>\n");
+    fprintf(f, "<text x=\"%.1f\" y=\"%.1f\" font-size=\"14\" text-anchor=\"middle\">rv32</text>\n", p.x,
+            p.y + (share >= 0 ? -4 : 4));
+    if (share >= 0)
+        fprintf(f, "<text x=\"%.1f\" y=\"%.1f\" font-size=\"11\" text-anchor=\"middle\">%.1f %%</text>\n", p.x,
+                p.y + 14, 100 * share);
+}
+
 static void draw_router(FILE *f, const mesh_geo *g, const kh_json_val *root, const kh_json_val *r, double cycles)
 {
     unsigned x = (unsigned)kh_sd_num(r, "x"), y = (unsigned)kh_sd_num(r, "y");
@@ -255,6 +283,11 @@ int kh_heatmap_write(const kh_json_val *root, const char *path, char *err, size_
         for (size_t k = 0; k < kh_json_len(ls); k++) draw_link(f, &g, root, kh_json_at(ls, k), cycles);
         for (size_t k = 0; k < kh_json_len(rs); k++) draw_router(f, &g, root, kh_json_at(rs, k), cycles);
         for (size_t k = 0; k < kh_json_len(es); k++) draw_endpoint(f, &g, root, kh_json_at(es, k), cycles);
+        for (size_t k = 0; k < kh_json_len(ls); k++) {
+            const kh_json_val *from = kh_json_get(kh_json_at(ls, k), "from");
+            if (kh_sd_num(kh_json_at(from, 0), "") == 0 && kh_sd_num(kh_json_at(from, 1), "") == 0)
+                draw_processor(f, &g, root, kh_json_at(ls, k), cycles);
+        }
         fprintf(f, "</g>\n");
         ox += (g.nx + 2) * CELL;
     }

@@ -35,13 +35,15 @@ const kh_json_val *kh_sd_comp(const kh_json_val *root, const char *name)
     return NULL;
 }
 
-double kh_sd_link_flits(const kh_json_val *root, const char *name)
+const kh_json_val *kh_sd_link(const kh_json_val *root, const char *name)
 {
     const kh_json_val *ls = kh_json_get(root, "links");
     for (size_t i = 0; i < kh_json_len(ls); i++)
-        if (!strcmp(kh_sd_str(kh_json_at(ls, i), "name"), name)) return kh_sd_num(kh_json_at(ls, i), "flits");
-    return 0;
+        if (!strcmp(kh_sd_str(kh_json_at(ls, i), "name"), name)) return kh_json_at(ls, i);
+    return NULL;
 }
+
+double kh_sd_link_flits(const kh_json_val *root, const char *name) { return kh_sd_num(kh_sd_link(root, name), "flits"); }
 
 double kh_sd_sum(const kh_json_val *root, const char *kind, const char *has, const char *path)
 {

@@ -17,6 +17,9 @@ double kh_sd_num(const kh_json_val *obj, const char *path);
 const char *kh_sd_str(const kh_json_val *obj, const char *key); /* "" when absent */
 /* The component named name, or NULL. */
 const kh_json_val *kh_sd_comp(const kh_json_val *root, const char *name);
+/* The link named name in the stats' links (its from and to components,
+ * flits, stalls), or NULL. */
+const kh_json_val *kh_sd_link(const kh_json_val *root, const char *name);
 /* The flits of the link named name (0 when absent). */
 double kh_sd_link_flits(const kh_json_val *root, const char *name);
 /* The sum of stats.path over the components of kind (and, when has is not
