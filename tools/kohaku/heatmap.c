@@ -285,7 +285,8 @@ int kh_heatmap_write(const kh_json_val *root, const char *path, char *err, size_
         for (size_t k = 0; k < kh_json_len(es); k++) draw_endpoint(f, &g, root, kh_json_at(es, k), cycles);
         for (size_t k = 0; k < kh_json_len(ls); k++) {
             const kh_json_val *from = kh_json_get(kh_json_at(ls, k), "from");
-            if (kh_sd_num(kh_json_at(from, 0), "") == 0 && kh_sd_num(kh_json_at(from, 1), "") == 0)
+            if (kh_json_len(from) == 2 && kh_sd_num(kh_json_at(from, 0), "") == 0 &&
+                kh_sd_num(kh_json_at(from, 1), "") == 0)
                 draw_processor(f, &g, root, kh_json_at(ls, k), cycles);
         }
         fprintf(f, "</g>\n");
