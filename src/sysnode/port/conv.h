@@ -83,7 +83,6 @@ typedef struct kh_creq_answers {
                        * as the owner asks for it on every step */
 } kh_creq_answers;
 
-/* due again from the heads: after a pop, and after a push into an empty ring. */
 /* due from the read beats' head time beat_at (KH_NEVER: none) and the
  * write responses' head */
 static inline void kh_conv_due_with(kh_creq_answers *a, kh_cycle beat_at)
@@ -91,6 +90,7 @@ static inline void kh_conv_due_with(kh_creq_answers *a, kh_cycle beat_at)
     const kh_conv_b *w = kh_ring_head(&a->bs);
     a->due = w && w->at < beat_at ? w->at : beat_at;
 }
+/* due again from the heads: after a pop, and after a push into an empty ring. */
 static inline void kh_conv_answers_due(kh_creq_answers *a)
 {
     const kh_conv_beat *b = kh_ring_head(&a->beats);
