@@ -134,6 +134,25 @@ static void draw_box(FILE *f, pt c, double half, const char *fill, const char *c
             cls, c.x - half, c.y - half, 2 * half, 2 * half, fill);
 }
 
+/* The rest of a box draw_box opened: its busy share (share < 0: none),
+ * its title, and its label with the share below it, in an edge box's
+ * sizes when big, else a local endpoint's. */
+static void end_box(FILE *f, pt p, const char *title, const char *label, double share, int big)
+{
+    if (share >= 0) fprintf(f, " data-busy=\"%.6g\"", share);
+    fprintf(f, "><title>");
+    xml_text(f, title);
+    if (share >= 0) fprintf(f, ": busy %.1f %% of the run", 100 * share);
+    fprintf(f, "</title></rect>\n");
+    fprintf(f, "<text x=\"%.1f\" y=\"%.1f\" font-size=\"%d\" text-anchor=\"middle\">", p.x,
+            p.y + (share >= 0 ? -4 : 4), big ? 14 : 11);
+    xml_text(f, label);
+    fprintf(f, "</text>\n");
+    if (share >= 0)
+        fprintf(f, "<text x=\"%.1f\" y=\"%.1f\" font-size=\"%d\" text-anchor=\"middle\">%.1f %%</text>\n", p.x,
+                p.y + (big ? 14 : 9), big ? 11 : 9, 100 * share);
+}
+
 static void draw_endpoint(FILE *f, const mesh_geo *g, const kh_json_val *root, const kh_json_val *ep, double cycles)
 {
     unsigned x = (unsigned)kh_sd_num(ep, "x"), y = (unsigned)kh_sd_num(ep, "y");
@@ -154,18 +173,7 @@ static void draw_endpoint(FILE *f, const mesh_geo *g, const kh_json_val *root, c
     fprintf(f, "\" data-comp=\"");
     xml_text(f, comp);
     fputc('"', f);
-    if (share >= 0) fprintf(f, " data-busy=\"%.6g\"", share);
-    fprintf(f, "><title>");
-    xml_text(f, *comp ? comp : token);
-    if (share >= 0) fprintf(f, ": busy %.1f %% of the run", 100 * share);
-    fprintf(f, "</title></rect>\n");
-    fprintf(f, "<text x=\"%.1f\" y=\"%.1f\" font-size=\"%d\" text-anchor=\"middle\">", p.x,
-            p.y + (share >= 0 ? -4 : 4), edge ? 14 : 11);
-    xml_text(f, token);
-    fprintf(f, "</text>\n");
-    if (share >= 0)
-        fprintf(f, "<text x=\"%.1f\" y=\"%.1f\" font-size=\"%d\" text-anchor=\"middle\">%.1f %%</text>\n", p.x,
-                p.y + (edge ? 14 : 9), edge ? 11 : 9, 100 * share);
+    end_box(f, p, *comp ? comp : token, token, share, edge);
 }
 
 /* The node's control processor at the (0,0) corner, where its link into
@@ -183,16 +191,7 @@ static void draw_processor(FILE *f, const mesh_geo *g, const kh_json_val *root, 
     fprintf(f, " data-comp=\"");
     xml_text(f, comp);
     fputc('"', f);
-    if (share >= 0) fprintf(f, " data-busy=\"%.6g\"", share);
-    fprintf(f, "><title>");
-    xml_text(f, *comp ? comp : "control processor");
-    if (share >= 0) fprintf(f, ": busy %.1f %% of the run", 100 * share);
-    fprintf(f, "</title></rect>\n");
-    fprintf(f, "<text x=\"%.1f\" y=\"%.1f\" font-size=\"14\" text-anchor=\"middle\">rv32</text>\n", p.x,
-            p.y + (share >= 0 ? -4 : 4));
-    if (share >= 0)
-        fprintf(f, "<text x=\"%.1f\" y=\"%.1f\" font-size=\"11\" text-anchor=\"middle\">%.1f %%</text>\n", p.x,
-                p.y + 14, 100 * share);
+    end_box(f, p, *comp ? comp : "control processor", "rv32", share, 1);
 }
 
 static void draw_router(FILE *f, const mesh_geo *g, const kh_json_val *root, const kh_json_val *r, double cycles)
