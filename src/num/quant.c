@@ -206,7 +206,8 @@ static int have_avx2(void) { return 0; }
 #endif
 
 /* One entry through the given lanes, then packed (mode bit 0: the B
- * packing); inline, so that each entry point calls its lanes directly. */
+ * packing). Inline: the portable and AVX2 entry points call their lanes
+ * directly; kh_quant_entry calls the lanes it picked for this CPU. */
 static inline void quant_with(void (*lanes)(const uint64_t in[32], kh_mx_entry *e), const uint64_t in[32],
                               unsigned mode, uint64_t out[16])
 {
