@@ -14,6 +14,13 @@
 #   BENCH_SCRATCH   where the base tree and the workload files go
 #                   (default ${TMPDIR:-/tmp}/kohaku-bench)
 #   BENCH_ONLY      a list of workload numbers to run (default: 1 2 3 4 5 6)
+#   BENCH_IR=1      three more columns: the instructions each binary executes
+#                   on the workload, counted once under valgrind's callgrind
+#                   (millions, every thread), and their ratio. A count does
+#                   not depend on the machine's load, so it tells fewer
+#                   instructions from more of them per cycle; under valgrind
+#                   a CPU without AVX-512 is seen, so those code paths run.
+#                   Slow: about 50 times a workload's time, for each binary.
 # Output: a line per workload. "values": "same" when both printed the same
 # results (lines naming cycles, and the timing lines of `bench noc`, left
 # out), else "DIFFERS" and the files to diff.
@@ -46,6 +53,19 @@ if [ ! -x "$tree/build/kohaku" ]; then
         { echo "bench: building $BASE failed, see $tree/build.log" >&2; exit 1; }
 fi
 B="$tree/build/kohaku"
+IR=${BENCH_IR:-0}
+if [ "$IR" = 1 ] && ! command -v valgrind >/dev/null; then
+    echo "bench: BENCH_IR=1 needs valgrind (Debian package valgrind); counting nothing" >&2
+    IR=0
+fi
+# millions of instructions binary $1 executes on the arguments after it
+# (callgrind's total; nothing written but its summary)
+instructions_of() {
+    bin=$1
+    shift
+    valgrind --tool=callgrind --callgrind-out-file=/dev/null "$bin" "$@" 2>&1 >/dev/null |
+        sed -n 's/^==[0-9]*== Collected : \([0-9]*\).*/\1/p' | awk '{printf "%.1f", $1 / 1e6}'
+}
 
 # Workloads made from the data in bench/base/ (repeated to a measurable length).
 awk -v n=500 '{l[NR] = $0} END {for (i = 0; i < n; i++) for (j = 1; j <= NR; j++) print l[j]}' \
@@ -85,7 +105,9 @@ cycles_of() {
        "$2" $(args "$1") --stats "$3" >/dev/null 2>&1 ;;
     esac
 }
-printf '%-52s %9s %9s %8s %11s %9s %9s %8s  %-8s %s\n' workload "base cpu" "this cpu" speed-up spread "base wall" "this wall" speed-up values cycles
+irhead=
+[ "$IR" = 1 ] && irhead=$(printf ' %9s %9s %8s' "base Mi" "this Mi" "Mi ratio")
+printf '%-52s %9s %9s %8s %11s %9s %9s %8s%s  %-8s %s\n' workload "base cpu" "this cpu" speed-up spread "base wall" "this wall" speed-up "$irhead" values cycles
 status=0
 for n in $ONLY; do
     a=$(args "$n")
@@ -108,6 +130,14 @@ for n in $ONLY; do
     cycles_of "$n" "$B" "$W/cycles$n.base"
     cycles_of "$n" "$K" "$W/cycles$n.this"
     if cmp -s "$W/cycles$n.base" "$W/cycles$n.this"; then cyc=same; else cyc="DIFFERS ($W/cycles$n.*)"; fi
-    printf '%-52s %9s %9s %7sx %11s %9s %9s %7sx  %-8s %s\n' "$(title "$n")" "$1" "$2" "$3" "${9}-${10}" "$4" "$5" "$6" "$same" "$cyc"
+    ircols=
+    if [ "$IR" = 1 ]; then
+        # shellcheck disable=SC2086 # the arguments are words by design
+        ib=$(instructions_of "$B" $a)
+        # shellcheck disable=SC2086
+        it=$(instructions_of "$K" $a)
+        ircols=$(awk -v b="$ib" -v t="$it" 'BEGIN {printf " %9s %9s %7sx", b, t, (t > 0 ? sprintf("%.2f", b / t) : "?")}')
+    fi
+    printf '%-52s %9s %9s %7sx %11s %9s %9s %7sx%s  %-8s %s\n' "$(title "$n")" "$1" "$2" "$3" "${9}-${10}" "$4" "$5" "$6" "$ircols" "$same" "$cyc"
 done
 exit $status
