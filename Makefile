@@ -105,7 +105,7 @@ RV_CFLAGS := -march=rv32i -mabi=ilp32 -Os -ffreestanding -nostdlib -Wall -Wextra
 RV_DEPS   := examples/rv32/crt0.S examples/rv32/kohaku_rv32.ld examples/rv32/kohaku_rv32.h
 RV_PROGS  := $(patsubst examples/rv32/%.c,$(BUILD)/rv32/%.elf,$(sort $(wildcard examples/rv32/*.c)))
 
-.PHONY: all lib cli test run bench fuzz clean docs install rv32
+.PHONY: all lib cli test test-engines run bench fuzz clean docs install rv32
 # Keep intermediate objects (tests, benches) so rebuilds stay incremental.
 .SECONDARY:
 all: $(LIB) $(SO) $(CLI)
@@ -283,6 +283,13 @@ endif
 
 test: $(TEST_BINS) $(CLI) $(SO) $(if $(RV_HAVE),$(RV_PROGS)) $(MPI_CLI)
 	@BUILD=$(BUILD) KOHAKU_MPI=$(MPI_CLI) sh tests/run.sh $(TEST_BINS)
+
+# The engines' differential test: the test binaries on the per-cycle
+# reference engine, every CLI command of tests/cli/ on both engines with
+# its outputs compared (tests/support/engine_diff.sh), and the bench's
+# workloads both ways (tests/engines.sh).
+test-engines: $(TEST_BINS) $(CLI) $(SO) $(if $(RV_HAVE),$(RV_PROGS)) $(MPI_CLI)
+	@BUILD=$(BUILD) KOHAKU_MPI=$(MPI_CLI) ENGINE_DIFF=1 sh tests/run.sh $(TEST_BINS)
 
 run: $(CLI)
 	$(CLI) demo

@@ -6,6 +6,16 @@ BUILD=${BUILD:-build}
 # The data (maps, recorded vectors) is the project's own: data/README.md.
 export KH_DATA=data
 export KOHAKU="$BUILD/kohaku"
+# ENGINE_DIFF=1 (make test-engines): the test binaries on the per-cycle
+# reference engine, and every CLI command of the scripts through
+# tests/support/engine_diff.sh, which runs it on both engines and fails it
+# when any output differs. The stand-in sits beside the binary, so that
+# scripts that look for the library next to $KOHAKU still find it.
+if [ "${ENGINE_DIFF:-0}" = 1 ]; then
+    export KOHAKU_ENGINE=cycle KOHAKU_REAL="$BUILD/kohaku"
+    cp tests/support/engine_diff.sh "$BUILD/kohaku-engine-diff" && chmod +x "$BUILD/kohaku-engine-diff" || exit 1
+    export KOHAKU="$BUILD/kohaku-engine-diff"
+fi
 passed=0
 failed=0
 log=$(mktemp)

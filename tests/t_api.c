@@ -26,6 +26,7 @@ static void null_handles_are_refused(void)
     CHECK_EQ(kh_dev_write_block(NULL, 0, b, 8), KH_E_ARG);
     CHECK_EQ(kh_dev_read_block(NULL, 0, b, 8), KH_E_ARG);
     CHECK_EQ(kh_dev_set_stuck_reads(NULL, 1), KH_E_ARG);
+    CHECK_EQ(kh_dev_set_engine(NULL, "cycle"), KH_E_ARG);
     CHECK_EQ(kh_dev_run(NULL, 1), KH_E_ARG);
     CHECK_EQ(kh_dev_idle(NULL, 1), KH_E_ARG);
     CHECK_EQ(kh_dev_trace(NULL, NULL), KH_E_ARG);
@@ -64,6 +65,18 @@ static void null_buffers_are_refused(void)
     /* none of them was an access */
     CHECK_EQ(kh_dev_accesses(d), 0);
     CHECK_EQ(kh_dev_cycles(d), 0);
+    kh_dev_close(d);
+}
+
+static void the_engine_is_named(void)
+{
+    kh_dev *d = open_default();
+    if (!d) return;
+    CHECK_EQ(kh_dev_set_engine(d, "cycle"), KH_OK);
+    CHECK_EQ(kh_dev_set_engine(d, "fast"), KH_OK);
+    CHECK_EQ(kh_dev_set_engine(d, "events"), KH_E_ARG);
+    CHECK(strstr(kh_dev_message(d), "'events': want cycle or fast") != NULL);
+    CHECK_EQ(kh_dev_set_engine(d, NULL), KH_E_ARG);
     kh_dev_close(d);
 }
 
@@ -130,6 +143,7 @@ int main(void)
 {
     KH_RUN(null_handles_are_refused);
     KH_RUN(null_buffers_are_refused);
+    KH_RUN(the_engine_is_named);
     KH_RUN(a_run_past_the_clock_end_is_refused);
     KH_RUN(an_idle_limit_never_moves_the_clock_back);
     KH_RUN(the_dram_backdoor_stops_at_the_populated_dram);

@@ -315,6 +315,70 @@ static void idle_cycles_are_skipped(void)
     kh_sim_destroy(sim);
 }
 
+/* ---- engines: the names, the fast flag, the settle at every run's end ---- */
+typedef struct settler {
+    kh_comp base;
+    unsigned settles, steps;
+    kh_cycle settled_at;
+} settler;
+
+static void settler_settle(kh_comp *c)
+{
+    settler *s = (settler *)c;
+    s->settles++;
+    s->settled_at = kh_sim_now(c->sim);
+}
+
+/* Asks for its settle twice in a step: it is settled once, at the run's end. */
+static void settler_step(kh_comp *c, kh_cycle now)
+{
+    settler *s = (settler *)c;
+    (void)now;
+    s->steps++;
+    kh_comp_unsettled(c, settler_settle);
+    kh_comp_unsettled(c, settler_settle);
+}
+
+static const kh_comp_ops settler_ops = {.kind = "settler", .step = settler_step, .destroy = sender_destroy};
+
+static void engines_are_named_and_runs_end_settled(void)
+{
+    kh_sim_engine_kind e = KH_ENGINE_CYCLE;
+    CHECK_EQ(kh_sim_engine_parse("fast", &e), 0);
+    CHECK_EQ(e, KH_ENGINE_FAST);
+    CHECK_EQ(kh_sim_engine_parse("cycle", &e), 0);
+    CHECK_EQ(e, KH_ENGINE_CYCLE);
+    CHECK_EQ(kh_sim_engine_parse("Cycle", &e), -1);
+    CHECK_EQ(kh_sim_engine_parse("", &e), -1);
+    CHECK(!strcmp(kh_sim_engine_name(KH_ENGINE_CYCLE), "cycle"));
+    CHECK(!strcmp(kh_sim_engine_name(KH_ENGINE_FAST), "fast"));
+    kh_sim *sim = kh_sim_new(NULL);
+    settler *s = calloc(1, sizeof *s);
+    kh_sim_add(sim, &s->base, &settler_ops, "settler");
+    kh_sim_set_engine(sim, KH_ENGINE_FAST);
+    CHECK_EQ(kh_sim_get_engine(sim), KH_ENGINE_FAST);
+    CHECK(kh_comp_fast(&s->base));
+    kh_trace t = {0};
+    kh_sim_set_trace(sim, &t); /* a sink sees every cycle: no fast path */
+    CHECK(!kh_comp_fast(&s->base));
+    kh_sim_set_trace(sim, NULL);
+    CHECK(kh_comp_fast(&s->base));
+    kh_sim_set_engine(sim, KH_ENGINE_CYCLE);
+    CHECK(!kh_comp_fast(&s->base));
+    kh_comp_wake(&s->base, 3);
+    kh_sim_run(sim, 10);
+    CHECK_EQ(s->steps, 1);
+    CHECK_EQ(s->settles, 1);
+    CHECK_EQ(s->settled_at, 10); /* between cycles, at the run's end */
+    kh_comp_wake(&s->base, 12);
+    CHECK(kh_sim_run_until_idle(sim, 100));
+    CHECK_EQ(s->settles, 2);
+    CHECK_EQ(s->settled_at, 13);
+    kh_sim_run(sim, 5); /* nothing asked: nothing settled */
+    CHECK_EQ(s->settles, 2);
+    kh_sim_destroy(sim);
+}
+
 static void wakes_coalesce_and_all_requests_are_kept(void)
 {
     kh_sim *sim = kh_sim_new(NULL);
@@ -605,6 +669,7 @@ int main(void)
     KH_RUN(tied_off_link_drops);
     KH_RUN(idle_cycles_are_skipped);
     KH_RUN(wakes_coalesce_and_all_requests_are_kept);
+    KH_RUN(engines_are_named_and_runs_end_settled);
     KH_RUN(end_hook_runs_once_after_every_step_of_the_cycle);
     KH_RUN(run_until_idle_stops_at_limit);
     KH_RUN(stuck_components_describe_themselves);

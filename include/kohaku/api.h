@@ -16,7 +16,7 @@
 #include <stdint.h>
 
 #define KH_API_MAJOR 1
-#define KH_API_MINOR 0
+#define KH_API_MINOR 1
 /* The library's API version: major << 16 | minor. A program built against
  * KH_API_MAJOR runs with any library of the same major version. */
 unsigned kh_api_version(void);
@@ -64,6 +64,11 @@ int kh_dev_read_block(kh_dev *d, uint64_t addr, void *bytes, size_t n);
  * KH_E_STUCK, naming the address and the machine's diagnosis. Default 8;
  * 0 never fails. (Reading an idle register twice is fine.) */
 int kh_dev_set_stuck_reads(kh_dev *d, unsigned n);
+
+/* The engine the machine runs on from here: "fast" (the default, the event
+ * engine) or "cycle" (the per-cycle reference); every result is the same
+ * (docs/design.md §2). KH_E_ARG for another name. */
+int kh_dev_set_engine(kh_dev *d, const char *engine);
 
 /* Advance n cycles with no host traffic. KH_E_ARG, and no cycle run, if
  * the clock would pass its end, cycle 2^62. */

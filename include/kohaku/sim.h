@@ -59,6 +59,8 @@ struct kh_comp {
     unsigned wword; /* (id / 64) * KH_WHEEL and 1 << (id % 64): where a wake */
     uint64_t wbit;  /* sets this component's bit in the wheel, precomputed */
     kh_link *in_links;  /* links whose receiver is this component (kh_comp_space) */
+    kh_comp *next_unsettled; /* kernel use: the list kh_comp_unsettled builds */
+    void (*settle)(kh_comp *c); /* kernel use: kh_comp_unsettled's, NULL when not on that list */
     char name[48];  /* e.g. "router(1,2)", "cu(2,1)" */
 };
 
@@ -82,6 +84,7 @@ typedef struct kh_sched {
     uint64_t *wheel;  /* nwords x KH_WHEEL: word w of slot s at [w * KH_WHEEL + s] */
     unsigned nwords;
     kh_trace *trace;  /* the trace sink, NULL when tracing is off */
+    int fast;         /* the event engine's fast paths may run: engine fast, no trace sink */
 } kh_sched;
 
 static inline void kh_comp_wake(kh_comp *c, kh_cycle at)
@@ -119,6 +122,37 @@ static inline int kh_comp_steps_next(const kh_comp *c, kh_cycle now)
     const kh_sched *s = (const kh_sched *)(const void *)c->sim;
     return (s->wheel[c->wword + (unsigned)((now + 1) % KH_WHEEL)] & c->wbit) != 0;
 }
+
+/* ---- engines ------------------------------------------------------------ */
+
+/* Two engines run the same model with the same results (../shared/cli.md
+ * "--engine cycle|fast"). KH_ENGINE_CYCLE steps every component in every
+ * cycle it asked for: the reference. KH_ENGINE_FAST (the default) lets a
+ * component that opts in advance work nothing else can touch in one step
+ * (docs/design.md §2, "The event engine") and settle it exactly at the end
+ * of every run; a component that knows nothing of it is stepped as under
+ * the reference. While a trace sink is attached every fast path is off:
+ * the sink sees every transfer in its cycle. */
+typedef enum kh_sim_engine_kind {
+    KH_ENGINE_FAST = 0,  /* the event engine */
+    KH_ENGINE_CYCLE = 1, /* the per-cycle reference */
+} kh_sim_engine_kind;
+/* "cycle" or "fast": 0 and *e set, else -1. */
+int kh_sim_engine_parse(const char *s, kh_sim_engine_kind *e);
+const char *kh_sim_engine_name(kh_sim_engine_kind e);
+/* Between runs only. kh_sim_new takes the environment's KOHAKU_ENGINE
+ * (cycle or fast) when set, else KH_ENGINE_FAST: the test suites run both
+ * engines on the same binaries that way. */
+void kh_sim_set_engine(kh_sim *sim, kh_sim_engine_kind e);
+kh_sim_engine_kind kh_sim_get_engine(const kh_sim *sim);
+/* The event engine's fast paths may run now (engine fast, no trace sink):
+ * one load, for a component's hot path. */
+static inline int kh_comp_fast(const kh_comp *c) { return ((const kh_sched *)(const void *)c->sim)->fast; }
+/* c holds work advanced ahead of the clock: the kernel calls settle(c) at
+ * the end of this run, once however often it is asked, between cycles;
+ * settle makes c's state what the per-cycle engine has after the cycles
+ * before kh_sim_now and asks for the wakes it would have. */
+void kh_comp_unsettled(kh_comp *c, void (*settle)(kh_comp *c));
 
 /* ---- FIFOs with start-of-cycle semantics ------------------------------- */
 

@@ -70,6 +70,7 @@ def _load():
         "kh_dev_write_block": (ctypes.c_int, [p, u64, ctypes.c_char_p, ctypes.c_size_t]),
         "kh_dev_read_block": (ctypes.c_int, [p, u64, ctypes.c_char_p, ctypes.c_size_t]),
         "kh_dev_set_stuck_reads": (ctypes.c_int, [p, ctypes.c_uint]),
+        "kh_dev_set_engine": (ctypes.c_int, [p, ctypes.c_char_p]),
         "kh_dev_run": (ctypes.c_int, [p, u64]),
         "kh_dev_idle": (ctypes.c_int, [p, u64]),
         "kh_dev_cycles": (u64, [p]),
@@ -123,10 +124,12 @@ class Machine:
     machine: a map picture, a machine file, or "default". profile: a
     parameter profile (e.g. "host-zero" for zero-time host accesses, the
     rec-* recording profiles). params: {name: value} machine parameters
-    (`kohaku params` lists them), applied last.
+    (`kohaku params` lists them), applied last. engine: "fast" (the event
+    engine, the default) or "cycle" (the per-cycle reference); every result
+    is the same.
     """
 
-    def __init__(self, machine="default", profile=None, params=None):
+    def __init__(self, machine="default", profile=None, params=None, engine=None):
         self._h = None  # a failed open leaves nothing for __del__ to close
         lib = _api()
         items = [f"{k}={v}".encode() for k, v in (params or {}).items()]
@@ -139,6 +142,9 @@ class Machine:
             raise KohakuError(lib.kh_status_name(rc).decode(), err.value.decode(errors="replace"))
         self._h = h
         self.machine, self.profile, self.params = machine, profile, dict(params or {})
+        if engine is not None:
+            self._check(lib.kh_dev_set_engine(h, str(engine).encode()))
+        self.engine = engine or "fast"
 
     # -- plumbing
     def _check(self, rc):

@@ -128,6 +128,18 @@ int kh_dev_set_stuck_reads(kh_dev *d, unsigned n)
     return ok(d);
 }
 
+int kh_dev_set_engine(kh_dev *d, const char *engine)
+{
+    DEV_NEED(d);
+    kh_sim_engine_kind e;
+    if (!engine || kh_sim_engine_parse(engine, &e)) {
+        snprintf(d->msg, sizeof d->msg, "kh_dev_set_engine: '%.64s': want cycle or fast", engine ? engine : "(null)");
+        return KH_E_ARG;
+    }
+    kh_sim_set_engine(kh_machine_sim(d->m), e);
+    return ok(d);
+}
+
 /* Any access other than a repeat of the same read breaks the run. */
 static void forget_reads(kh_dev *d) { d->same = 0; }
 

@@ -66,7 +66,63 @@ kh_sim *kh_sim_new(const kh_params *p)
     sim->log_fn = default_log;
     sim->log_min = KH_LOG_WARN;
     sim->progress_at = KH_NEVER;
+    kh_sim_engine_kind e = KH_ENGINE_FAST;
+    const char *env = getenv("KOHAKU_ENGINE"); /* the test suites' switch (sim.h) */
+    if (env && kh_sim_engine_parse(env, &e)) e = KH_ENGINE_FAST;
+    kh_sim_set_engine(sim, e);
     return sim;
+}
+
+int kh_sim_engine_parse(const char *s, kh_sim_engine_kind *e)
+{
+    if (!strcmp(s, "fast")) {
+        *e = KH_ENGINE_FAST;
+        return 0;
+    }
+    if (!strcmp(s, "cycle")) {
+        *e = KH_ENGINE_CYCLE;
+        return 0;
+    }
+    return -1;
+}
+
+const char *kh_sim_engine_name(kh_sim_engine_kind e) { return e == KH_ENGINE_CYCLE ? "cycle" : "fast"; }
+
+/* What the fast paths may do follows the engine and the trace sink. */
+static void fast_follow(kh_sim *sim)
+{
+    sim->sched.fast = sim->engine == KH_ENGINE_FAST && !sim->sched.trace;
+}
+
+void kh_sim_set_engine(kh_sim *sim, kh_sim_engine_kind e)
+{
+    sim->engine = e;
+    fast_follow(sim);
+}
+
+kh_sim_engine_kind kh_sim_get_engine(const kh_sim *sim) { return sim->engine; }
+
+void kh_comp_unsettled(kh_comp *c, void (*settle)(kh_comp *c))
+{
+    if (c->settle) return;
+    kh_sim *sim = c->sim;
+    c->settle = settle;
+    c->next_unsettled = sim->unsettled;
+    sim->unsettled = c;
+}
+
+/* The end of a run: every component that advanced work ahead of the clock
+ * makes its state the per-cycle engine's at kh_sim_now. A settle may wake
+ * components, never ask for another settle. */
+static void settle_all(kh_sim *sim)
+{
+    while (sim->unsettled) {
+        kh_comp *c = sim->unsettled;
+        void (*settle)(kh_comp *) = c->settle;
+        sim->unsettled = c->next_unsettled;
+        c->settle = NULL;
+        settle(c);
+    }
 }
 
 void kh_sim_destroy(kh_sim *sim)
@@ -111,6 +167,8 @@ void kh_sim_add(kh_sim *sim, kh_comp *c, const kh_comp_ops *ops, const char *nam
     c->wword = (c->id >> 6) * KH_WHEEL;
     c->wbit = UINT64_C(1) << (c->id & 63);
     c->in_links = NULL;
+    c->next_unsettled = NULL;
+    c->settle = NULL;
     snprintf(c->name, sizeof c->name, "%s", name ? name : ops->kind);
     sim->comps[sim->ncomps++] = c;
 }
@@ -355,6 +413,7 @@ uint64_t kh_sim_run(kh_sim *sim, kh_cycle n)
         run_local(sim, end);
     }
     sim->sched.now = end;
+    settle_all(sim);
     return sim->steps - before;
 }
 
@@ -365,15 +424,19 @@ int kh_sim_run_until_idle(kh_sim *sim, kh_cycle limit)
         kh_cycle reached;
         if (run_windows(sim, end, &reached) != KH_NEVER) {
             sim->sched.now = end;
+            settle_all(sim);
             return 0;
         }
         sim->sched.now = reached; /* where the last step anywhere left the clock */
+        settle_all(sim);
         return 1;
     }
     if (run_local(sim, end) != KH_NEVER) {
         sim->sched.now = end;
+        settle_all(sim);
         return 0;
     }
+    settle_all(sim);
     return 1;
 }
 
@@ -536,7 +599,11 @@ kh_comp *kh_sim_comp(const kh_sim *sim, unsigned i) { return i < sim->ncomps ? s
 unsigned kh_sim_nlinks(const kh_sim *sim) { return sim->nlinks; }
 kh_link *kh_sim_link(const kh_sim *sim, unsigned i) { return i < sim->nlinks ? sim->links[i] : NULL; }
 
-void kh_sim_set_trace(kh_sim *sim, kh_trace *t) { sim->sched.trace = t; }
+void kh_sim_set_trace(kh_sim *sim, kh_trace *t)
+{
+    sim->sched.trace = t;
+    fast_follow(sim);
+}
 kh_trace *kh_sim_trace(const kh_sim *sim) { return sim->sched.trace; }
 
 void kh_trace_span(kh_comp *c, const char *name, kh_cycle begin, kh_cycle end, const char *args)

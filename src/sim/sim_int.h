@@ -39,6 +39,8 @@ struct kh_sim {
     kh_cycle progress_at;                        /* next cycle to call progress at, KH_NEVER: none */
     kh_cycle (*progress)(void *ctx, kh_cycle now); /* kh_sim_set_progress */
     void *progress_ctx;
+    kh_sim_engine_kind engine; /* kh_sim_set_engine */
+    kh_comp *unsettled;  /* components whose settle op runs at the end of this run */
 };
 
 #endif

@@ -13,6 +13,7 @@
 #include "gemm_run.h"
 #include "kohaku/echo.h"
 #include "kohaku/hex.h"
+#include "simout.h"
 
 /* CPU time of this process: the figure for "one core" that other jobs on
  * a shared machine do not dilute. */
@@ -131,11 +132,12 @@ static void usage(FILE *out)
 {
     fprintf(out, "usage: kohaku bench gemm [--seconds S] [--arith-only] [--map MAP] [M N K]\n"
                  "                         [--trace FILE.json] [--stats FILE.json] [--check] [--report]\n"
-                 "                         [--heatmap F.svg] [--trace-window A:B] [--trace-flits TYPES]\n"
+                 "                         [--heatmap F.svg] [--trace-window A:B] [--trace-flits TYPES] [--engine E]\n"
                  "  MX MAC/s of the cluster's arithmetic on one core, then simulated cycles per\n"
                  "  second of the whole default machine (or MAP) running the demo GEMM (M N K,\n"
                  "  default the demo's shape). --trace/--stats/--check/--report/--heatmap apply to the machine run\n"
-                 "  (they slow it down: the figures then include their cost).\n");
+                 "  (they slow it down: the figures then include their cost).\n"
+                 KH_ENGINE_HELP);
 }
 
 int kh_bench_gemm(int argc, char **argv)

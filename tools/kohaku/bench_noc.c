@@ -43,7 +43,7 @@ static void usage(FILE *out)
             "                        [--rate R] [--cycles N] [--seed S] [--profile P]\n"
             "                        [--param NAME=VALUE]...\n"
             "                        [--trace FILE.json] [--stats FILE.json] [--check] [--report]\n"
-            "                        [--heatmap F.svg] [--trace-window A:B] [--trace-flits TYPES]\n"
+            "                        [--heatmap F.svg] [--trace-window A:B] [--trace-flits TYPES] [--engine E]\n"
             "Test endpoints at every occupied endpoint position of MAP (default: the 4x4\n"
             "production map) offer R flits/cycle each (default: 0.1, then saturating).\n"
             "Prints simulated cycles/s and flit-hops/s (one flit crossing one router) per\n"
@@ -52,7 +52,8 @@ static void usage(FILE *out)
             "--trace/--stats/--report/--heatmap record the --rate run (without --rate, the 0.1 run); a trace has\n"
             "one event per link transfer, so keep --cycles small with --trace.\n"
             "--check runs the header rules V1-V8 of flits.md §9 on every flit an endpoint injects\n"
-            "(the payload is the bench's bookkeeping: docs/check.md); a violation exits 1.\n");
+            "(the payload is the bench's bookkeeping: docs/check.md); a violation exits 1.\n"
+            KH_ENGINE_HELP);
 }
 
 /* CPU time of this process: the figure for "one core" that holds on a

@@ -19,7 +19,7 @@ static void usage(FILE *out)
 {
     fprintf(out,
             "usage: kohaku cpu run MACHINE PROGRAM [--arg N] [--profile P] [--param name=value]... [--trace F.json]\n"
-            "                      [--stats F.json] [--check]\n"
+            "                      [--stats F.json] [--check] [--engine E]\n"
             "  Loads PROGRAM (an ELF32 RISC-V executable, or a flat binary of code for instruction memory at 0)\n"
             "  onto the control processor at (0,0) the way a host does: CU_DATA bursts staged and dispatched by\n"
             "  the orchestrator (code to instruction memory, segments at 0x1000_0000 to the scratchpad), then a\n"
@@ -28,6 +28,7 @@ static void usage(FILE *out)
             "  (cause 1 ECALL, 2 EBREAK, 3 fault; cycles as the core counts them, from the start to the halt).\n"
             "  MACHINE: a map or machine file, or 'default'. docs/cpu.md: start file, linker script, address map.\n"
             "  --arg N          the kick's argument (CTL_ARG; the start file passes it to main), default 0\n"
+            KH_ENGINE_HELP
             "Exit status: 0 halted by ECALL; 1 any other halt, no completion (with the diagnosis), or input\n"
             "refused; 2 usage error.\n");
 }

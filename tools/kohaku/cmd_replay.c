@@ -14,7 +14,7 @@
 static void usage(FILE *out)
 {
     fprintf(out, "usage: kohaku replay KIND FILE [--rtl-compat] [--trace F.json] [--stats F.json] [--check]\n"
-                 "                     [--report] [--heatmap F.svg] [--trace-window A:B] [--trace-flits TYPES]\n"
+                 "                     [--report] [--heatmap F.svg] [--trace-window A:B] [--trace-flits TYPES] [--engine E]\n"
                  "  KIND:");
     for (unsigned i = 0; kh_replay_kind_name(i); i++) fprintf(out, "%s %s", i ? "," : "", kh_replay_kind_name(i));
     fprintf(out,
@@ -34,6 +34,7 @@ static void usage(FILE *out)
             "  --heatmap F.svg  the last case's mesh heat map (saxpy: the cases share a machine;\n"
             "                cluster and vector run on a unit bench, which has no mesh)\n"
             "  --trace-window A:B, --trace-flits T  what the trace keeps (cycles of each case's simulation)\n"
+            KH_ENGINE_HELP
             "  Exit status: 0 every case passed, 1 a case failed or FILE was refused, 2 usage.\n");
 }
 

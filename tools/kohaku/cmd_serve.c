@@ -31,6 +31,7 @@ static void usage(FILE *f)
 {
     fprintf(f,
             "usage: kohaku serve MACHINE [--settle N] [--host-map card|kohaku] [--profile P] [--param NAME=VALUE]...\n"
+            "                    [--engine cycle|fast]\n"
             "  Speaks upstream's simulated-card line protocol (docs/serve.md) on stdin/stdout:\n"
             "  READY once built; W addr data, R addr, WB addr hex, RB addr n, BR ch word, BW ch word hex,\n"
             "  T cycles, S, Q; replies OK, V ..., E message; every number hex without 0x.\n"
@@ -39,6 +40,7 @@ static void usage(FILE *f)
             "  --host-map M    card (default): memory windows of mesh N at (N+1) << 32, as the card\n"
             "                  harness; kohaku: the simulator's own map, (N+1) << 40 (control.md §9.2)\n"
             "  --profile P, --param NAME=VALUE: machine parameters (kohaku params)\n"
+            "  --engine E      cycle: the per-cycle reference engine; fast (default): the event engine\n"
             "Exit status: 0 after Q or the end of input; 1 the machine or an option's value was refused\n"
             "(the reason also as one E line); 2 usage.\n");
 }
@@ -273,7 +275,7 @@ static int serve_lines(serve *s, FILE *in)
 
 int kh_cmd_serve(int argc, char **argv)
 {
-    const char *machine = NULL, *profile = NULL;
+    const char *machine = NULL, *profile = NULL, *engine = NULL;
     const char *params[SERVE_MAX_PARAMS];
     size_t np = 0;
     uint64_t settle = 0;
@@ -306,6 +308,8 @@ int kh_cmd_serve(int argc, char **argv)
             }
         } else if (!strcmp(a, "--profile") && i + 1 < argc) {
             profile = argv[++i];
+        } else if (!strcmp(a, "--engine") && i + 1 < argc) {
+            engine = argv[++i];
         } else if (!strcmp(a, "--param") && i + 1 < argc) {
             if (np == SERVE_MAX_PARAMS) {
                 fprintf(stderr, "kohaku serve: more than %d --param\n", SERVE_MAX_PARAMS);
@@ -330,6 +334,12 @@ int kh_cmd_serve(int argc, char **argv)
         /* the transport reads one line: say why in the protocol too */
         printf("E %s\n", err);
         fprintf(stderr, "kohaku serve: %s\n", err);
+        return 1;
+    }
+    if (engine && kh_dev_set_engine(s.d, engine)) {
+        printf("E --engine: %s\n", kh_dev_message(s.d));
+        fprintf(stderr, "kohaku serve: --engine: %s\n", kh_dev_message(s.d));
+        kh_dev_close(s.d);
         return 1;
     }
     setvbuf(stdout, NULL, _IOLBF, 0);

@@ -99,9 +99,39 @@ kh_trace_filter kh_simopts_keep(const kh_simopts *o)
 
 int kh_simopts_output(const kh_simopts *o) { return o->trace || o->stats || o->report || o->heatmap; }
 
+/* --engine cycle|fast: every simulation this process builds from here on
+ * (a replay builds one per case, bench noc one per load) starts with it, by
+ * the variable kh_sim_new reads (sim.h). */
+static int take_engine(kh_simopts *o, const char *v)
+{
+    kh_sim_engine_kind e;
+    if (kh_sim_engine_parse(v, &e)) {
+        kh_echo_buf eb;
+        fprintf(stderr, "%s: --engine '%s': want cycle or fast\n", o->who, kh_echo(v, &eb));
+        return -1;
+    }
+    if (o->engine) {
+        fprintf(stderr, "%s: --engine is given twice\n", o->who);
+        return -1;
+    }
+    o->engine = v;
+    if (setenv("KOHAKU_ENGINE", kh_sim_engine_name(e), 1)) {
+        fprintf(stderr, "%s: --engine: cannot set KOHAKU_ENGINE\n", o->who);
+        return -1;
+    }
+    return 1;
+}
+
 int kh_simopts_take(kh_simopts *o, int argc, char **argv, int *i)
 {
     const char *a = argv[*i];
+    if (!strcmp(a, "--engine")) {
+        if (*i + 1 >= argc) {
+            fprintf(stderr, "%s: --engine needs a value (cycle or fast)\n", o->who);
+            return -1;
+        }
+        return take_engine(o, argv[++*i]);
+    }
     if (!strcmp(a, "--check")) {
         o->check = 1;
         return 1;

@@ -1,6 +1,6 @@
 /* The options the simulating subcommands share (../shared/cli.md): --trace
- * FILE, --stats FILE and --check on all six (demo, gemm, bench gemm, run,
- * replay, bench noc), and where a subcommand takes them --map MAP,
+ * FILE, --stats FILE, --check and --engine on all six (demo, gemm, bench
+ * gemm, run, replay, bench noc), and where a subcommand takes them --map MAP,
  * --profile P and --param NAME=VALUE. One parser; each subcommand keeps
  * its own options, usage text and exit codes around it. simout.h is the
  * output side of the same options. */
@@ -32,6 +32,7 @@ typedef struct kh_simopts {
     int check;             /* --check: the live flit checker */
     int report;            /* --report: the end-of-run report on standard output (docs/report.md) */
     const char *heatmap;   /* --heatmap F.svg, NULL: none */
+    const char *engine;    /* --engine cycle|fast as given, NULL: the default (applied when taken) */
     kh_trace_filter keep;  /* --trace-window A:B, --trace-flits LIST: read through kh_simopts_keep */
     int flits_given;       /* --trace-flits was given */
     const char *profile;   /* PROFILE_FIRST: the last --profile, applied before every edit; else NULL */

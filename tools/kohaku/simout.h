@@ -39,7 +39,13 @@ int kh_simout_finish(kh_simout *out, const kh_simopts *o, const char *run, char 
     "  --trace-flits T  keep only these flit types: all, none, or a list such as mem_rd_req,cu_inst\n"        \
     "  --stats F.json   every counter, with a run section (what ran, the machine's layout)\n"                 \
     "  --report         the end-of-run report on standard output (the same figures as --stats)\n"            \
-    "  --heatmap F.svg  the mesh drawn as its map, links and units coloured by utilisation\n"
+    "  --heatmap F.svg  the mesh drawn as its map, links and units coloured by utilisation\n"          \
+    KH_ENGINE_HELP
+
+/* --engine, taken by every simulating subcommand (kh_simopts_take). */
+#define KH_ENGINE_HELP                                                                                        \
+    "  --engine E       cycle: the per-cycle reference engine; fast (default): the event engine, with\n"     \
+    "                   every output the same (docs/design.md §2)\n"
 
 /* A run section's body: "name":NAME,"cycles":N[,"meshes":LAYOUT] appended
  * to buf (kh_bufcat); layout is a JSON array (kh_machine_layout_json) or
