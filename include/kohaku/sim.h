@@ -114,6 +114,24 @@ static inline void kh_comp_wake_within(kh_comp *c, kh_cycle now, unsigned d)
  * wheel. */
 static inline void kh_comp_wake_next(kh_comp *c, kh_cycle now) { kh_comp_wake_within(c, now, 1); }
 
+/* A timer: fn runs at the start of cycle `at`, before the steps of at
+ * (which may be asked for from fn: kh_comp_wake(c, at) is allowed there).
+ * The event engine's work advanced ahead of the clock ends in timers
+ * rather than in steps, so that it can be taken back exactly: a disarmed
+ * timer leaves no trace, and a cycle in which only timers run is executed
+ * as one with steps. The owner embeds it (zeroed: not armed). */
+typedef struct kh_timer kh_timer;
+struct kh_timer {
+    void (*fn)(kh_timer *t, kh_cycle now);
+    kh_timer *next, **pprev; /* kernel use: the slot's list; pprev NULL: not armed */
+    kh_cycle at;             /* kernel use */
+};
+/* Arm t for cycle at: now < at < now + KH_WHEEL inside a step or timer,
+ * now <= at between cycles. An armed timer is moved. */
+void kh_timer_arm(kh_sim *sim, kh_timer *t, kh_cycle at);
+void kh_timer_disarm(kh_sim *sim, kh_timer *t);
+static inline int kh_timer_armed(const kh_timer *t) { return t->pprev != 0; }
+
 /* Whether c already has a step in cycle now + 1 (asked inside the step of
  * cycle now): a component that may skip work only while another is stepped
  * anyway reads the wheel here, not in the scheduler's layout itself. */
@@ -267,7 +285,7 @@ struct kh_link {
     const kh_sched *sched; /* the simulation's scheduler (trace sink check) */
     unsigned dst_port;
     int trace_track;       /* trace track id, -1 if not assigned */
-    kh_cycle last_xfer;
+    kh_cycle last_xfer;    /* the latest transfer (a router's hop offered and refused by a timer, too) */
     kh_cycle blocked_since; /* KH_NEVER unless the sender waits for space */
     kh_cycle space_from;   /* the receiver's latest kh_link_space: space from this cycle */
     /* statistics */

@@ -23,7 +23,7 @@ static unsigned lowest(unsigned bits) { return (unsigned)__builtin_ctz(bits); }
 
 /* first_from[p][m]: the first input of the set m in the order p, p+1, ...
  * (mod 5): the round-robin winner of mesh.md §5, one lookup per grant */
-static const uint8_t first_from[KH_NDIRS][32] = {
+const uint8_t kh_router_first_from[KH_NDIRS][32] = {
     {0, 0, 1, 0, 2, 0, 1, 0, 3, 0, 1, 0, 2, 0, 1, 0, 4, 0, 1, 0, 2, 0, 1, 0, 3, 0, 1, 0, 2, 0, 1, 0},
     {0, 0, 1, 1, 2, 2, 1, 1, 3, 3, 1, 1, 2, 2, 1, 1, 4, 4, 1, 1, 2, 2, 1, 1, 3, 3, 1, 1, 2, 2, 1, 1},
     {0, 0, 1, 0, 2, 2, 2, 2, 3, 3, 3, 3, 2, 2, 2, 2, 4, 4, 4, 4, 2, 2, 2, 2, 3, 3, 3, 3, 2, 2, 2, 2},
@@ -106,13 +106,16 @@ static void router_step(kh_comp *c, kh_cycle now)
         else
             blocked |= 1u << o;
     }
+    /* a refused output and the event engine's hops do not mix: those
+     * become the router's own, as of the start of this cycle */
+    if (blocked && r->vused) kh_router_vconvert(r, now, 1);
 
     /* phase 2: each free output grants the first requesting input in the
      * order p, p+1, ... (p = now mod 5) */
     unsigned slot_full = r->slot_full, reqd = r->reqd;
     unsigned grant = reqd & ~out_full;
     if (grant) {
-        const uint8_t *first = first_from[now % KH_NDIRS];
+        const uint8_t *first = kh_router_first_from[now % KH_NDIRS];
         unsigned n = 0;
         out_full |= grant; /* every one of them has a requester */
         for (; grant; grant &= grant - 1, n++) {
@@ -224,6 +227,7 @@ static void router_destroy(kh_comp *c)
 {
     kh_router *r = (kh_router *)c;
     for (unsigned d = 0; d < KH_NDIRS; d++) kh_fifo_free(&r->in[d]);
+    free(r->vh);
     free(r);
 }
 
@@ -345,6 +349,7 @@ void kh_router_set_out(kh_router *r, unsigned dir, kh_link *l)
         r->unlogged &= (uint8_t)~(1u << dir);
     else
         r->unlogged |= (uint8_t)(1u << dir);
+    kh_router_vok(r);
 }
 void kh_router_set_in(kh_router *r, unsigned dir, kh_link *l) { r->in_link[dir] = l; }
 kh_link *kh_router_out(const kh_router *r, unsigned dir) { return dir < KH_NDIRS ? r->out_link[dir] : NULL; }

@@ -5,7 +5,25 @@
 #ifndef KOHAKU_NOC_ROUTER_INT_H
 #define KOHAKU_NOC_ROUTER_INT_H
 
+#include "kohaku/gen/flit.h"
 #include "kohaku/mesh.h"
+
+/* The event engine's hop (router_virt.c): a flit's passage through a
+ * router worked out when it is taken, nothing but hops touching it: taken
+ * on input `in` in cycle take, loaded at ld, granted at gr, and offered on
+ * `out` at gr + 1 by its timer. */
+typedef struct kh_vhop kh_vhop;
+struct kh_vhop {
+    kh_timer tm;        /* the offer (first member) */
+    kh_flit f;
+    kh_cycle take;
+    kh_cycle ld, gr;    /* loaded (take + F, or when the hop ahead on its input is granted) and granted
+                         * (the cycle after, or later when it loses the round-robin to hops) */
+    struct kh_router *r;
+    uint8_t in, out;
+    uint8_t held;       /* the input FIFO's occupancy at the take, this flit included (its high-water mark) */
+};
+#define KH_VHOPS 64 /* hops a router holds at once (vused's bits) */
 
 struct kh_router {
     kh_comp comp; /* first member */
@@ -37,11 +55,32 @@ struct kh_router {
     int policy;                 /* routed by a kh_mesh_cfg policy, not XY */
     uint64_t masked;            /* flits the policy sent into a masked turn (dropped) */
     uint16_t traced_count[KH_NDIRS]; /* input FIFO occupancy last traced (router_traced) */
+    /* the event engine (router_virt.c): hops beside the router's own
+     * flits, on inputs and outputs none of those use */
+    uint64_t vused;             /* bit k: vh[k] is a hop */
+    uint64_t vin[KH_NDIRS], vout[KH_NDIRS]; /* the hops of each input, of each output */
+    kh_vhop *vh;                /* KH_VHOPS, allocated at the first hop */
+    uint8_t vok[KH_NDIRS];      /* per input: the outputs a hop may take (a turn allowed, a link with a
+                                 * receiver), none when the FIFO latency passes the timer wheel */
+    kh_end_hook conv;           /* the end of this cycle makes the hops the router's own */
 };
 
-/* Input `port` takes f in cycle now if its FIFO was not full at the start of
- * now (mesh.md §4): kh_router_accept, inline for kh_noc_send. */
-static inline int kh_router_take(kh_router *r, unsigned port, const kh_flit *f, kh_cycle now)
+/* The round-robin winner of mesh.md §5: [p][m] the first input of the set
+ * m in the order p, p+1, ... (mod 5), p = cycle mod 5 (router.c). */
+extern const uint8_t kh_router_first_from[KH_NDIRS][32];
+
+/* router_virt.c: a take of the event engine; the hops made the router's
+ * own, at the start of cycle t (start: before its phases of t) or after
+ * cycle t; the outputs hops may take, once the router's links are set. */
+int kh_router_vtake(kh_router *r, unsigned port, const kh_flit *f, kh_cycle now);
+void kh_router_vconvert(kh_router *r, kh_cycle t, int start);
+void kh_router_vok(kh_router *r);
+
+/* Input `port` takes f into its FIFO in cycle now if the FIFO was not full
+ * at the start of now (mesh.md §4); hops: the event engine's hops in that
+ * FIFO at the start of now (router_virt.c), ahead of f. */
+static inline __attribute__((always_inline)) int kh_router_take_fifo(kh_router *r, unsigned port, const kh_flit *f,
+                                                                      kh_cycle now, unsigned hops)
 {
     kh_fifo *q = &r->in[port];
     unsigned bit = 1u << port;
@@ -53,7 +92,7 @@ static inline int kh_router_take(kh_router *r, unsigned port, const kh_flit *f, 
     /* kh_fifo_full then kh_fifo_push, with the start-of-cycle occupancy
      * (this cycle's pop still counted) worked out once for both; a router
      * input has at most one pop per cycle and keeps pops at 1 (router.c) */
-    unsigned held = q->count + (q->pop_cycle == now);
+    unsigned held = q->count + (q->pop_cycle == now) + hops;
     if (held >= q->cap) return 0;
     unsigned tail = head + q->count;
     if (tail >= q->size) tail -= q->size;
@@ -71,6 +110,17 @@ static inline int kh_router_take(kh_router *r, unsigned port, const kh_flit *f, 
     }
     r->nonempty |= (uint8_t)bit;
     return 1;
+}
+
+/* kh_router_accept, inline for kh_noc_send: the event engine takes the flit
+ * into a router holding no flit of its own (router_virt.c). */
+static inline __attribute__((always_inline)) int kh_router_take(kh_router *r, unsigned port, const kh_flit *f,
+                                                                 kh_cycle now)
+{
+    /* hops held, or an input without a flit of the router's own */
+    if ((r->vused || !(r->nonempty | r->slot_full | r->out_full)) && kh_comp_fast(&r->comp))
+        return kh_router_vtake(r, port, f, now);
+    return kh_router_take_fifo(r, port, f, now, 0);
 }
 
 /* kh_link_taken for a link whose receiver is a router (never a tie-off),

@@ -184,6 +184,10 @@ void kh_comp_wake_far(kh_comp *c, kh_cycle at)
 {
     kh_sim *sim = c->sim;
     if (sim->in_step) {
+        if (at == sim->sched.now && sim->in_timers) { /* a timer asks for a step of its cycle */
+            wheel_set(sim, at, c->id);
+            return;
+        }
         if (at <= sim->sched.now) {
             kh_sim_log(sim, KH_LOG_ERROR, "%s asked to be stepped in cycle %llu during cycle %llu",
                        c->name, (unsigned long long)at, (unsigned long long)sim->sched.now);
@@ -197,6 +201,52 @@ void kh_comp_wake_far(kh_comp *c, kh_cycle at)
         return;
     }
     if (heap_push(sim, (kh_wake_ent){at, c->id})) abort();
+}
+
+void kh_timer_arm(kh_sim *sim, kh_timer *t, kh_cycle at)
+{
+    if (t->pprev) kh_timer_disarm(sim, t);
+    kh_cycle now = sim->sched.now;
+    if (at < now + (kh_cycle)sim->in_step || at - now >= KH_WHEEL) abort(); /* the engine arms within the wheel */
+    unsigned s = (unsigned)(at % KH_WHEEL);
+    t->at = at;
+    t->next = sim->timers[s];
+    if (t->next) t->next->pprev = &t->next;
+    t->pprev = &sim->timers[s];
+    sim->timers[s] = t;
+    sim->sched.occ |= UINT64_C(1) << s;
+}
+
+void kh_timer_disarm(kh_sim *sim, kh_timer *t)
+{
+    if (!t->pprev) return;
+    *t->pprev = t->next;
+    if (t->next) t->next->pprev = t->pprev;
+    t->pprev = NULL;
+    t->next = NULL;
+    unsigned s = (unsigned)(t->at % KH_WHEEL);
+    if (sim->timers[s]) return;
+    for (unsigned k = 0; k < sim->sched.nwords; k++)
+        if (sim->sched.wheel[k * KH_WHEEL + s]) return;
+    /* the slot of the cycle being run keeps its bit: the loop clears it */
+    if (!(sim->in_step && sim->sched.now % KH_WHEEL == s)) sim->sched.occ &= ~(UINT64_C(1) << s);
+}
+
+/* The timers of cycle t, at its start: each is disarmed, then run (a timer
+ * may arm and disarm others, of this cycle too). */
+static void run_timers(kh_sim *sim, kh_cycle t)
+{
+    kh_timer **head = &sim->timers[t % KH_WHEEL];
+    sim->in_timers = 1;
+    while (*head) {
+        kh_timer *x = *head;
+        *head = x->next;
+        if (x->next) x->next->pprev = head;
+        x->pprev = NULL;
+        x->next = NULL;
+        x->fn(x, t);
+    }
+    sim->in_timers = 0;
 }
 
 /* Move heap wakes that now fall inside the wheel's window. */
@@ -245,6 +295,7 @@ static inline __attribute__((always_inline)) void run_cycle(kh_sim *sim, kh_cycl
     if (sim->nheap) migrate(sim); /* the test inline: the heap is empty in most cycles */
     sim->in_step = 1;
     unsigned s = (unsigned)(t % KH_WHEEL);
+    if (sim->timers[s]) run_timers(sim, t);
     uint64_t *slot = &sim->sched.wheel[s];
     sim->sched.occ &= ~(UINT64_C(1) << s);
     uint64_t steps = 0; /* counted in a register, added once per cycle */
@@ -375,6 +426,10 @@ static kh_cycle run_one_word(kh_sim *sim, kh_cycle end)
         sim->sched.now = t;
         sim->in_step = 1;
         unsigned s = (unsigned)(t % KH_WHEEL);
+        if (sim->timers[s]) {
+            run_timers(sim, t);
+            occ = sim->sched.occ; /* the timers may have armed and asked for more */
+        }
         sim->sched.occ = occ & ~(UINT64_C(1) << s);
         uint64_t bits = sim->sched.wheel[s];
         sim->sched.wheel[s] = 0;

@@ -1,0 +1,343 @@
+/* The event engine's hops through routers (docs/design.md §2, "The event
+ * engine"). A flit that only other such flits contend with crosses a
+ * router on a timing known when it is taken (router timing, F the FIFO
+ * latency): loaded at T + F, or in the cycle the hop ahead of it on its
+ * input is granted; granted the cycle after, or later when it loses the
+ * round-robin (p = cycle mod 5) to hops; offered the cycle after its grant.
+ * The router takes such a flit as a hop (kh_vhop) and is not stepped for
+ * it: the hop's timer makes the offer (kh_timer: run at the start of its
+ * cycle, and taken back without a trace when the hop is converted). One
+ * event per flit-hop instead of the per-cycle engine's three steps.
+ *
+ * A router admits a hop when:
+ *  - its input holds no flit of the router's own, and its output none in
+ *    its register, in a slot requesting it or in a FIFO routed to it, and
+ *    no register of the router waits refused (a refused register is
+ *    offered again in every step the router takes, and a hop's cycles
+ *    would be such steps): the router's own flits and its hops then never
+ *    meet, and its steps need not see the hops;
+ *  - the hops already worked out keep their cycles: the FIFO had room at
+ *    the start of T, and every round-robin this one takes part in is won by
+ *    the hop that already had it;
+ *  - the output is neither a tie-off nor a masked turn.
+ * A flit of the router's own taken behind hops on an input is loaded in the
+ * cycle the per-cycle engine loads it, if the last hop is granted by then.
+ * Whatever else would meet the hops makes them the router's own, as the
+ * per-cycle engine holds them at that point (kh_router_vconvert): a take
+ * that would be granted an output a hop still wants or would be loaded
+ * before the hop ahead is granted, or is refused for room, at the end of
+ * that cycle; a refused offer, at the start of its cycle; the end of a run
+ * (the settle), after its last cycle. Counters (high-water marks,
+ * flit-hops, the links' transfers) are added when a hop is over or
+ * converted, never ahead of the clock. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "kohaku/gen/flit.h"
+#include "noc/router_int.h"
+
+static unsigned lat(const kh_router *r) { return r->in[0].latency; }
+
+/* v is over or converted: out of the router, its timer disarmed. */
+static inline void vh_free(kh_router *r, kh_vhop *v)
+{
+    if (kh_timer_armed(&v->tm)) kh_timer_disarm(r->comp.sim, &v->tm);
+    uint64_t keep = ~(UINT64_C(1) << (v - r->vh));
+    r->vused &= keep;
+    r->vin[v->in] &= keep;
+    r->vout[v->out] &= keep;
+}
+
+/* Add to the router's counters v's events up to cycle `through` (its take
+ * is always in): the FIFO's high-water mark; its load (the FIFO's pop, the
+ * space the link sees); its grant (a flit-hop). */
+static inline void vh_count(kh_router *r, const kh_vhop *v, kh_cycle through)
+{
+    kh_fifo *q = &r->in[v->in];
+    if (v->held > q->high_water) q->high_water = v->held;
+    if (v->ld > through) return;
+    kh_link *in = r->in_link[v->in];
+    if (q->pop_cycle == KH_NEVER || v->ld > q->pop_cycle) q->pop_cycle = v->ld;
+    if (in && (in->space_from == KH_NEVER || v->ld + 1 > in->space_from)) in->space_from = v->ld + 1;
+    r->hops += v->gr <= through;
+}
+
+static void router_settle(kh_comp *c);
+static void offer_due(kh_timer *t, kh_cycle now);
+
+/* A flit of the router's own routed to output o: in its register, in a
+ * slot requesting it, or in an input FIFO. */
+static int own_flit_for(const kh_router *r, unsigned o)
+{
+    if ((r->out_full | r->reqd) >> o & 1) return 1;
+    for (unsigned i = 0; i < KH_NDIRS; i++) {
+        const kh_fifo *q = &r->in[i];
+        for (unsigned n = 0, k = q->head; n < q->count; n++) {
+            if (r->route[kh_hdr_dst_xy(q->ent[k].f.w)] == o) return 1;
+            if (++k == q->size) k = 0;
+        }
+    }
+    return 0;
+}
+
+/* A register of the router waits refused: its link holds a blocked offer. */
+static int own_refused(const kh_router *r)
+{
+    for (unsigned o = 0; o < KH_NDIRS; o++)
+        if (r->out_full >> o & 1 && r->out_link[o]->blocked_since != KH_NEVER) return 1;
+    return 0;
+}
+
+void kh_router_vok(kh_router *r)
+{
+    const kh_params *p = kh_sim_params(r->comp.sim);
+    unsigned outs = 0;
+    for (unsigned o = 0; o < KH_NDIRS; o++)
+        if (r->out_link[o] && r->out_link[o]->dst) outs |= 1u << o;
+    for (unsigned i = 0; i < KH_NDIRS; i++)
+        r->vok[i] = (uint8_t)(2 * p->fifo_latency + 4 < KH_WHEEL ? r->allow[i] & outs : 0);
+}
+
+/* The slow part of an admission: hops already on the input or the output.
+ * Their cycles are kept, or 0. */
+static int admit_beside(kh_router *r, unsigned i, unsigned o, kh_cycle T, unsigned *held, kh_cycle *ld, kh_cycle *gr)
+{
+    const kh_fifo *q = &r->in[i];
+    unsigned F = q->latency;
+    const kh_vhop *ahead = NULL;
+    *held = 1;
+    for (uint64_t m = r->vin[i]; m; m &= m - 1) {
+        const kh_vhop *v = &r->vh[__builtin_ctzll(m)];
+        *held += v->ld >= T; /* in the FIFO at the start of T */
+        if (!ahead || v->take > ahead->take) ahead = v;
+    }
+    if (*held > q->cap) return 0;
+    kh_cycle l = T + F;
+    if (ahead && ahead->gr > l) l = ahead->gr;
+    /* the grant: the first cycle from l + 1 in which no hop has the
+     * output; in each earlier one the hop that has it must still win with
+     * this one requesting too (one with no hop granted has no requester) */
+    kh_cycle g = l + 1;
+    uint64_t on_out = r->vout[o] & ~r->vin[i];
+    for (;;) {
+        unsigned mask = 1u << i;
+        const kh_vhop *granted = NULL;
+        for (uint64_t m = on_out; m; m &= m - 1) {
+            const kh_vhop *v = &r->vh[__builtin_ctzll(m)];
+            if (v->ld < g && g <= v->gr) {
+                mask |= 1u << v->in;
+                if (v->gr == g) granted = v;
+            }
+        }
+        if (!granted) break;
+        if (kh_router_first_from[g % KH_NDIRS][mask] != granted->in) return 0;
+        g++;
+    }
+    *ld = l;
+    *gr = g;
+    return 1;
+}
+
+/* r takes f on input i in cycle now as a hop: 1, or 0 (the rules at the
+ * top of the file). */
+static int admit(kh_router *r, unsigned i, const kh_flit *f, kh_cycle now)
+{
+    unsigned o = r->route[kh_hdr_dst_xy(f->w)];
+    if (!(r->vok[i] >> o & 1) || r->conv.queued) return 0;
+    if ((r->nonempty | r->slot_full | r->out_full) &&
+        (((r->nonempty | r->slot_full) >> i & 1) || own_flit_for(r, o) || own_refused(r)))
+        return 0;
+    unsigned held = 1, F = lat(r);
+    kh_cycle ld = now + F, gr = ld + 1;
+    if ((r->vin[i] | r->vout[o]) && (!admit_beside(r, i, o, now, &held, &ld, &gr) || gr + 1 - now >= KH_WHEEL))
+        return 0;
+    if (!~r->vused) return 0; /* every record in use */
+    if (!r->vh && !(r->vh = calloc(KH_VHOPS, sizeof *r->vh))) return 0;
+    unsigned k = (unsigned)__builtin_ctzll(~r->vused);
+    uint64_t bit = UINT64_C(1) << k;
+    kh_vhop *v = &r->vh[k];
+    r->vused |= bit;
+    r->vin[i] |= bit;
+    r->vout[o] |= bit;
+    v->f = *f;
+    v->take = now;
+    v->ld = ld;
+    v->gr = gr;
+    v->r = r;
+    v->in = (uint8_t)i;
+    v->out = (uint8_t)o;
+    v->held = (uint8_t)held;
+    if (!r->comp.settle) kh_comp_unsettled(&r->comp, router_settle);
+    v->tm.fn = offer_due;
+    kh_timer_arm(r->comp.sim, &v->tm, gr + 1);
+    return 1;
+}
+
+/* The cycle-end hook: the hops become the router's own after this cycle. */
+static void conv_at_end(void *ctx, kh_cycle now)
+{
+    kh_router *r = ctx;
+    if (r->vused) kh_router_vconvert(r, now, 0);
+}
+
+int kh_router_vtake(kh_router *r, unsigned port, const kh_flit *f, kh_cycle now)
+{
+    if (admit(r, port, f, now)) return 1;
+    if (!r->vused) return kh_router_take_fifo(r, port, f, now, 0);
+    /* beside hops: those in this FIFO count for its room. This flit meets
+     * a hop granted its output from its first request on (it is loaded at
+     * now + F at the earliest), and the hop ahead when that is granted
+     * after now + F (the router would load this flit before the slot is
+     * free) */
+    unsigned F = lat(r), o = r->route[kh_hdr_dst_xy(f->w)], in_fifo = 0;
+    int meets = 0, pop_now = 0;
+    for (uint64_t m = r->vin[port] | r->vout[o]; m; m &= m - 1) {
+        const kh_vhop *v = &r->vh[__builtin_ctzll(m)];
+        if (v->in == port) {
+            in_fifo += v->ld >= now;
+            pop_now |= v->ld == now;
+            meets |= v->gr > now + F;
+        }
+        meets |= v->out == o && v->gr > now + F;
+    }
+    int taken = kh_router_take_fifo(r, port, f, now, in_fifo);
+    if (!taken && pop_now) {
+        /* the hop's load of this cycle announces the space, as the
+         * per-cycle step does before or after this offer */
+        kh_link *in = r->in_link[port];
+        if (in) in->space_from = now + 1;
+    }
+    /* refused beside hops: the sender waits for loads only steps announce */
+    if (meets || (!taken && in_fifo)) {
+        r->conv.fn = conv_at_end;
+        r->conv.ctx = r;
+        kh_sim_at_end(r->comp.sim, &r->conv);
+    }
+    return taken;
+}
+
+/* A hop's offer, at the start of its cycle, to what is behind its output.
+ * Refused, the router holds it, and its hops become its own as of the
+ * start of this cycle; the router steps now, that offer made. */
+static void offer_due(kh_timer *t, kh_cycle now)
+{
+    kh_vhop *v = (kh_vhop *)(void *)t;
+    kh_router *r = v->r;
+    unsigned o = v->out;
+    kh_link *l = r->out_link[o];
+    kh_router *d = r->down[o];
+    if (d ? kh_router_take(d, r->down_port[o], &v->f, now) : l->accept(l->dst, l->dst_port, &v->f, now)) {
+        if (d)
+            kh_noc_taken(l, &v->f, now);
+        else
+            kh_link_taken(l, &v->f, now);
+        vh_count(r, v, now);
+        vh_free(r, v);
+        return;
+    }
+    kh_link_refused(l, now);
+    /* offered in this cycle: the router's phase 1 of it holds the
+     * register without offering again (one offer a cycle) */
+    l->last_xfer = now;
+    /* granted before: the register holds it */
+    vh_count(r, v, now - 1);
+    r->out[o] = v->f;
+    r->out_full |= (uint8_t)(1u << o);
+    vh_free(r, v);
+    kh_router_vconvert(r, now, 1);
+    kh_comp_wake(&r->comp, now);
+}
+
+void kh_router_vconvert(kh_router *r, kh_cycle t, int start)
+{
+    /* a phase of cycle x is done at this point */
+#define DONE(x) ((x) < t || ((x) == t && !start))
+    /* each input's hops not granted yet, in take order */
+    kh_vhop *by_in[KH_NDIRS][KH_VHOPS];
+    unsigned n_in[KH_NDIRS] = {0};
+    for (uint64_t m = r->vused; m; m &= m - 1) {
+        kh_vhop *v = &r->vh[__builtin_ctzll(m)];
+        /* offered by its timer (start: one of this cycle still to come is
+         * in the register, its timer disarmed) */
+        if (v->gr + 1 < t || (v->gr + 1 == t && !kh_timer_armed(&v->tm))) {
+            vh_count(r, v, v->gr);
+            vh_free(r, v);
+            continue;
+        }
+        if (DONE(v->gr)) {
+            vh_count(r, v, v->gr);
+            r->out[v->out] = v->f;
+            r->out_full |= (uint8_t)(1u << v->out);
+            vh_free(r, v);
+            continue;
+        }
+        unsigned i = v->in, j = n_in[i]++;
+        while (j && by_in[i][j - 1]->take > v->take) {
+            by_in[i][j] = by_in[i][j - 1];
+            j--;
+        }
+        by_in[i][j] = v;
+    }
+    unsigned F = lat(r);
+    for (unsigned i = 0; i < KH_NDIRS; i++) {
+        if (!n_in[i]) continue;
+        /* the hops go ahead of the flits of the router's own taken behind
+         * them (no slot of its own on this input then) */
+        kh_fifo *q = &r->in[i];
+        if (r->slot_full >> i & 1) abort(); /* a slot of its own behind hops: a simulator bug */
+        kh_fifo_ent own[KH_VHOPS];
+        unsigned nown = q->count;
+        for (unsigned k = 0, at = q->head; k < nown; k++) {
+            own[k] = q->ent[at];
+            if (++at == q->size) at = 0;
+        }
+        q->head = 0;
+        q->count = 0;
+        for (unsigned k = 0; k < n_in[i]; k++) {
+            kh_vhop *v = by_in[i][k];
+            if (DONE(v->ld)) { /* in the holding slot: the popped entry behind the head */
+                vh_count(r, v, v->ld);
+                q->ent[0].f = v->f;
+                q->ent[0].ready = v->take + F;
+                q->head = 1;
+                r->slot[i] = &q->ent[0].f;
+                r->slot_full |= (uint8_t)(1u << i);
+                r->req[v->out] |= (uint8_t)(1u << i);
+                r->reqd |= (uint8_t)(1u << v->out);
+            } else {
+                vh_count(r, v, v->ld - 1);
+                unsigned tail = q->head + q->count;
+                if (tail >= q->size) tail -= q->size;
+                q->ent[tail].f = v->f;
+                q->ent[tail].ready = v->take + F;
+                q->count++;
+            }
+            vh_free(r, v);
+        }
+        for (unsigned k = 0; k < nown; k++) {
+            unsigned tail = q->head + q->count;
+            if (tail >= q->size) tail -= q->size;
+            q->ent[tail] = own[k];
+            q->count++;
+        }
+        if (q->count) r->nonempty |= (uint8_t)(1u << i);
+    }
+#undef DONE
+    /* the first cycle a head is visible over an empty slot */
+    kh_cycle scan = KH_NEVER;
+    for (unsigned i = 0; i < KH_NDIRS; i++)
+        if ((r->nonempty & ~r->slot_full) >> i & 1 && r->in[i].ent[r->in[i].head].ready < scan)
+            scan = r->in[i].ent[r->in[i].head].ready;
+    r->scan_from = scan;
+    if (start) return; /* its step of t comes, and asks for the next */
+    if (r->out_full | r->reqd)
+        kh_comp_wake(&r->comp, t + 1);
+    else if (scan != KH_NEVER)
+        kh_comp_wake(&r->comp, scan);
+}
+
+static void router_settle(kh_comp *c)
+{
+    kh_router *r = (kh_router *)c;
+    if (r->vused) kh_router_vconvert(r, kh_sim_now(c->sim) - 1, 0);
+}
