@@ -54,6 +54,12 @@ typedef struct kh_unit_kind {
      * returns, so the shell need not read dbg at every step to keep the
      * start-of-cycle value a CU_CTRL read sees */
     int dbg_announced;
+    /* 1: recv takes every flit (returns 1), sends nothing and finishes
+     * nothing, only updating the unit and asking for wakes (kh_cu_wake):
+     * the event engine then hands it each flit by a timer in the cycle the
+     * flit is visible, and the shell is not stepped for it (docs/design.md
+     * §2, "The event engine"). 0: the shell's steps offer every flit. */
+    int recv_takes_all;
     int (*describe_stuck)(void *unit, char *buf, size_t len);     /* may be NULL */
     void (*stats_json)(void *unit, char *buf, size_t len);        /* may be NULL */
     /* The mnemonic of an instruction word (the trace names its slice so);

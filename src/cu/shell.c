@@ -231,9 +231,28 @@ int kh_cu_accept(kh_comp *dst, unsigned port, const kh_flit *f, kh_cycle now)
         cu->rd_owed--;
     }
     kh_fifo_push_below(&cu->recv_q, f, now, recv_used);
-    kh_comp_wake(dst, now + cu->recv_q.latency);
+    if (cu->recv_timed && kh_comp_fast(dst)) {
+        /* the unit takes it in the cycle it is visible, by a timer */
+        kh_timer *t = &cu->recv_tm[cu->recv_tm_next++ % KH_CU_RECV_TIMERS].tm;
+        kh_timer_arm(dst->sim, t, now + cu->recv_q.latency);
+    } else {
+        kh_comp_wake(dst, now + cu->recv_q.latency);
+    }
     trace_fifo(cu, "recv fifo", &cu->recv_q, now);
     return 1;
+}
+
+/* The event engine's receive (recv_takes_all): the head, visible from this
+ * cycle, to the unit at the start of the cycle, as run_unit offers it
+ * first in the shell's step of the cycle. */
+static void recv_due(kh_timer *t, kh_cycle now)
+{
+    kh_cu *cu = ((struct kh_cu_rtimer *)(void *)t)->cu;
+    const kh_flit *rf = kh_fifo_head(&cu->recv_q, now);
+    if (!rf || !cu->kind->recv(cu->unit, rf, now)) abort(); /* a unit breaking recv_takes_all: a bug */
+    kh_fifo_pop_done(&cu->recv_q, now);
+    kh_comp_space(&cu->base, KH_ALL_PORTS, now);
+    trace_fifo(cu, "recv fifo", &cu->recv_q, now);
 }
 
 /* ---- services for units ---- */
@@ -470,7 +489,8 @@ static void request_wakes(kh_cu *cu, kh_cycle now)
         kh_comp_wake(c, cu->ctrl_ready > now ? cu->ctrl_ready : now + 1);
     }
     if (cu->unit_send_blocked && !cu->out_valid) kh_comp_wake_next(c, now);
-    if (!kh_fifo_empty(&cu->recv_q) && cu->recv_refused != now) {
+    /* a receive FIFO a timer hands to the unit needs no step */
+    if (!kh_fifo_empty(&cu->recv_q) && cu->recv_refused != now && !(cu->recv_timed && kh_comp_fast(c))) {
         kh_cycle t = kh_fifo_head_ready(&cu->recv_q);
         kh_comp_wake(c, t > now ? t : now + 1);
     }
@@ -604,6 +624,11 @@ kh_cu *kh_cu_new(kh_sim *sim, const kh_unit_kind *kind, const kh_cu_place *place
     cu->recv_refused = KH_NEVER;
     cu->view_cycle = KH_NEVER;
     cu->view_lazy = !kind->dbg || kind->dbg_announced;
+    cu->recv_timed = kind->recv_takes_all && kind->recv && lat < KH_CU_RECV_TIMERS && lat < KH_WHEEL;
+    for (unsigned k = 0; k < KH_CU_RECV_TIMERS; k++) {
+        cu->recv_tm[k].tm.fn = recv_due;
+        cu->recv_tm[k].cu = cu;
+    }
     char name[48];
     snprintf(name, sizeof name, "%s(%u,%u)", kind->token ? kind->token : kind->name, place->x, place->y);
     kh_sim_add(sim, &cu->base, &shell_ops, name);

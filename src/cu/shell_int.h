@@ -64,6 +64,17 @@ struct kh_cu {
     int in_step;
     kh_cycle step_now, recv_refused;
 
+    /* the event engine (kind->recv_takes_all): the receive FIFO's flits
+     * handed to the unit by timers in the cycles they are visible, one
+     * per accept in flight */
+#define KH_CU_RECV_TIMERS 8
+    struct kh_cu_rtimer {
+        kh_timer tm; /* first member */
+        struct kh_cu *cu;
+    } recv_tm[KH_CU_RECV_TIMERS];
+    unsigned recv_tm_next;
+    int recv_timed;     /* the receive FIFO's latency lets a timer per flit do */
+
     /* counters (CU_COUNTERS, stats) */
     uint32_t retired, busy_cycles;
     kh_cycle busy_mark;

@@ -333,6 +333,7 @@ const kh_unit_kind kh_unit_saxpy = {
     .step = sx_step,
     .dbg = sx_dbg,
     .dbg_announced = 1,
+    .recv_takes_all = 1,
     .describe_stuck = sx_describe_stuck,
     .stats_json = sx_stats,
     .inst_name = sx_inst_name,
