@@ -304,8 +304,11 @@ static void fill_out(kh_port *p, kh_cycle now)
     const kh_node *n = p->n;
     kh_cycle announced = n->agent_at < n->cpu_at ? n->agent_at : n->cpu_at;
     if (now >= announced && (agent_flit(p, now) || cpu_flit(p, now))) return;
-    if (ilink_flit(p, now)) return;
-    if (kh_port_stream_flit(p, &p->oreg, now) || kh_port_plain_flit(p, &p->oreg, now)) {
+    if (p->n->ilink && ilink_flit(p, now)) return;
+    /* the engine's flits, each looked at only in its state (the calls'
+     * own first tests, made here: a step looks every time) */
+    if ((p->rs_run && p->s.emit_valid && kh_port_stream_flit(p, &p->oreg, now)) ||
+        (p->st == ST_PLAIN && kh_port_plain_flit(p, &p->oreg, now))) {
         placed_out(p, KH_ORIGIN_AGENT, now);
         return;
     }
@@ -369,7 +372,7 @@ static void port_step(kh_comp *c, kh_cycle now)
         if (n->agent_held >> p->index & 1) kh_sim_at_end(c->sim, &n->agent_arb); /* rule 4 */
         if (n->cpu_held >> p->index & 1) kh_sim_at_end(c->sim, &n->cpu_arb);     /* rule 2 */
     }
-    if (kh_ilink_hub_holds(n->ilink, p->index)) kh_ilink_hub_compete(n->ilink, now); /* rule 1 */
+    if (n->ilink && kh_ilink_hub_holds(n->ilink, p->index)) kh_ilink_hub_compete(n->ilink, now); /* rule 1 */
     p->progressed = p->rd_popped = 0;
     if (p->st == ST_WRITE && kh_conv_b_pop(p->rq, now, &tag)) {
         p->st = ST_ACK; /* acks follow the write response (§5) */
@@ -383,10 +386,10 @@ static void port_step(kh_comp *c, kh_cycle now)
     const kh_flit *rh = kh_fifo_head(&p->rdq, now);
     if (p->st == ST_IDLE && now >= p->st_free && (kh_port_plain_start(p, rh, now) || (p->rcount && kh_port_write_issue(p, now))))
         p->progressed = 1;
-    if (kh_port_stream_start(p, rh, now)) p->progressed = 1;
+    if (rh && !p->rd_popped && kf_stream(rh) && kh_port_stream_start(p, rh, now)) p->progressed = 1;
     /* the write pop as a value, not a flag beside rd_popped: a load of both
      * flags just after one was stored stalled on store forwarding */
-    int wr_popped = kh_port_write_intake(p, now);
+    int wr_popped = p->wrq.count ? kh_port_write_intake(p, now) : 0;
     if (p->rd_popped || wr_popped) {
         kh_link *in = kh_port_in(p);
         if (in) kh_link_space(in, now);
