@@ -75,6 +75,20 @@ void kh_sim_add(kh_sim *sim, kh_comp *c, const kh_comp_ops *ops, const char *nam
  * cycles (host access) `at` may be the current cycle. */
 void kh_comp_wake_far(kh_comp *c, kh_cycle at); /* the general case (kernel use) */
 
+/* A timer: fn runs at the start of cycle `at`, before the steps of at
+ * (which may be asked for from fn: kh_comp_wake(c, at) is allowed there).
+ * The event engine's work advanced ahead of the clock ends in timers
+ * rather than in steps, so that it can be taken back exactly: a disarmed
+ * timer leaves no trace, and a cycle in which only timers run is executed
+ * as one with steps. The owner embeds it (zeroed: not armed). */
+typedef struct kh_timer kh_timer;
+struct kh_timer {
+    void (*fn)(kh_timer *t, kh_cycle now);
+    kh_timer *next, **pprev; /* kernel use: the slot's list; pprev NULL: not armed */
+    kh_cycle at;             /* kernel use */
+};
+static inline int kh_timer_armed(const kh_timer *t) { return t->pprev != 0; }
+
 /* The scheduler's hot fields, first member of kh_sim, public only so that
  * the common wake (a later cycle within the wheel) is inline. */
 #define KH_WHEEL 64 /* cycles covered by the wake wheel: one bit per slot in occ */
@@ -85,6 +99,7 @@ typedef struct kh_sched {
     unsigned nwords;
     kh_trace *trace;  /* the trace sink, NULL when tracing is off */
     int fast;         /* the event engine's fast paths may run: engine fast, no trace sink */
+    kh_timer *timers[KH_WHEEL]; /* armed timers by slot (kh_timer_arm) */
 } kh_sched;
 
 static inline void kh_comp_wake(kh_comp *c, kh_cycle at)
@@ -98,6 +113,27 @@ static inline void kh_comp_wake(kh_comp *c, kh_cycle at)
         kh_comp_wake_far(c, at);
     }
 }
+
+/* Arm t for cycle at: now < at < now + KH_WHEEL inside a step or timer,
+ * now <= at between cycles. An armed timer is moved. Inline for the
+ * common case (one per flit-hop under the event engine). */
+void kh_timer_arm_far(kh_sim *sim, kh_timer *t, kh_cycle at); /* kernel use: the checks, a re-arm */
+static inline void kh_timer_arm(kh_sim *sim, kh_timer *t, kh_cycle at)
+{
+    kh_sched *s = (kh_sched *)(void *)sim;
+    if (t->pprev || at - s->now - 1 >= KH_WHEEL - 1) {
+        kh_timer_arm_far(sim, t, at);
+        return;
+    }
+    unsigned slot = (unsigned)(at % KH_WHEEL);
+    t->at = at;
+    t->next = s->timers[slot];
+    if (t->next) t->next->pprev = &t->next;
+    t->pprev = &s->timers[slot];
+    s->timers[slot] = t;
+    s->occ |= UINT64_C(1) << slot;
+}
+void kh_timer_disarm(kh_sim *sim, kh_timer *t);
 
 /* Ask for a step in cycle now + d from inside the step (or an accept) of
  * cycle now, for a caller that knows 0 < d < KH_WHEEL (say a FIFO latency
@@ -114,23 +150,6 @@ static inline void kh_comp_wake_within(kh_comp *c, kh_cycle now, unsigned d)
  * wheel. */
 static inline void kh_comp_wake_next(kh_comp *c, kh_cycle now) { kh_comp_wake_within(c, now, 1); }
 
-/* A timer: fn runs at the start of cycle `at`, before the steps of at
- * (which may be asked for from fn: kh_comp_wake(c, at) is allowed there).
- * The event engine's work advanced ahead of the clock ends in timers
- * rather than in steps, so that it can be taken back exactly: a disarmed
- * timer leaves no trace, and a cycle in which only timers run is executed
- * as one with steps. The owner embeds it (zeroed: not armed). */
-typedef struct kh_timer kh_timer;
-struct kh_timer {
-    void (*fn)(kh_timer *t, kh_cycle now);
-    kh_timer *next, **pprev; /* kernel use: the slot's list; pprev NULL: not armed */
-    kh_cycle at;             /* kernel use */
-};
-/* Arm t for cycle at: now < at < now + KH_WHEEL inside a step or timer,
- * now <= at between cycles. An armed timer is moved. */
-void kh_timer_arm(kh_sim *sim, kh_timer *t, kh_cycle at);
-void kh_timer_disarm(kh_sim *sim, kh_timer *t);
-static inline int kh_timer_armed(const kh_timer *t) { return t->pprev != 0; }
 
 /* Whether c already has a step in cycle now + 1 (asked inside the step of
  * cycle now): a component that may skip work only while another is stepped

@@ -98,9 +98,9 @@ void kh_router_vok(kh_router *r)
         r->vok[i] = (uint8_t)(2 * p->fifo_latency + 4 < KH_WHEEL ? r->allow[i] & outs : 0);
 }
 
-/* The slow part of an admission: hops already on the input or the output.
- * Their cycles are kept, or 0. */
-static int admit_beside(kh_router *r, unsigned i, unsigned o, kh_cycle T, unsigned *held, kh_cycle *ld, kh_cycle *gr)
+/* The slow part of an admission: hops already on the output from other
+ * inputs. Their cycles are kept, or 0. */
+static __attribute__((noinline)) int admit_beside(kh_router *r, unsigned i, unsigned o, kh_cycle T, unsigned *held, kh_cycle *ld, kh_cycle *gr)
 {
     const kh_fifo *q = &r->in[i];
     unsigned F = q->latency;
@@ -140,7 +140,7 @@ static int admit_beside(kh_router *r, unsigned i, unsigned o, kh_cycle T, unsign
 
 /* r takes f on input i in cycle now as a hop: 1, or 0 (the rules at the
  * top of the file). */
-static int admit(kh_router *r, unsigned i, const kh_flit *f, kh_cycle now)
+static inline __attribute__((always_inline)) int admit(kh_router *r, unsigned i, const kh_flit *f, kh_cycle now)
 {
     unsigned o = r->route[kh_hdr_dst_xy(f->w)];
     if (!(r->vok[i] >> o & 1) || r->conv.queued) return 0;
@@ -149,8 +149,28 @@ static int admit(kh_router *r, unsigned i, const kh_flit *f, kh_cycle now)
         return 0;
     unsigned held = 1, F = lat(r);
     kh_cycle ld = now + F, gr = ld + 1;
-    if ((r->vin[i] | r->vout[o]) && (!admit_beside(r, i, o, now, &held, &ld, &gr) || gr + 1 - now >= KH_WHEEL))
-        return 0;
+    uint64_t hin = r->vin[i];
+    if (r->vout[o] & ~hin) {
+        if (!admit_beside(r, i, o, now, &held, &ld, &gr) || gr + 1 - now >= KH_WHEEL) return 0;
+    } else if (hin) {
+        /* behind hops on its input only (a stream): the FIFO's room, and
+         * loaded once the hop ahead is granted */
+        kh_cycle ahead_take = 0, ahead_gr = 0;
+        for (uint64_t m = hin; m; m &= m - 1) {
+            const kh_vhop *v = &r->vh[__builtin_ctzll(m)];
+            held += v->ld >= now;
+            if (v->take >= ahead_take) {
+                ahead_take = v->take;
+                ahead_gr = v->gr;
+            }
+        }
+        if (held > r->in[i].cap) return 0;
+        if (ahead_gr > ld) {
+            ld = ahead_gr;
+            gr = ld + 1;
+            if (gr + 1 - now >= KH_WHEEL) return 0;
+        }
+    }
     if (!~r->vused) return 0; /* every record in use */
     if (!r->vh && !(r->vh = calloc(KH_VHOPS, sizeof *r->vh))) return 0;
     unsigned k = (unsigned)__builtin_ctzll(~r->vused);

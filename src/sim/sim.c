@@ -203,17 +203,17 @@ void kh_comp_wake_far(kh_comp *c, kh_cycle at)
     if (heap_push(sim, (kh_wake_ent){at, c->id})) abort();
 }
 
-void kh_timer_arm(kh_sim *sim, kh_timer *t, kh_cycle at)
+void kh_timer_arm_far(kh_sim *sim, kh_timer *t, kh_cycle at)
 {
     if (t->pprev) kh_timer_disarm(sim, t);
     kh_cycle now = sim->sched.now;
     if (at < now + (kh_cycle)sim->in_step || at - now >= KH_WHEEL) abort(); /* the engine arms within the wheel */
     unsigned s = (unsigned)(at % KH_WHEEL);
     t->at = at;
-    t->next = sim->timers[s];
+    t->next = sim->sched.timers[s];
     if (t->next) t->next->pprev = &t->next;
-    t->pprev = &sim->timers[s];
-    sim->timers[s] = t;
+    t->pprev = &sim->sched.timers[s];
+    sim->sched.timers[s] = t;
     sim->sched.occ |= UINT64_C(1) << s;
 }
 
@@ -225,7 +225,7 @@ void kh_timer_disarm(kh_sim *sim, kh_timer *t)
     t->pprev = NULL;
     t->next = NULL;
     unsigned s = (unsigned)(t->at % KH_WHEEL);
-    if (sim->timers[s]) return;
+    if (sim->sched.timers[s]) return;
     for (unsigned k = 0; k < sim->sched.nwords; k++)
         if (sim->sched.wheel[k * KH_WHEEL + s]) return;
     /* the slot of the cycle being run keeps its bit: the loop clears it */
@@ -236,7 +236,7 @@ void kh_timer_disarm(kh_sim *sim, kh_timer *t)
  * may arm and disarm others, of this cycle too). */
 static void run_timers(kh_sim *sim, kh_cycle t)
 {
-    kh_timer **head = &sim->timers[t % KH_WHEEL];
+    kh_timer **head = &sim->sched.timers[t % KH_WHEEL];
     sim->in_timers = 1;
     while (*head) {
         kh_timer *x = *head;
@@ -295,7 +295,7 @@ static inline __attribute__((always_inline)) void run_cycle(kh_sim *sim, kh_cycl
     if (sim->nheap) migrate(sim); /* the test inline: the heap is empty in most cycles */
     sim->in_step = 1;
     unsigned s = (unsigned)(t % KH_WHEEL);
-    if (sim->timers[s]) run_timers(sim, t);
+    if (sim->sched.timers[s]) run_timers(sim, t);
     uint64_t *slot = &sim->sched.wheel[s];
     sim->sched.occ &= ~(UINT64_C(1) << s);
     uint64_t steps = 0; /* counted in a register, added once per cycle */
@@ -426,7 +426,7 @@ static kh_cycle run_one_word(kh_sim *sim, kh_cycle end)
         sim->sched.now = t;
         sim->in_step = 1;
         unsigned s = (unsigned)(t % KH_WHEEL);
-        if (sim->timers[s]) {
+        if (sim->sched.timers[s]) {
             run_timers(sim, t);
             occ = sim->sched.occ; /* the timers may have armed and asked for more */
         }

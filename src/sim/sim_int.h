@@ -40,7 +40,6 @@ struct kh_sim {
     kh_cycle (*progress)(void *ctx, kh_cycle now); /* kh_sim_set_progress */
     void *progress_ctx;
     kh_sim_engine_kind engine; /* kh_sim_set_engine */
-    kh_timer *timers[KH_WHEEL];  /* armed timers by slot (kh_timer_arm) */
     int in_timers;               /* the timers of cycle now run: wakes for now are allowed */
     kh_comp *unsettled;  /* components whose settle op runs at the end of this run */
 };
