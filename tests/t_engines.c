@@ -12,8 +12,10 @@
 
 #include "kohaku/file.h"
 #include "kohaku/machine.h"
+#include "kohaku/mesh.h"
 #include "kohaku/session.h"
 #include "kohaku/trace.h"
+#include "kohaku/traffic.h"
 #include "support/test.h"
 
 static char *stats_of(kh_machine *m)
@@ -104,13 +106,217 @@ static void the_saxpy_mesh_stops_anywhere(void)
         memcpy(text, head, n);
         strcpy(text + n, kick);
         stop_anywhere("saxpy_map.txt", text, 3, 20000);
+        stop_anywhere("saxpy_map.txt", text, 1, 3000);
     }
     free(text);
     free(head);
 }
 
+/* ---- synthetic traffic: the routers' hops under every kind of contention */
+
+/* A trace sink recording every transfer (the link's index, the cycle, the
+ * header word), to compare what two runs show a sink. */
+typedef struct rec_sink {
+    kh_trace t;
+    const kh_sim *sim;
+    uint64_t *ev;
+    size_t n, cap;
+} rec_sink;
+
+static void rec_link(void *ctx, const kh_link *l, const kh_flit *f, kh_cycle now)
+{
+    rec_sink *r = ctx;
+    if (r->n + 3 > r->cap) {
+        size_t cap = r->cap ? 2 * r->cap : 1024;
+        uint64_t *v = realloc(r->ev, cap * sizeof *v);
+        if (!v) return;
+        r->ev = v;
+        r->cap = cap;
+    }
+    unsigned k = 0;
+    while (k < kh_sim_nlinks(r->sim) && kh_sim_link(r->sim, k) != l) k++;
+    r->ev[r->n++] = k;
+    r->ev[r->n++] = now;
+    r->ev[r->n++] = f->w[KH_FLIT_HDR_WORD];
+}
+
+typedef struct net {
+    kh_sim *sim;
+    kh_mesh *mesh;
+    kh_traffic *t;
+} net;
+
+/* A routing policy that sends north-south first (YX): it asks for masked
+ * turns, whose flits routers drop (the policy's seam, mesh.md §3). */
+static unsigned route_yx(void *ctx, unsigned mx, unsigned my, unsigned nx, unsigned ny, unsigned px, unsigned py)
+{
+    (void)ctx;
+    unsigned ry = py < 1 ? 1 : py > ny ? ny : py, rx = px < 1 ? 1 : px > nx ? nx : px;
+    if (ry < my) return KH_DIR_N;
+    if (ry > my) return KH_DIR_S;
+    if (rx < mx) return KH_DIR_W;
+    if (rx > mx) return KH_DIR_E;
+    return kh_noc_route(mx, my, nx, ny, px, py);
+}
+
+static int net_new(net *n, const kh_map *map, const kh_traffic_cfg *cfg, const char *const *params, int yx,
+                   kh_sim_engine_kind e)
+{
+    char err[512];
+    kh_params p;
+    kh_params_default(&p);
+    for (; params && *params; params++) CHECK(!kh_params_set_assign(&p, *params, err, sizeof err));
+    n->sim = kh_sim_new(&p);
+    kh_sim_set_engine(n->sim, e);
+    kh_sim_set_log(n->sim, NULL, NULL, KH_LOG_ERROR + 1); /* the policy's drops are logged: not here */
+    kh_mesh_cfg mc = {.route = yx ? route_yx : NULL};
+    n->mesh = kh_mesh_new_cfg(n->sim, map, &mc, err, sizeof err);
+    n->t = n->mesh ? kh_traffic_new(n->mesh, map, cfg, err, sizeof err) : NULL;
+    CHECK(n->t != NULL);
+    return n->t ? 0 : -1;
+}
+
+static void net_free(net *n)
+{
+    kh_traffic_free(n->t);
+    kh_mesh_free(n->mesh);
+    kh_sim_destroy(n->sim);
+}
+
+static int net_agree(net n[2], const char *what, kh_cycle step)
+{
+    char *a = NULL, *b = NULL;
+    size_t la = 0, lb = 0;
+    FILE *fa = open_memstream(&a, &la), *fb = open_memstream(&b, &lb);
+    if (fa) {
+        kh_stats_fprint_json(n[0].sim, fa);
+        fclose(fa);
+    }
+    if (fb) {
+        kh_stats_fprint_json(n[1].sim, fb);
+        fclose(fb);
+    }
+    static char d0[65536], d1[65536];
+    kh_sim_describe_stuck(n[0].sim, d0, sizeof d0);
+    kh_sim_describe_stuck(n[1].sim, d1, sizeof d1);
+    kh_traffic_stats s0, s1;
+    kh_traffic_stats_get(n[0].t, &s0);
+    kh_traffic_stats_get(n[1].t, &s1);
+    int same = a && b && !strcmp(a, b) && !strcmp(d0, d1) && !memcmp(&s0, &s1, sizeof s0) &&
+               kh_sim_next_wake(n[0].sim) == kh_sim_next_wake(n[1].sim) &&
+               kh_mesh_hops(n[0].mesh) == kh_mesh_hops(n[1].mesh);
+    if (!same) {
+        kh_test_fail(__FILE__, __LINE__, "%s, step %llu (cycle %llu): the engines differ", what,
+                     (unsigned long long)step, (unsigned long long)kh_sim_now(n[0].sim));
+        if (a && b && strcmp(a, b))
+            for (size_t i = 0; a[i] || b[i]; i++)
+                if (a[i] != b[i]) {
+                    fprintf(stderr, "  stats at byte %zu: cycle ...%.300s\n  fast  ...%.120s\n", i, a + (i > 240 ? i - 240 : 0),
+                            b + (i > 60 ? i - 60 : 0));
+                    break;
+                }
+        if (strcmp(d0, d1)) fprintf(stderr, "  stuck: cycle %.300s\n  fast  %.300s\n", d0, d1);
+        if (memcmp(&s0, &s1, sizeof s0)) fprintf(stderr, "  traffic stats differ\n");
+        if (kh_sim_next_wake(n[0].sim) != kh_sim_next_wake(n[1].sim))
+            fprintf(stderr, "  next wake %llu, %llu\n", (unsigned long long)kh_sim_next_wake(n[0].sim),
+                    (unsigned long long)kh_sim_next_wake(n[1].sim));
+    }
+    free(a);
+    free(b);
+    return same;
+}
+
+/* Traffic on map under both engines, stopped every `by` cycles and
+ * compared; a trace sink attached over [trace_from, trace_to) records
+ * what each run shows it. */
+static void traffic_stops_anywhere(const char *what, const char *mapname, const kh_traffic_cfg *cfg,
+                                   const char *const *params, int yx, kh_cycle by, kh_cycle cycles,
+                                   kh_cycle trace_from, kh_cycle trace_to)
+{
+    char path[512], err[512];
+    snprintf(path, sizeof path, "%s/maps/%s", kh_test_data_dir(), mapname);
+    kh_map_units units;
+    kh_machine_map_units(&units);
+    kh_map *map = kh_map_load(path, &units, err, sizeof err);
+    CHECK(map != NULL);
+    if (!map) return;
+    net n[2];
+    rec_sink rs[2] = {{.t = {.link = rec_link}}, {.t = {.link = rec_link}}};
+    if (net_new(&n[0], map, cfg, params, yx, KH_ENGINE_CYCLE) || net_new(&n[1], map, cfg, params, yx, KH_ENGINE_FAST))
+        goto done;
+    for (int e = 0; e < 2; e++) {
+        rs[e].t.ctx = &rs[e];
+        rs[e].sim = n[e].sim;
+    }
+    for (kh_cycle k = 1; k * by <= cycles; k++) {
+        kh_cycle at = kh_sim_now(n[0].sim);
+        for (int e = 0; e < 2; e++) {
+            if (at == trace_from) kh_sim_set_trace(n[e].sim, &rs[e].t);
+            if (at == trace_to) kh_sim_set_trace(n[e].sim, NULL);
+            kh_sim_run(n[e].sim, by);
+        }
+        if (!net_agree(n, what, k)) break;
+    }
+    CHECK(rs[0].n == rs[1].n && (!rs[0].n || !memcmp(rs[0].ev, rs[1].ev, rs[0].n * sizeof *rs[0].ev)));
+    CHECK(trace_from >= trace_to || rs[0].n > 0);
+    char e0[256], e1[256];
+    CHECK(kh_traffic_check(n[0].t, e0, sizeof e0) == kh_traffic_check(n[1].t, e1, sizeof e1));
+done:
+    for (int e = 0; e < 2; e++) {
+        free(rs[e].ev);
+        if (n[e].t) net_free(&n[e]);
+    }
+    kh_map_free(map);
+}
+
+static void light_traffic_stops_anywhere(void)
+{
+    kh_traffic_cfg c = {.pattern = KH_TRAFFIC_UNIFORM, .rate = 0.1, .seed = 3, .stop = KH_NEVER};
+    traffic_stops_anywhere("uniform 0.1", "mesh_4x4.txt", &c, NULL, 0, 7, 4000, 1001, 1500);
+    c.rate = 0.25;
+    traffic_stops_anywhere("uniform 0.25, every cycle", "mesh_4x4.txt", &c, NULL, 0, 1, 1500, 0, 0);
+}
+
+static void contention_stops_anywhere(void)
+{
+    kh_traffic_cfg c = {.pattern = KH_TRAFFIC_HOTSPOT, .rate = 0.4, .seed = 5, .stop = KH_NEVER};
+    const char *small[] = {"router_fifo_depth=1", "fifo_extra_cap=0", "fifo_latency=1", NULL};
+    traffic_stops_anywhere("hotspot 0.4, FIFOs of 1", "mesh_4x5.txt", &c, small, 0, 5, 3000, 200, 260);
+    c.pattern = KH_TRAFFIC_UNIFORM;
+    c.rate = 0.2;
+    traffic_stops_anywhere("uniform 0.2, FIFOs of 1", "mesh_4x4.txt", &c, small, 0, 3, 3000, 0, 0);
+    const char *two[] = {"router_fifo_depth=2", "fifo_extra_cap=0", NULL};
+    traffic_stops_anywhere("uniform 0.2, FIFOs of 2", "mesh_4x4.txt", &c, two, 0, 8, 3000, 0, 0);
+    c.pattern = KH_TRAFFIC_TRANSPOSE;
+    c.rate = 1;
+    traffic_stops_anywhere("transpose saturating", "mesh_4x4.txt", &c, NULL, 0, 11, 3000, 0, 0);
+    /* slow sinks refuse offers: a hop's offer refused at its timer */
+    c.pattern = KH_TRAFFIC_UNIFORM;
+    c.rate = 0.08;
+    c.sink_period = 3;
+    traffic_stops_anywhere("uniform 0.08, sinks every 3rd cycle", "mesh_4x4.txt", &c, NULL, 0, 4, 3000, 900, 1000);
+}
+
+static void odd_routers_stop_anywhere(void)
+{
+    kh_traffic_cfg c = {.pattern = KH_TRAFFIC_UNIFORM, .rate = 0.1, .seed = 9, .stop = KH_NEVER};
+    traffic_stops_anywhere("a policy with masked turns", "mesh_4x4.txt", &c, NULL, 1, 6, 2000, 0, 0);
+    const char *slow[] = {"fifo_latency=40", NULL}; /* hops' offers past the timers' reach: none */
+    traffic_stops_anywhere("FIFO latency 40", "mesh_2x2.txt", &c, slow, 0, 9, 2000, 0, 0);
+    const char *deep[] = {"router_fifo_depth=16", "fifo_latency=5", NULL};
+    c.rate = 0.3;
+    traffic_stops_anywhere("FIFO latency 5, depth 16", "mesh_4x4.txt", &c, deep, 0, 13, 3000, 0, 0);
+    /* the engine switched between runs */
+    c.rate = 0.15;
+    c.stop = 1500;
+    traffic_stops_anywhere("stopping traffic", "mesh_4x4.txt", &c, NULL, 0, 25, 2500, 0, 0);
+}
+
 int main(void)
 {
     KH_RUN(the_saxpy_mesh_stops_anywhere);
+    KH_RUN(light_traffic_stops_anywhere);
+    KH_RUN(contention_stops_anywhere);
+    KH_RUN(odd_routers_stop_anywhere);
     return kh_test_end("t_engines");
 }

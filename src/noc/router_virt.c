@@ -99,13 +99,13 @@ void kh_router_vok(kh_router *r)
 }
 
 /* The slow part of an admission: hops already on the output from other
- * inputs. Their cycles are kept, or 0. */
+ * inputs. Their cycles are kept, or 0. *held comes in with the FIFO's
+ * occupancy without hops. */
 static __attribute__((noinline)) int admit_beside(kh_router *r, unsigned i, unsigned o, kh_cycle T, unsigned *held, kh_cycle *ld, kh_cycle *gr)
 {
     const kh_fifo *q = &r->in[i];
     unsigned F = q->latency;
     const kh_vhop *ahead = NULL;
-    *held = 1;
     for (uint64_t m = r->vin[i]; m; m &= m - 1) {
         const kh_vhop *v = &r->vh[__builtin_ctzll(m)];
         *held += v->ld >= T; /* in the FIFO at the start of T */
@@ -147,8 +147,11 @@ static inline __attribute__((always_inline)) int admit(kh_router *r, unsigned i,
     if ((r->nonempty | r->slot_full | r->out_full) &&
         (((r->nonempty | r->slot_full) >> i & 1) || own_flit_for(r, o) || own_refused(r)))
         return 0;
-    unsigned held = 1, F = lat(r);
+    /* itself, and a flit of the router's own popped in this cycle (the
+     * start-of-cycle occupancy, kh_router_take_fifo) */
+    unsigned held = 1 + (r->in[i].pop_cycle == now), F = lat(r);
     kh_cycle ld = now + F, gr = ld + 1;
+    if (held > r->in[i].cap) return 0;
     uint64_t hin = r->vin[i];
     if (r->vout[o] & ~hin) {
         if (!admit_beside(r, i, o, now, &held, &ld, &gr) || gr + 1 - now >= KH_WHEEL) return 0;
