@@ -11,7 +11,7 @@
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 D=bench/base
-timeless() { grep -v -e ' speed ' -e 'CPU' -e 'wall' -e 'MAC/s' -e 'cycles/s' "$1"; }
+timeless() { grep -v -e ' speed ' -e 'CPU' -e 'wall' -e 'MAC/s' -e 'cycles/s' -e 'share of the sweep' "$1"; }
 
 # both "description" ARGS...: ARGS with --engine cycle, then fast; an @ in
 # an argument is that run's own folder, where its files go (an argument
