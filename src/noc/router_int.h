@@ -37,6 +37,8 @@ struct kh_router {
     uint8_t allow[KH_NDIRS];    /* per input: outputs it may request (turn masks, mesh.md §3) */
     uint8_t x, y, nx, ny;
     uint8_t down_port[KH_NDIRS]; /* the input of down[o] that output o feeds */
+    uint64_t vused;             /* the event engine's hops: bit k, vh[k] is one (router_virt.c); beside the
+                                 * fields every take reads */
     uint64_t hops;              /* grants = flits that crossed this router */
     /* the first cycle an input with an empty slot has a visible FIFO head
      * (KH_NEVER: none): before it, phase 3 looks only at the slots its
@@ -57,7 +59,6 @@ struct kh_router {
     uint16_t traced_count[KH_NDIRS]; /* input FIFO occupancy last traced (router_traced) */
     /* the event engine (router_virt.c): hops beside the router's own
      * flits, on inputs and outputs none of those use */
-    uint64_t vused;             /* bit k: vh[k] is a hop */
     uint64_t vin[KH_NDIRS], vout[KH_NDIRS]; /* the hops of each input, of each output */
     kh_vhop *vh;                /* KH_VHOPS, allocated at the first hop */
     uint8_t vok[KH_NDIRS];      /* per input: the outputs a hop may take (a turn allowed, a link with a
