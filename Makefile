@@ -8,6 +8,19 @@
 CC      ?= cc
 SAN     ?= 0
 MPI     ?= 0
+# make test first installs the Debian packages the full test set uses
+# (tools/deps.sh) that are missing, when it can: as root, with apt-get. It
+# prints the apt-get line it runs. DEPS=0 leaves the system alone; the tests
+# that need a missing package are then counted as skipped, and named.
+DEPS    ?= 1
+ifneq ($(filter test,$(MAKECMDGOALS)),)
+ifneq ($(DEPS),0)
+DEPS_LOG := $(shell sh tools/deps.sh install >&2)
+ifneq ($(.SHELLSTATUS),0)
+$(error tools/deps.sh could not install the packages the tests need (DEPS=0 skips this))
+endif
+endif
+endif
 ifeq ($(SAN),1)
 BUILD   := build-san
 SANFLAGS := -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
