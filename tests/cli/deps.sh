@@ -69,4 +69,16 @@ FAKE_APT_RC=100 mk test > "$tmp/o"
 expect_out "make test stops when apt-get fails" 1 grep -c 'could not install the packages the tests need (DEPS=0 skips this)' "$tmp/o"
 apt_calls > /dev/null
 
+# Every Debian package a test names as needed is in the list (coreutils is
+# Essential): kh_test_skip's first argument, skip_all's and skip_begin's
+# arguments after the reason.
+named=$( { sed -n 's/.*kh_test_skip("\([a-z0-9.+-]*\)".*/\1/p' tests/*.c
+           sed -n 's/^ *.*skip_\(all\|begin\) "[^"]*" \(.*\)/\2/p' tests/cli/*.sh | tr ' ' '\n'; } |
+         grep -v '^\$\|^coreutils$\|^$' | sort -u)
+bad=""
+for p in $named; do
+    case " $all " in *" $p "*) ;; *) bad="$bad $p" ;; esac
+done
+expect_out "tests name only packages tools/deps.sh lists" "" echo $bad
+expect_out "and they name some (the sed above reads them)" 1 sh -c "echo '$named' | grep -c '^openmpi-bin$'"
 finish
