@@ -8,6 +8,15 @@
 CC      ?= cc
 SAN     ?= 0
 MPI     ?= 0
+# The build uses every core unless told otherwise: a -j on the command line
+# or in MAKEFLAGS wins (make 4.3 hides the command line's from this test, but
+# the command line overrides this default), a sub-make shares its parent's
+# jobs, and `clean` keeps one job (beside other goals it must not race them).
+ifeq ($(MAKELEVEL)$(filter clean,$(MAKECMDGOALS)),0)
+ifeq ($(filter -j% --jobs%,$(MAKEFLAGS))$(shell printenv MAKEFLAGS | grep -E -e '(^| )(-j|--jobs)' -e '^[^ =-]*j'),)
+MAKEFLAGS += -j$(shell nproc 2>/dev/null || echo 1)
+endif
+endif
 # make test first installs the Debian packages the full test set uses
 # (tools/deps.sh) that are missing, when it can: as root, with apt-get. It
 # prints the apt-get line it runs. DEPS=0 leaves the system alone; the tests
@@ -309,8 +318,9 @@ else
 endif
 
 FUZZ_SECONDS ?= 10
+# + : fuzz/run.sh's make shares this make's jobs
 fuzz:
-	@FUZZ_SECONDS=$(FUZZ_SECONDS) sh fuzz/run.sh
+	+@FUZZ_SECONDS=$(FUZZ_SECONDS) sh fuzz/run.sh
 
 # The field tables are generated from isa/*.isa into the build tree
 # ($(BUILD)/docs/isa/), never into the sources: like the C headers, they
