@@ -81,4 +81,5 @@ for p in $named; do
 done
 expect_out "tests name only packages tools/deps.sh lists" "" echo $bad
 expect_out "and they name some (the sed above reads them)" 1 sh -c "echo '$named' | grep -c '^openmpi-bin$'"
+expect_out "README names the packages in one line, as tools/deps.sh lists them" 1 grep -c -x "    $all" README.md
 finish
