@@ -1,0 +1,137 @@
+/* kohaku cpu run --isa rv64 [--node] ELF: the RV64 system core alone on the
+ * flat harness, or (--node) on the default machine with CPU_RV64 = 1
+ * (../shared/cli.md, docs/rv64.md). Ends with one stdout line
+ * `exit 0x<hex> instret <n> cycles <m>`. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cmds.h"
+#include "kohaku/echo.h"
+#include "kohaku/hex.h"
+#include "kohaku/rv64.h"
+
+#define DEFAULT_LIMIT UINT64_C(2000000000) /* cycles */
+
+static void usage(FILE *out)
+{
+    fprintf(out,
+            "usage: kohaku cpu run --isa rv64 [--node] [--max-cycles N] [--fetch-lat 1|2] ELF\n"
+            "  Runs an RV64 program (an ELF64 RISC-V executable) on the RV64 system core (docs/rv64.md).\n"
+            "  Without --node: the core alone on flat sparse memory, upstream's standalone harness: segments\n"
+            "  loaded where they are linked, the run starting at the entry; a store to 0x1000_0000 prints a\n"
+            "  byte, a store to 0x1000_0008 ends the run with the stored value; riscv-tests' HTIF: a `tohost`\n"
+            "  store of an odd value ends the run with value >> 1 (0 passes), an even one is a syscall block\n"
+            "  (`write` reaches standard output, then `fromhost` = 1).\n"
+            "  --node: the program, linked for the node map (instruction window at 0, scratchpad at 0x1_0000,\n"
+            "  control region at 0x2_0000), loaded through the host window of the default machine with\n"
+            "  CPU_RV64 = 1 and booted; console bytes (control +0x08) go to standard output.\n"
+            "  The last line is\n"
+            "      exit 0x<hex> instret <n> cycles <m>\n"
+            "  (the exit value, or a0 when an ECALL with no handler halted the core; instructions retired and\n"
+            "  cycles counted as upstream's harness counts them, through the ending cycle).\n"
+            "  --max-cycles N   stop after N cycles (default 2000000000): a failure\n"
+            "  --fetch-lat N    fetch stages before decode, 2 (the RTL followed) or 1 (older revisions)\n"
+            "Exit status: 0 the program ended with 0 (exit store, tohost pass, or ECALL halt with a0 = 0);\n"
+            "1 it ended otherwise, faulted, ran out of cycles, or the input was refused; 2 usage error.\n");
+}
+
+static int parse_count(const char *opt, const char *v, uint64_t max, uint64_t *out)
+{
+    if (kh_parse_u64(v, out) || *out > max || *out == 0) {
+        kh_echo_buf b;
+        fprintf(stderr, "kohaku cpu run: %s '%s' is not a number in 1..%llu\n", opt, kh_echo(v, &b),
+                (unsigned long long)max);
+        return -1;
+    }
+    return 0;
+}
+
+int kh_cmd_cpu_rv64(int argc, char **argv)
+{
+    const char *elf_path = NULL;
+    int node = 0;
+    uint64_t limit = DEFAULT_LIMIT, fetch_lat = 2;
+    for (int i = 2; i < argc; i++) {
+        const char *w = argv[i];
+        if (!strcmp(w, "--isa")) {
+            i++; /* checked by kh_cmd_cpu */
+        } else if (!strcmp(w, "--node")) {
+            node = 1;
+        } else if (!strcmp(w, "--max-cycles") || !strcmp(w, "--fetch-lat")) {
+            if (i + 1 >= argc) {
+                fprintf(stderr, "kohaku cpu run: %s needs a value\n", w);
+                return 2;
+            }
+            int lat = !strcmp(w, "--fetch-lat");
+            if (parse_count(w, argv[++i], lat ? 2 : UINT64_MAX, lat ? &fetch_lat : &limit)) return 1;
+        } else if (!strcmp(w, "--help") || !strcmp(w, "-h")) {
+            usage(stdout);
+            return 0;
+        } else if (w[0] == '-') {
+            kh_echo_buf b;
+            fprintf(stderr, "kohaku cpu run: unknown option '%s'\n", kh_echo(w, &b));
+            usage(stderr);
+            return 2;
+        } else if (!elf_path) {
+            elf_path = w;
+        } else {
+            kh_echo_buf b;
+            fprintf(stderr, "kohaku cpu run: one program only ('%s' is extra)\n", kh_echo(w, &b));
+            usage(stderr);
+            return 2;
+        }
+    }
+    if (!elf_path) {
+        usage(stderr);
+        return 2;
+    }
+    char err[512];
+    kh_rv64_elf elf;
+    if (kh_rv64_elf_read(elf_path, &elf, err, sizeof err)) {
+        fprintf(stderr, "kohaku cpu run: %s\n", err);
+        return 1;
+    }
+    if (node) {
+        fprintf(stderr, "kohaku cpu run: --node is not built yet (docs/rv64.md)\n");
+        kh_rv64_elf_free(&elf);
+        return 1;
+    }
+    kh_rv64_flat *f = kh_rv64_flat_new(&elf, (unsigned)fetch_lat, stdout, err, sizeof err);
+    kh_rv64_elf_free(&elf);
+    if (!f) {
+        fprintf(stderr, "kohaku cpu run: %s\n", err);
+        return 1;
+    }
+    kh_rv64_result res;
+    kh_rv64_flat_run(f, limit, &res);
+    fflush(stdout);
+    printf("exit 0x%llx instret %llu cycles %llu\n", (unsigned long long)res.code, (unsigned long long)res.instret,
+           (unsigned long long)res.cycles);
+    int rc = 0;
+    switch (res.end) {
+    case KH_RV64_END_EXIT:
+    case KH_RV64_END_TOHOST:
+        if (res.code) {
+            fprintf(stderr, "kohaku cpu run: the program ended with %s 0x%llx\n",
+                    res.end == KH_RV64_END_TOHOST ? "tohost code" : "exit value", (unsigned long long)res.code);
+            rc = 1;
+        }
+        break;
+    case KH_RV64_END_HALT:
+        if (res.halt_cause != 1 || res.code) {
+            static const char *const why[] = {"the exit input", "ECALL with no handler", "EBREAK with no handler",
+                                              "an illegal instruction or misaligned access with no handler"};
+            fprintf(stderr, "kohaku cpu run: the core halted by %s at pc 0x%llx (a0 = 0x%llx)\n",
+                    why[res.halt_cause & 3], (unsigned long long)res.halt_pc, (unsigned long long)res.code);
+            rc = 1;
+        }
+        break;
+    case KH_RV64_END_LIMIT:
+        fprintf(stderr, "kohaku cpu run: no end after %llu cycles\n", (unsigned long long)res.cycles);
+        rc = 1;
+        break;
+    }
+    kh_rv64_flat_free(f);
+    return rc;
+}
