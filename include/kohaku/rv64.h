@@ -155,8 +155,13 @@ typedef struct kh_rv64_result {
 typedef struct kh_rv64_flat kh_rv64_flat;
 
 /* A flat machine with elf loaded, the core reset at the entry. out receives
- * console bytes and the syscall proxy's writes (NULL: discarded). */
-kh_rv64_flat *kh_rv64_flat_new(const kh_rv64_elf *elf, unsigned fetch_lat, FILE *out, char *err, size_t errlen);
+ * console bytes and the syscall proxy's writes (NULL: discarded). The harness
+ * carries the node wrapper's Sv39 MMU, in the path only while satp.MODE is
+ * Sv39 (riscv-tests' v environment); KH_RV64_FLAT_BARE leaves it out, as
+ * upstream's bare-core harness does (satp is then stored and ignored). */
+#define KH_RV64_FLAT_BARE 1u
+kh_rv64_flat *kh_rv64_flat_new(const kh_rv64_elf *elf, unsigned fetch_lat, unsigned flags, FILE *out, char *err,
+                               size_t errlen);
 void kh_rv64_flat_free(kh_rv64_flat *f);
 kh_rv64 *kh_rv64_flat_core(kh_rv64_flat *f);
 /* Run until the program ends or max_cycles pass. */

@@ -3,10 +3,17 @@
  * cycle, the console and exit stores at 0x1000_0000 / 0x1000_0008, and
  * riscv-tests' HTIF: a store to `tohost` of an odd value ends the run with
  * code value >> 1; an even value is a syscall block (SYS_write proxied to
- * the output, then `fromhost` = 1); device 1 command 1 is a console byte. */
+ * the output, then `fromhost` = 1); device 1 command 1 is a console byte.
+ *
+ * Upstream's bare core has no MMU. So that programs which turn Sv39 on
+ * (riscv-tests' v environment) run here too, the harness carries the node
+ * wrapper's MMU and fetch page register (mmu.c) while satp.MODE is Sv39;
+ * its walks read the flat memory in the next cycle. With MODE 0 nothing of
+ * it is in the path and the timing is the bare core's exactly. */
 #include <stdlib.h>
 #include <string.h>
 
+#include "rv64/mmu.h"
 #include "rv64/rv64_int.h"
 #include "util/pages.h"
 
@@ -23,6 +30,17 @@ struct kh_rv64_flat {
     uint64_t code;
     uint64_t fetch_page;      /* the page the fetch cache holds, + 1; 0 none */
     const uint8_t *fetch_bytes;
+    /* Sv39 (only while satp.MODE is 8) and this cycle's answers */
+    rv6_mmu mmu;
+    rv6_ifetch ifp;
+    int bare;                 /* no MMU at all (KH_RV64_FLAT_BARE) */
+    int armed;                /* satp.MODE was Sv39 this cycle */
+    int xlate;                /* ... and the level was below M: data is translated */
+    rv6_mmu_out mo;
+    int dstall;
+    int dstarted;             /* a translated data access has had its first cycle */
+    uint64_t fetch_pa;
+    int fetch_bad;
 };
 
 static uint64_t rd64(const kh_rv64_flat *f, uint64_t a)
@@ -47,17 +65,51 @@ static void wr64(kh_rv64_flat *f, uint64_t a, uint64_t v, uint8_t strb)
 uint64_t kh_rv64_flat_read64(const kh_rv64_flat *f, uint64_t addr) { return rd64(f, addr); }
 void kh_rv64_flat_write64(kh_rv64_flat *f, uint64_t addr, uint64_t v) { wr64(f, addr, v, 0xFF); }
 
+static int sv39(uint64_t satp) { return (satp >> 60) == 8; }
+
+static rv6_mmu_in mmu_in(const kh_rv64_flat *f, const kh_rv64_early *e, uint64_t va, int sfence)
+{
+    int dreq = e->dmem_req;
+    return (rv6_mmu_in){
+        .satp = e->satp, .priv = e->priv, .sum = e->sum, .mxr = e->mxr, .sfence = sfence,
+        .req = dreq || kh_rv6_ifetch_mmu_req(&f->ifp), .is_store = dreq && e->dmem_st, .is_fetch = !dreq,
+        .va = va, .w_ack = f->mmu.w_req, /* a walk read answers in the next cycle */
+        .w_data = f->mmu.w_req ? rd64(f, f->mmu.w_addr) : 0,
+    };
+}
+
 static void flat_comb(void *ctx, const kh_rv64_early *e, kh_rv64_in *in)
 {
-    (void)ctx;
-    (void)e;
+    kh_rv64_flat *f = ctx;
     memset(in, 0, sizeof *in); /* memory never stalls; no interrupt lines */
+    f->armed = !f->bare && sv39(e->satp);
+    f->xlate = f->armed && e->priv != 3;
+    f->dstall = 0;
+    f->fetch_pa = e->pc;
+    f->fetch_bad = 0;
+    if (!f->armed) return;
+    rv6_mmu_in mi = mmu_in(f, e, 0, 0);
+    kh_rv6_mmu_comb(&f->mmu, &mi, &f->mo);
+    in->imem_stall = kh_rv6_ifetch_stall(&f->ifp, e->pc, e->settle);
+    /* A translated access waits one cycle for the MMU to register it before
+     * the MMU's answer can be its own (the node wrapper takes the address on
+     * that first cycle, docs/rv64.md §13). */
+    int first = f->xlate && e->dmem_req && !f->dstarted;
+    in->dmem_stall = f->dstall = first || f->mo.busy;
+    in->dmem_fault = f->mo.fault && !f->mo.fault_fetch;
+    in->fault_cause = f->mo.cause;
+    f->fetch_pa = kh_rv6_ifetch_pa(&f->ifp, e->pc, &f->fetch_bad);
 }
+
+/* the physical address of this cycle's data access: the TLB's answer
+ * while translation is on (it is valid once the MMU is not busy) */
+static uint64_t data_pa(const kh_rv64_flat *f, uint64_t va) { return f->xlate ? f->mo.pa : va; }
 
 static uint32_t flat_fetch(void *ctx, uint64_t pc, int *fault)
 {
     kh_rv64_flat *f = ctx;
-    *fault = 0;
+    *fault = f->fetch_bad;
+    pc = f->fetch_pa;
     uint64_t page = pc / KH_PAGE_BYTES + 1;
     if (page != f->fetch_page) {
         f->fetch_bytes = kh_pages_find(&f->mem, pc);
@@ -68,7 +120,7 @@ static uint32_t flat_fetch(void *ctx, uint64_t pc, int *fault)
     return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
 }
 
-static uint64_t flat_read(void *ctx, uint64_t addr) { return rd64(ctx, addr); }
+static uint64_t flat_read(void *ctx, uint64_t addr) { return rd64(ctx, data_pa(ctx, addr)); }
 
 static uint64_t lanes(uint64_t v, uint8_t strb)
 {
@@ -121,23 +173,30 @@ static void htif(kh_rv64_flat *f)
 static void flat_edge(void *ctx, const kh_rv64_early *e, const kh_rv64_late *l)
 {
     kh_rv64_flat *f = ctx;
-    (void)e;
-    if (!l->wstrb) return;
-    if (l->daddr == KH_RV64_FLAT_CONSOLE) {
+    if (!f->bare && (f->armed || f->mmu.sweeping || f->ifp.ok)) {
+        rv6_mmu_in mi = mmu_in(f, e, e->dmem_req ? l->daddr : e->pc, l->sfence);
+        kh_rv6_mmu_edge(&f->mmu, &mi);
+        kh_rv6_ifetch_edge(&f->ifp, e->pc, e->satp, e->priv, e->settle, e->dmem_req, l->sfence, &f->mo);
+    }
+    f->dstarted = e->dmem_req && f->dstall;
+    if (!l->wstrb || f->dstall || (f->armed && f->mo.fault && !f->mo.fault_fetch)) return;
+    uint64_t pa = data_pa(f, l->daddr);
+    if (pa == KH_RV64_FLAT_CONSOLE) {
         if (f->out) fputc((int)(l->wdata & 0xFF), f->out);
         return;
     }
-    if (l->daddr == KH_RV64_FLAT_EXIT) {
+    if (pa == KH_RV64_FLAT_EXIT) {
         f->done = 1;
         f->end = KH_RV64_END_EXIT;
         f->code = lanes(l->wdata, l->wstrb);
         return;
     }
-    wr64(f, l->daddr, l->wdata, l->wstrb);
-    if (f->have_tohost && l->daddr == (f->tohost & ~UINT64_C(7))) htif(f);
+    wr64(f, pa, l->wdata, l->wstrb);
+    if (f->have_tohost && pa == (f->tohost & ~UINT64_C(7))) htif(f);
 }
 
-kh_rv64_flat *kh_rv64_flat_new(const kh_rv64_elf *elf, unsigned fetch_lat, FILE *out, char *err, size_t errlen)
+kh_rv64_flat *kh_rv64_flat_new(const kh_rv64_elf *elf, unsigned fetch_lat, unsigned flags, FILE *out, char *err,
+                               size_t errlen)
 {
     kh_rv64_flat *f = calloc(1, sizeof *f);
     if (!f) {
@@ -145,7 +204,10 @@ kh_rv64_flat *kh_rv64_flat_new(const kh_rv64_elf *elf, unsigned fetch_lat, FILE 
         return NULL;
     }
     kh_pages_init(&f->mem);
+    kh_rv6_mmu_reset(&f->mmu);
+    kh_rv6_ifetch_reset(&f->ifp);
     f->out = out;
+    f->bare = (flags & KH_RV64_FLAT_BARE) != 0;
     f->have_tohost = elf->have_tohost;
     f->tohost = elf->tohost & ~UINT64_C(7);
     f->have_fromhost = elf->have_fromhost;

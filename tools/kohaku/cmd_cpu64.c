@@ -16,13 +16,14 @@
 static void usage(FILE *out)
 {
     fprintf(out,
-            "usage: kohaku cpu run --isa rv64 [--node] [--max-cycles N] [--fetch-lat 1|2] ELF\n"
+            "usage: kohaku cpu run --isa rv64 [--node] [--bare] [--max-cycles N] [--fetch-lat 1|2] [--trace-insn F] ELF\n"
             "  Runs an RV64 program (an ELF64 RISC-V executable) on the RV64 system core (docs/rv64.md).\n"
             "  Without --node: the core alone on flat sparse memory, upstream's standalone harness: segments\n"
             "  loaded where they are linked, the run starting at the entry; a store to 0x1000_0000 prints a\n"
             "  byte, a store to 0x1000_0008 ends the run with the stored value; riscv-tests' HTIF: a `tohost`\n"
             "  store of an odd value ends the run with value >> 1 (0 passes), an even one is a syscall block\n"
-            "  (`write` reaches standard output, then `fromhost` = 1).\n"
+            "  (`write` reaches standard output, then `fromhost` = 1). The harness carries the node's Sv39 MMU,\n"
+            "  in the path only while satp.MODE is Sv39 (riscv-tests' v environment).\n"
             "  --node: the program, linked for the node map (instruction window at 0, scratchpad at 0x1_0000,\n"
             "  control region at 0x2_0000), loaded through the host window of the default machine with\n"
             "  CPU_RV64 = 1 and booted; console bytes (control +0x08) go to standard output.\n"
@@ -32,8 +33,17 @@ static void usage(FILE *out)
             "  cycles counted as upstream's harness counts them, through the ending cycle).\n"
             "  --max-cycles N   stop after N cycles (default 2000000000): a failure\n"
             "  --fetch-lat N    fetch stages before decode, 2 (the RTL followed) or 1 (older revisions)\n"
+            "  --bare           no MMU: upstream's bare-core harness exactly (satp is stored and ignored)\n"
+            "  --trace-insn F   write one line per instruction leaving E: cycle, pc, word (\"trap\" if it trapped)\n"
             "Exit status: 0 the program ended with 0 (exit store, tohost pass, or ECALL halt with a0 = 0);\n"
             "1 it ended otherwise, faulted, ran out of cycles, or the input was refused; 2 usage error.\n");
+}
+
+/* --trace-insn: one line per instruction leaving E (or trapping there) */
+static void trace_line(void *ctx, uint64_t cycle, uint64_t pc, uint32_t word, int trapped)
+{
+    fprintf(ctx, "%llu %016llx %08x%s\n", (unsigned long long)cycle, (unsigned long long)pc, word,
+            trapped ? " trap" : "");
 }
 
 static int parse_count(const char *opt, const char *v, uint64_t max, uint64_t *out)
@@ -49,15 +59,23 @@ static int parse_count(const char *opt, const char *v, uint64_t max, uint64_t *o
 
 int kh_cmd_cpu_rv64(int argc, char **argv)
 {
-    const char *elf_path = NULL;
-    int node = 0;
+    const char *elf_path = NULL, *trace_path = NULL;
+    int node = 0, bare = 0;
     uint64_t limit = DEFAULT_LIMIT, fetch_lat = 2;
     for (int i = 2; i < argc; i++) {
         const char *w = argv[i];
         if (!strcmp(w, "--isa")) {
             i++; /* checked by kh_cmd_cpu */
+        } else if (!strcmp(w, "--trace-insn")) {
+            if (i + 1 >= argc) {
+                fprintf(stderr, "kohaku cpu run: --trace-insn needs a file\n");
+                return 2;
+            }
+            trace_path = argv[++i];
         } else if (!strcmp(w, "--node")) {
             node = 1;
+        } else if (!strcmp(w, "--bare")) {
+            bare = 1;
         } else if (!strcmp(w, "--max-cycles") || !strcmp(w, "--fetch-lat")) {
             if (i + 1 >= argc) {
                 fprintf(stderr, "kohaku cpu run: %s needs a value\n", w);
@@ -97,14 +115,26 @@ int kh_cmd_cpu_rv64(int argc, char **argv)
         kh_rv64_elf_free(&elf);
         return 1;
     }
-    kh_rv64_flat *f = kh_rv64_flat_new(&elf, (unsigned)fetch_lat, stdout, err, sizeof err);
+    kh_rv64_flat *f = kh_rv64_flat_new(&elf, (unsigned)fetch_lat, bare ? KH_RV64_FLAT_BARE : 0, stdout, err, sizeof err);
     kh_rv64_elf_free(&elf);
     if (!f) {
         fprintf(stderr, "kohaku cpu run: %s\n", err);
         return 1;
     }
+    FILE *tf = NULL;
+    if (trace_path) {
+        tf = fopen(trace_path, "w");
+        if (!tf) {
+            kh_echo_buf b;
+            fprintf(stderr, "kohaku cpu run: cannot write '%s'\n", kh_echo(trace_path, &b));
+            kh_rv64_flat_free(f);
+            return 1;
+        }
+        kh_rv64_set_trace(kh_rv64_flat_core(f), trace_line, tf);
+    }
     kh_rv64_result res;
     kh_rv64_flat_run(f, limit, &res);
+    if (tf) fclose(tf);
     fflush(stdout);
     printf("exit 0x%llx instret %llu cycles %llu\n", (unsigned long long)res.code, (unsigned long long)res.instret,
            (unsigned long long)res.cycles);
