@@ -347,7 +347,18 @@ void kh_rv64_cycle(kh_rv64 *c)
         c->jchk_pc = E->pc;
     }
 
-    /* E takes D's instruction */
+    /* halts, from the instruction in E before it moves */
+    if (fault_halt) {
+        c->halted = 1;
+        c->halt_pc = E->pc;
+        c->halt_cause = ei->ecall ? 1 : ei->ebreak ? 2 : 3;
+    } else if (in.ext_halt && !halted) {
+        c->halted = 1;
+        c->halt_pc = E->pc;
+        c->halt_cause = 0;
+    }
+
+    /* E takes D's instruction (E and ei describe the new one from here) */
     if (go) {
         E->valid = c->d_valid && !e_kill && !c->redir_pend && !bubble;
         E->in = D;
@@ -400,15 +411,6 @@ void kh_rv64_cycle(kh_rv64 *c)
     c->irq_ext_q = in.irq_ext;
     c->irq_soft_q = in.irq_soft;
     c->eff_q = eff;
-    if (fault_halt) {
-        c->halted = 1;
-        c->halt_pc = E->pc;
-        c->halt_cause = ei->ecall ? 1 : ei->ebreak ? 2 : 3;
-    } else if (in.ext_halt && !halted) {
-        c->halted = 1;
-        c->halt_pc = E->pc;
-        c->halt_cause = 0;
-    }
     c->retire_q = ev && !halted && !stall && !trap_take;
 
     /* statistics */
