@@ -170,4 +170,14 @@ void kh_rv64_flat_run(kh_rv64_flat *f, uint64_t max_cycles, kh_rv64_result *res)
 uint64_t kh_rv64_flat_read64(const kh_rv64_flat *f, uint64_t addr);
 void kh_rv64_flat_write64(kh_rv64_flat *f, uint64_t addr, uint64_t v);
 
+/* ---- the node complex on a bench (docs/rv64.md §7) ---- */
+
+/* elf on the node complex with a node-port slave answering `latency` cycles
+ * after it sees a request: instruction window and scratchpad loaded through
+ * the host window, node memory (0x1000_0000 and up) preloaded, booted at 0
+ * (a stub jumps to the entry); ends as kh_rv64_flat_run does. 0, or -1 with
+ * a message. trace (or NULL): one line per retired instruction, "cycle pc word". */
+int kh_rv64_sysbench_run(const kh_rv64_elf *elf, unsigned latency, uint64_t max_cycles, FILE *out, FILE *trace,
+                         kh_rv64_result *res, char *err, size_t errlen);
+
 #endif

@@ -95,7 +95,8 @@ void kh_rv6_mmu_edge(rv6_mmu *m, const rv6_mmu_in *in)
     if (fault_p) m->fault_lat = 1;
     if (!in->req || in->is_fetch != m->fault_fetch) m->fault_lat = 0; /* withdrawn, or the other requester */
 
-    if (m->sweeping) {
+    const int sweeping = m->sweeping;
+    if (sweeping) {
         m->t_we = 1;
         m->t_wa = m->sweep & (R6_TLB - 1);
         memset(&m->t_wd, 0, sizeof m->t_wd);
@@ -108,7 +109,7 @@ void kh_rv6_mmu_edge(rv6_mmu *m, const rv6_mmu_in *in)
 
     switch (m->wst) {
     case W_IDLE:
-        if (miss && !m->sweeping) {
+        if (miss && !sweeping) {
             m->level = 2;
             m->w_base = (uint64_t)(kh_rv64_satp_ppn(&in->satp) & PPN_MASK) << 12;
             m->w_vpn = q_vpn;

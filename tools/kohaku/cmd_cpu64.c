@@ -16,7 +16,8 @@
 static void usage(FILE *out)
 {
     fprintf(out,
-            "usage: kohaku cpu run --isa rv64 [--node] [--bare] [--max-cycles N] [--fetch-lat 1|2] [--trace-insn F] ELF\n"
+            "usage: kohaku cpu run --isa rv64 [--node | --syscore-bench [--latency N]] [--bare] [--max-cycles N] [--fetch-lat 1|2]\n"
+            "                      [--trace-insn F] ELF\n"
             "  Runs an RV64 program (an ELF64 RISC-V executable) on the RV64 system core (docs/rv64.md).\n"
             "  Without --node: the core alone on flat sparse memory, upstream's standalone harness: segments\n"
             "  loaded where they are linked, the run starting at the entry; a store to 0x1000_0000 prints a\n"
@@ -34,6 +35,9 @@ static void usage(FILE *out)
             "  --max-cycles N   stop after N cycles (default 2000000000): a failure\n"
             "  --fetch-lat N    fetch stages before decode, 2 (the RTL followed) or 1 (older revisions)\n"
             "  --bare           no MMU: upstream's bare-core harness exactly (satp is stored and ignored)\n"
+            "  --syscore-bench  the node complex (rv64_syscore) on a bench instead: window and scratchpad through\n"
+            "                   the host window, node memory behind a port answering --latency N cycles (default 6)\n"
+            "                   after a request, booted at 0 (a stub jumps to the entry)\n"
             "  --trace-insn F   write one line per instruction leaving E: cycle, pc, word (\"trap\" if it trapped)\n"
             "Exit status: 0 the program ended with 0 (exit store, tohost pass, or ECALL halt with a0 = 0);\n"
             "1 it ended otherwise, faulted, ran out of cycles, or the input was refused; 2 usage error.\n");
@@ -60,7 +64,8 @@ static int parse_count(const char *opt, const char *v, uint64_t max, uint64_t *o
 int kh_cmd_cpu_rv64(int argc, char **argv)
 {
     const char *elf_path = NULL, *trace_path = NULL;
-    int node = 0, bare = 0;
+    int node = 0, bare = 0, bench = 0;
+    uint64_t latency = 6;
     uint64_t limit = DEFAULT_LIMIT, fetch_lat = 2;
     for (int i = 2; i < argc; i++) {
         const char *w = argv[i];
@@ -76,6 +81,18 @@ int kh_cmd_cpu_rv64(int argc, char **argv)
             node = 1;
         } else if (!strcmp(w, "--bare")) {
             bare = 1;
+        } else if (!strcmp(w, "--syscore-bench")) {
+            bench = 1;
+        } else if (!strcmp(w, "--latency")) {
+            if (i + 1 >= argc) {
+                fprintf(stderr, "kohaku cpu run: --latency needs a value\n");
+                return 2;
+            }
+            if (kh_parse_u64(argv[++i], &latency) || latency > 1000) {
+                kh_echo_buf b;
+                fprintf(stderr, "kohaku cpu run: --latency '%s' is not a number in 0..1000\n", kh_echo(argv[i], &b));
+                return 1;
+            }
         } else if (!strcmp(w, "--max-cycles") || !strcmp(w, "--fetch-lat")) {
             if (i + 1 >= argc) {
                 fprintf(stderr, "kohaku cpu run: %s needs a value\n", w);
@@ -114,6 +131,21 @@ int kh_cmd_cpu_rv64(int argc, char **argv)
         fprintf(stderr, "kohaku cpu run: --node is not built yet (docs/rv64.md)\n");
         kh_rv64_elf_free(&elf);
         return 1;
+    }
+    if (bench) {
+        kh_rv64_result res;
+        FILE *btf = trace_path ? fopen(trace_path, "w") : NULL;
+        int brc = kh_rv64_sysbench_run(&elf, (unsigned)latency, limit, stdout, btf, &res, err, sizeof err);
+        if (btf) fclose(btf);
+        kh_rv64_elf_free(&elf);
+        if (brc) {
+            fprintf(stderr, "kohaku cpu run: %s\n", err);
+            return 1;
+        }
+        fflush(stdout);
+        printf("exit 0x%llx instret %llu cycles %llu\n", (unsigned long long)res.code, (unsigned long long)res.instret,
+               (unsigned long long)res.cycles);
+        return res.end == KH_RV64_END_LIMIT || res.code || (res.end == KH_RV64_END_HALT && res.halt_cause != 1);
     }
     kh_rv64_flat *f = kh_rv64_flat_new(&elf, (unsigned)fetch_lat, bare ? KH_RV64_FLAT_BARE : 0, stdout, err, sizeof err);
     kh_rv64_elf_free(&elf);
