@@ -25,6 +25,11 @@ typedef struct bench {
     uint32_t wstrb;
     FILE *out;
     uint64_t reads, writes;
+    /* the image as the host window will write it */
+    uint32_t iw[R6_IMEM_WORDS];
+    uint8_t iwv[R6_IMEM_WORDS];
+    uint64_t sw[R6_SPAD_WORDS];
+    uint8_t swv[R6_SPAD_WORDS];
 } bench;
 
 static uint64_t rd(const kh_pages *p, uint64_t a)
@@ -92,6 +97,14 @@ static void bench_console(void *ctx, uint8_t byte)
     if (b->out) fputc(byte, b->out);
 }
 
+/* the bench's network takes every flit the mailbox offers, and sends none */
+static int bench_tx(void *ctx, const kh_flit *f)
+{
+    (void)ctx;
+    (void)f;
+    return 1;
+}
+
 static void poke(bench *b, uint64_t a, uint64_t v)
 {
     merge(&b->node, a, v, 0xFF);
@@ -146,7 +159,7 @@ int kh_rv64_sysbench_run(const kh_rv64_elf *elf, unsigned latency, uint64_t max_
     b->lat = latency;
     b->r_wait = b->w_wait = -1;
     b->out = out;
-    rv6_sys_env env = {.ctx = b, .axi = bench_axi, .console = bench_console};
+    rv6_sys_env env = {.ctx = b, .axi = bench_axi, .console = bench_console, .tx = bench_tx};
     b->s = kh_rv6_sys_new(&env, 2, 0, 0);
     int rc = -1;
     if (!b->s) {
@@ -156,14 +169,9 @@ int kh_rv64_sysbench_run(const kh_rv64_elf *elf, unsigned latency, uint64_t max_
     if (trace) kh_rv64_set_trace(kh_rv6_sys_core(b->s), trace_line, trace);
     for (int i = 0; i < 8; i++) tick(b);
     /* the image: window words and scratchpad words through the host window */
-    static uint32_t iw[R6_IMEM_WORDS];
-    static uint8_t iwv[R6_IMEM_WORDS];
-    static uint64_t sw[R6_SPAD_WORDS];
-    static uint8_t swv[R6_SPAD_WORDS];
-    memset(iwv, 0, sizeof iwv);
-    memset(swv, 0, sizeof swv);
-    memset(iw, 0, sizeof iw);
-    memset(sw, 0, sizeof sw);
+    uint32_t *iw = b->iw;
+    uint64_t *sw = b->sw;
+    uint8_t *iwv = b->iwv, *swv = b->swv;
     for (unsigned i = 0; i < elf->nseg; i++) {
         const kh_rv64_seg *sg = &elf->seg[i];
         for (uint64_t k = 0; k < sg->memsz; k++) {
