@@ -16,6 +16,8 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "kohaku/sim.h"
+
 typedef struct kh_rv64 kh_rv64;
 
 /* ---- the bus: what the core's wrapper answers (docs/rv64.md §12) ---- */
@@ -86,6 +88,7 @@ typedef struct kh_rv64_status {
     uint64_t halt_pc;
     int retire_pulse;      /* the registered retire pulse visible this cycle */
     unsigned priv;
+    uint64_t pc_e;         /* the instruction in E (the fetch PC when E is empty) */
 } kh_rv64_status;
 void kh_rv64_status_get(const kh_rv64 *c, kh_rv64_status *s);
 uint64_t kh_rv64_reg(const kh_rv64 *c, unsigned r);
@@ -179,5 +182,34 @@ void kh_rv64_flat_write64(kh_rv64_flat *f, uint64_t addr, uint64_t v);
  * a message. trace (or NULL): one line per retired instruction, "cycle pc word". */
 int kh_rv64_sysbench_run(const kh_rv64_elf *elf, unsigned latency, uint64_t max_cycles, FILE *out, FILE *trace,
                          kh_rv64_result *res, char *err, size_t errlen);
+
+/* ---- the complex in a machine (machine parameter cpu_rv64) ---- */
+
+typedef struct kh_node kh_node;
+typedef struct kh_rv64_node kh_rv64_node;
+
+/* Build the RV64 complex as node n's control processor: a component of the
+ * node's simulation (freed with it), the converged path's processor
+ * channel, the node's processor client at (0,0) for the mailbox. NULL with
+ * a message when it cannot be built. */
+kh_rv64_node *kh_rv64_node_attach(kh_node *n, char *err, size_t errlen);
+/* The host-load window (docs/rv64.md §10): offset 0x000-0xFFF of the slot
+ * at control offset 0x8000; a write beat accepted in cycle beat, a read at
+ * the start of cycle now. */
+void kh_rv64_node_win_write(kh_rv64_node *r, unsigned off, uint64_t data, uint8_t strb, kh_cycle beat);
+uint64_t kh_rv64_node_win_read(kh_rv64_node *r, unsigned off, kh_cycle now);
+/* Console bytes (control +0x08) are also written to out as they are stored
+ * (NULL: only the window's FIFO has them). */
+void kh_rv64_node_set_console(kh_rv64_node *r, FILE *out);
+kh_rv64 *kh_rv64_node_core(kh_rv64_node *r);
+
+/* Run elf on mesh's RV64 complex as a host does: the window and scratchpad
+ * through the host-load window, node memory through the card's memory
+ * window, HR_BOOT, then HR_STATUS polled every 1024 cycles until the
+ * program exits or the core halts, or `limit` cycles pass (end LIMIT).
+ * instret and cycles are HR_RETIRED and HR_CYCLES. 0, or -1 with a message. */
+typedef struct kh_machine kh_machine;
+int kh_rv64_node_run(kh_machine *m, unsigned mesh, const kh_rv64_elf *elf, uint64_t limit, kh_rv64_result *res,
+                     char *err, size_t errlen);
 
 #endif

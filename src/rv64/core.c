@@ -440,6 +440,7 @@ void kh_rv64_status_get(const kh_rv64 *c, kh_rv64_status *s)
     s->halt_pc = c->halt_pc;
     s->retire_pulse = c->retire_q;
     s->priv = c->csr.priv;
+    s->pc_e = c->e.valid ? c->e.pc : c->pc;
 }
 
 uint64_t kh_rv64_reg(const kh_rv64 *c, unsigned r) { return r < 32 ? c->x[r] : 0; }

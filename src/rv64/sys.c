@@ -264,5 +264,14 @@ int kh_rv6_sys_l1_poke(rv6_sys *s, uint64_t pa, uint64_t v) { return kh_rv6_l1_p
 void kh_rv6_sys_imem_put(rv6_sys *s, unsigned word, uint32_t v) { s->imem[word & (R6_IMEM_WORDS - 1)] = v; }
 uint64_t kh_rv6_sys_spad_get(const rv6_sys *s, unsigned word) { return s->spad[word & (R6_SPAD_WORDS - 1)]; }
 
+int kh_rv6_sys_active(const rv6_sys *s)
+{
+    return s->core_rstn || s->h_wr || s->boot_req || s->boot_ack || s->np.st != 0 || s->mv_en || s->db_en ||
+           s->nm_en || s->xf_en || s->rx_pop;
+}
+
+const kh_flit *kh_rv6_sys_tx_peek(const rv6_sys *s) { return s->tx_valid ? &s->tx : NULL; }
+void kh_rv6_sys_tx_take(rv6_sys *s) { s->tx_valid = 0; }
+
 /* the host-facing registers (sysctrl.c needs the core reset) */
 void kh_rv6_sys_reset_core_side(rv6_sys *s) { reset_core_side(s); }

@@ -75,6 +75,13 @@ uint64_t kh_rv6_sys_host_read(const rv6_sys *s, uint32_t addr);
 
 /* An inbound flit from the hub: 1 taken, 0 the queues are full (hold it). */
 int kh_rv6_sys_rx(rv6_sys *s, const kh_flit *f);
+/* The mailbox's offered flit when env.tx is NULL (the hub takes it when
+ * it can): the flit or NULL, and its taking. */
+const kh_flit *kh_rv6_sys_tx_peek(const rv6_sys *s);
+void kh_rv6_sys_tx_take(rv6_sys *s);
+/* Anything moves at the next clock (the core runs, or a host access, a
+ * boot, a node-port transaction or a registered pulse is pending). */
+int kh_rv6_sys_active(const rv6_sys *s);
 
 /* State the harnesses look at. */
 typedef struct rv6_sys_view {

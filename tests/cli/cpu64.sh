@@ -34,6 +34,26 @@ expect_rc "an unknown option is usage" 2 "$KOHAKU" cpu run --isa rv64 --frob "$t
 expect_rc "a bad --fetch-lat is refused" 1 "$KOHAKU" cpu run --isa rv64 --fetch-lat 3 "$tmp/a0.elf"
 expect_rc "an unknown --isa is usage" 2 "$KOHAKU" cpu run --isa rv128 "$tmp/a0.elf"
 expect_rc "--help" 0 "$KOHAKU" cpu run --isa rv64 --help
+# --node: the default machine with cpu_rv64 = 1, the image loaded through the
+# host window (node memory through the card), a stub at 0 jumping to the entry
+expect_rc "--node: an ECALL halt with a0 = 0 is success" 0 "$KOHAKU" cpu run --isa rv64 --node "$tmp/a0.elf"
+expect_err_has "--node: a0 = 5 names the halt" "halted by ECALL" "$KOHAKU" cpu run --isa rv64 --node "$tmp/a5.elf"
+expect_out "--node: the run's instructions are the stub's three and the program's two" "exit 0x5 instret 5" \
+    sh -c "\"$KOHAKU\" cpu run --isa rv64 --node \"$tmp/a5.elf\" | cut -d' ' -f1-4"
+hdr9=$(printf '%s' "$hdr" | sed 's/\\000\\000\\000\\200\\000\\000\\000\\000/\\000\\220\\000\\000\\000\\000\\000\\000/g')
+printf "$hdr9"'\023\005\000\000\163\000\000\000' > "$tmp/at9000.elf"
+expect_err_has "--node: a byte in no region is refused" "no region the host loads" \
+    "$KOHAKU" cpu run --isa rv64 --node "$tmp/at9000.elf"
+expect_rc "--node: a bad --param is refused" 1 "$KOHAKU" cpu run --isa rv64 --node --param frob=1 "$tmp/a0.elf"
+printf "$hdr"'\157\000\000\000\023\000\000\000' > "$tmp/spin.elf"
+expect_err_has "--node: the cycle limit" "no end after 3000 cycles" "$KOHAKU" cpu run --isa rv64 --node --max-cycles 3000 "$tmp/spin.elf"
+expect_rc "--node: and it fails" 1 "$KOHAKU" cpu run --isa rv64 --node --max-cycles 3000 "$tmp/spin.elf"
+prog=$(dirname "$KOHAKU")/rv64/node_dispatch.elf
+if [ -f "$prog" ]; then
+    expect_out "--node: a mailbox program's console and end" "dispatch ok" \
+        sh -c "\"$KOHAKU\" cpu run --isa rv64 --node \"$prog\" | head -1"
+    expect_rc "--node: and it succeeds" 0 "$KOHAKU" cpu run --isa rv64 --node "$prog"
+fi
 prog=$(dirname "$KOHAKU")/rv64/flat_traps.elf
 if [ -f "$prog" ]; then
     # examples/rv64/flat_traps.c: the trap log, one byte per trap (t_rv64_programs.c works it out)

@@ -9,6 +9,8 @@
 #include "cmds.h"
 #include "kohaku/echo.h"
 #include "kohaku/hex.h"
+#include "kohaku/machine.h"
+#include "kohaku/params.h"
 #include "kohaku/rv64.h"
 
 #define DEFAULT_LIMIT UINT64_C(2000000000) /* cycles */
@@ -16,7 +18,8 @@
 static void usage(FILE *out)
 {
     fprintf(out,
-            "usage: kohaku cpu run --isa rv64 [--node | --syscore-bench [--latency N]] [--bare] [--max-cycles N] [--fetch-lat 1|2]\n"
+            "usage: kohaku cpu run --isa rv64 [--node [--param NAME=V]... | --syscore-bench [--latency N]] [--bare]\n"
+            "                      [--max-cycles N] [--fetch-lat 1|2]\n"
             "                      [--trace-insn F] ELF\n"
             "  Runs an RV64 program (an ELF64 RISC-V executable) on the RV64 system core (docs/rv64.md).\n"
             "  Without --node: the core alone on flat sparse memory, upstream's standalone harness: segments\n"
@@ -61,10 +64,58 @@ static int parse_count(const char *opt, const char *v, uint64_t max, uint64_t *o
     return 0;
 }
 
+/* --node: the default machine with cpu_rv64 = 1, the program loaded and
+ * booted through the host window, console bytes to stdout */
+static int run_node(kh_rv64_elf *elf, kh_params *params, uint64_t limit)
+{
+    char err[2048];
+    if (kh_params_set(params, "cpu_rv64", "1", err, sizeof err)) {
+        fprintf(stderr, "kohaku cpu run: %s\n", err);
+        kh_rv64_elf_free(elf);
+        return 1;
+    }
+    kh_machine *m = kh_machine_new(NULL, params, err, sizeof err);
+    if (!m || !kh_machine_cpu64_at(m, 0)) {
+        fprintf(stderr, "kohaku cpu run: %s\n", m ? "the machine has no RV64 complex (cpu_mode agent or drop)" : err);
+        kh_machine_free(m);
+        kh_rv64_elf_free(elf);
+        return 1;
+    }
+    kh_rv64_node_set_console(kh_machine_cpu64_at(m, 0), stdout);
+    kh_rv64_result res;
+    int rc = kh_rv64_node_run(m, 0, elf, limit, &res, err, sizeof err);
+    kh_rv64_elf_free(elf);
+    fflush(stdout);
+    if (rc) {
+        fprintf(stderr, "kohaku cpu run: %s\n", err);
+        kh_machine_free(m);
+        return 1;
+    }
+    printf("exit 0x%llx instret %llu cycles %llu\n", (unsigned long long)res.code, (unsigned long long)res.instret,
+           (unsigned long long)res.cycles);
+    rc = 0;
+    if (res.end == KH_RV64_END_LIMIT) {
+        fprintf(stderr, "kohaku cpu run: no end after %llu cycles\n", (unsigned long long)limit);
+        rc = 1;
+    } else if (res.end == KH_RV64_END_HALT && (res.halt_cause != 1 || res.code)) {
+        static const char *const why[] = {"the host", "ECALL", "EBREAK", "a trap with no handler"};
+        fprintf(stderr, "kohaku cpu run: the core halted by %s at pc 0x%llx (a0 = 0x%llx) without an exit store\n",
+                why[res.halt_cause & 3], (unsigned long long)res.halt_pc, (unsigned long long)res.code);
+        rc = 1;
+    } else if (res.end == KH_RV64_END_EXIT && res.code) {
+        fprintf(stderr, "kohaku cpu run: the program ended with exit value 0x%llx\n", (unsigned long long)res.code);
+        rc = 1;
+    }
+    kh_machine_free(m);
+    return rc;
+}
+
 int kh_cmd_cpu_rv64(int argc, char **argv)
 {
     const char *elf_path = NULL, *trace_path = NULL;
     int node = 0, bare = 0, bench = 0;
+    kh_params params;
+    kh_params_default(&params);
     uint64_t latency = 6;
     uint64_t limit = DEFAULT_LIMIT, fetch_lat = 2;
     for (int i = 2; i < argc; i++) {
@@ -79,6 +130,16 @@ int kh_cmd_cpu_rv64(int argc, char **argv)
             trace_path = argv[++i];
         } else if (!strcmp(w, "--node")) {
             node = 1;
+        } else if (!strcmp(w, "--param")) {
+            char perr[256];
+            if (i + 1 >= argc) {
+                fprintf(stderr, "kohaku cpu run: --param needs NAME=VALUE\n");
+                return 2;
+            }
+            if (kh_params_set_assign(&params, argv[++i], perr, sizeof perr)) {
+                fprintf(stderr, "kohaku cpu run: %s\n", perr);
+                return 1;
+            }
         } else if (!strcmp(w, "--bare")) {
             bare = 1;
         } else if (!strcmp(w, "--syscore-bench")) {
@@ -127,11 +188,7 @@ int kh_cmd_cpu_rv64(int argc, char **argv)
         fprintf(stderr, "kohaku cpu run: %s\n", err);
         return 1;
     }
-    if (node) {
-        fprintf(stderr, "kohaku cpu run: --node is not built yet (docs/rv64.md)\n");
-        kh_rv64_elf_free(&elf);
-        return 1;
-    }
+    if (node) return run_node(&elf, &params, limit);
     if (bench) {
         kh_rv64_result res;
         FILE *btf = trace_path ? fopen(trace_path, "w") : NULL;
