@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "kohaku/gen/rv64.h"
 #include "kohaku/ilink.h"
 #include "kohaku/node.h"
 #include "rv64/sys_int.h"
@@ -170,8 +171,8 @@ static void host_access(kh_rv64_node *r, const hwrite *w)
     if (w->off < 0x80) {
         kh_rv6_sys_host_write(r->s, 0x20000000u | w->off, w->data, w->strb);
     } else if (w->off == WIN_LOADC) {
-        r->ld_region = (int)(w->data & 1);
-        r->ld_off = (unsigned)(w->data >> 8) & 0xFFFF;
+        r->ld_region = (int)kh_rv64_loadc_region(&w->data);
+        r->ld_off = (unsigned)kh_rv64_loadc_off(&w->data);
     } else if (w->off == WIN_LOADD) {
         uint32_t a = (r->ld_region ? 0x10000000u : 0) | r->ld_off;
         kh_rv6_sys_host_write(r->s, a, w->data, r->ld_region ? w->strb : 0x0F);
@@ -202,7 +203,14 @@ uint64_t kh_rv64_node_win_read(kh_rv64_node *r, unsigned off, kh_cycle now)
     (void)now;
     off &= 0xFFF;
     if (off < 0x80) return kh_rv6_sys_host_read(r->s, off);
-    if (off == WIN_CONS) return r->con_wr != r->con_rd ? (uint64_t)1 << 8 | r->con[r->con_rd] : 0;
+    if (off == WIN_CONS) {
+        uint64_t v = 0;
+        if (r->con_wr != r->con_rd) {
+            kh_rv64_byteq_set_valid(&v, 1);
+            kh_rv64_byteq_set_byte(&v, r->con[r->con_rd]);
+        }
+        return v;
+    }
     return 0;
 }
 

@@ -54,6 +54,14 @@ typedef struct image {
     uint8_t swv[(SPAD_HI - SPAD_LO) / 8];
 } image;
 
+static uint64_t loadc(unsigned region, unsigned off)
+{
+    uint64_t v = 0;
+    kh_rv64_loadc_set_region(&v, region);
+    kh_rv64_loadc_set_off(&v, off);
+    return v;
+}
+
 static int stream(runner *r, const image *im)
 {
     int open = 0; /* the load pointer is at the next word */
@@ -62,7 +70,7 @@ static int stream(runner *r, const image *im)
             open = 0;
             continue;
         }
-        if (!open && wr(r, LOADC, (uint64_t)(4 * i) << 8)) return -1;
+        if (!open && wr(r, LOADC, loadc(KH_RV64_LOADC_REGION_IMEM, 4 * i))) return -1;
         open = 1;
         if (wr(r, LOADD, im->iw[i])) return -1;
     }
@@ -72,7 +80,7 @@ static int stream(runner *r, const image *im)
             open = 0;
             continue;
         }
-        if (!open && wr(r, LOADC, (uint64_t)(8 * i) << 8 | 1)) return -1;
+        if (!open && wr(r, LOADC, loadc(KH_RV64_LOADC_REGION_SPAD, 8 * i))) return -1;
         open = 1;
         if (wr(r, LOADD, im->sw[i])) return -1;
     }

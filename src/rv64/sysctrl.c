@@ -34,7 +34,12 @@ static uint64_t rx_read(const rv6_sys *s, unsigned i)
 {
     const kh_flit *h = s->rq_n ? &s->rq[s->rq_head] : NULL;
     switch (i) {
-    case 0: return (uint64_t)(s->rq_n != 0) << 63 | (h ? (h->w[4] & 0xFFFFFFFFu) : 0);
+    case 0: {
+        uint64_t v = 0;
+        kh_rv64_rxhdr_set_valid(&v, (uint64_t)(s->rq_n != 0));
+        kh_rv64_rxhdr_set_header(&v, h ? (h->w[4] & 0xFFFFFFFFu) : 0); /* flit bits [287:256] */
+        return v;
+    }
     case 1: case 2: case 3: case 4: return h ? h->w[i - 1] : 0;
     case 5: return s->rq_n;
     default: return 0;
@@ -53,7 +58,14 @@ uint64_t kh_rv6_sys_ctrl_read(const rv6_sys *s, unsigned off)
     if (((off >> 6) & 3) == 1) return mbox_read(s, (off >> 3) & 7);
     switch (off) {
     case 0x10: return (uint64_t)s->dbell;
-    case 0x30: return s->sin_n ? (uint64_t)1 << 8 | s->sin[s->sin_head] : 0;
+    case 0x30: {
+        uint64_t v = 0;
+        if (s->sin_n) {
+            kh_rv64_byteq_set_valid(&v, 1);
+            kh_rv64_byteq_set_byte(&v, s->sin[s->sin_head]);
+        }
+        return v;
+    }
     case 0x18: return kh_rv64_csr_value(s->core, 0x180);
     case 0x20: {
         int busy = 0;
@@ -78,8 +90,8 @@ static void mbox_write(rv6_sys *s, unsigned i, uint64_t d)
     case M_DST:
         s->dst_x = (unsigned)kh_rv64_mbox_dst_x(&d);
         s->dst_y = (unsigned)kh_rv64_mbox_dst_y(&d);
-        s->tx_type = (unsigned)(d >> 20) & 0xF;
-        s->tx_typed = (int)((d >> 24) & 1);
+        s->tx_type = (unsigned)kh_rv64_mbox_dst_type(&d);
+        s->tx_typed = (int)kh_rv64_mbox_dst_typed(&d);
         break;
     case M_ARG0: case M_ARG1: case M_ARG2: case M_ARG3: s->arg[i - M_ARG0] = d; break;
     case M_GO: {
@@ -149,12 +161,12 @@ void kh_rv6_sys_ctrl_edge(rv6_sys *s, int wr, unsigned off, uint64_t d)
         }
         if (lo == 0x80) s->rx_pop = 1;
         if (lo == 0xC8) {
-            s->l1_flush_p = (int)(d & 1);
-            s->l1_inval_p = (int)((d >> 1) & 1);
+            s->l1_flush_p = (int)kh_rv64_dcache_flush(&d);
+            s->l1_inval_p = (int)kh_rv64_dcache_inval(&d);
         }
         if (lo == 0xD0) {
-            s->xf_id = (unsigned)(d >> 8) & 0xFF;
-            s->xf_reg = (unsigned)d & 0xFF;
+            s->xf_id = (unsigned)kh_rv64_xfsel_id(&d);
+            s->xf_reg = (unsigned)kh_rv64_xfsel_reg(&d);
         }
         if (lo == 0xD8) {
             s->xf_en = 1;
@@ -234,11 +246,11 @@ void kh_rv6_sys_host_edge(rv6_sys *s, int running, const kh_rv64_status *st)
         } else if (region == 2) {
             switch (s->h_addr & 0xFF) {
             case 0x00:
-                s->boot_req = (int)(s->h_data & 1);
-                s->run_en = (int)(s->h_data & 1);
+                s->boot_req = (int)kh_rv64_boot_run(&s->h_data);
+                s->run_en = s->boot_req;
                 break;
             case 0x08: s->boot_pc = s->h_data; break; /* stored, unused: the reset PC is 0 */
-            case 0x10: s->dbell = (int)(s->h_data & 1); break;
+            case 0x10: s->dbell = (int)kh_rv64_boot_run(&s->h_data); break;
             case 0x40:
                 if (s->sin_n < R6_STDIN) s->sin[(s->sin_head + s->sin_n++) % R6_STDIN] = (uint8_t)s->h_data;
                 break;
