@@ -212,4 +212,19 @@ typedef struct kh_machine kh_machine;
 int kh_rv64_node_run(kh_machine *m, unsigned mesh, const kh_rv64_elf *elf, uint64_t limit, kh_rv64_result *res,
                      char *err, size_t errlen);
 
+/* ---- the mesh compute unit rv64_sys_pe (map token r64, docs/rv64.md §11) ---- */
+
+typedef struct kh_rv64_pe_result {
+    unsigned code;     /* the completion's code: 0 INST_COMPLETE, 4 FAULT (EBREAK or a trap with no handler) */
+    uint32_t word;     /* its argument: the low 32 bits of the last exit store */
+    uint32_t instret, cycles; /* the unit's CU_DBG counters of the run */
+} kh_rv64_pe_result;
+
+/* Load elf (linked at 0, examples/rv64/pe.ld) onto the unit at (x, y) of
+ * mesh as a host does (CU_DATA bursts and the kick, dispatched by the
+ * orchestrator) and wait up to `limit` cycles for its completion. 0, or -1
+ * with a message. */
+int kh_rv64_pe_run(kh_machine *m, unsigned mesh, unsigned x, unsigned y, const kh_rv64_elf *elf, uint64_t limit,
+                   kh_rv64_pe_result *res, char *err, size_t errlen);
+
 #endif
