@@ -5,6 +5,7 @@
 #include <unistd.h>
 
 #include "kohaku/card.h"
+#include "kohaku/cu.h"
 #include "kohaku/gen/regs.h"
 #include "kohaku/machine.h"
 #include "kohaku/node.h"
@@ -77,8 +78,9 @@ static void sv39_user_pages(void)
     CHECK(res.code != ((uint64_t)(3 * 42) << 32 | 8u << 16 | 15u << 8 | 13u));
 }
 
-/* the default machine with the RV64 complex (cpu_rv64 = 1) */
-static kh_machine *node_machine(void)
+/* the default machine with the RV64 complex (cpu_rv64 = 1); map_text NULL
+ * is the default picture */
+static kh_machine *node_machine_map(const char *map_text)
 {
     kh_params p;
     char err[512];
@@ -87,10 +89,12 @@ static kh_machine *node_machine(void)
         kh_test_fail(__FILE__, __LINE__, "%s", err);
         return NULL;
     }
-    kh_machine *m = kh_machine_new(NULL, &p, err, sizeof err);
+    kh_machine *m = kh_machine_new(map_text, &p, err, sizeof err);
     if (!m) kh_test_fail(__FILE__, __LINE__, "%s", err);
     return m;
 }
+
+static kh_machine *node_machine(void) { return node_machine_map(NULL); }
 
 static int run_node(kh_machine *m, const char *name, kh_rv64_result *res)
 {
@@ -148,11 +152,35 @@ static void node_program_dispatches_through_the_mailbox(void)
     kh_machine_free(m);
 }
 
+/* node_kick_pe.c: the node processor loads four instruction words into
+ * the RV64 unit at (1,0) with typed mailbox flits and boots it; the unit
+ * runs them (three up to its exit store, and the jump in E when the exit
+ * reaches the core) and its completion returns to the processor */
+static void node_program_loads_and_kicks_a_unit(void)
+{
+    static const char map[] = "xxx r64 vec xxx\n"
+                              "mag mat mat xxx\n"
+                              "mag mat mat xxx\n"
+                              "xxx mat vec xxx\n";
+    kh_machine *m = node_machine_map(map);
+    if (!m) return;
+    kh_rv64_result res;
+    if (run_node(m, "node_kick_pe", &res) == 0) {
+        CHECK_EQ(res.end, KH_RV64_END_EXIT);
+        CHECK_EQ(res.code, 0);
+        kh_cu *pe = kh_machine_unit_at(m, 0, 1, 0);
+        CHECK(pe != NULL);
+        if (pe) CHECK_EQ(kh_cu_kind(pe)->dbg(kh_cu_unit(pe)) >> 32, 4);
+    }
+    kh_machine_free(m);
+}
+
 int main(void)
 {
     KH_RUN(three_level_trap_handler);
     KH_RUN(sv39_user_pages);
     KH_RUN(node_program_drives_the_mover);
     KH_RUN(node_program_dispatches_through_the_mailbox);
+    KH_RUN(node_program_loads_and_kicks_a_unit);
     return kh_test_end("t_rv64_programs");
 }
