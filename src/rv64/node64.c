@@ -40,7 +40,6 @@ struct kh_rv64_node {
     int r_out, w_out, got_aw, got_w;
     uint64_t aw_addr, wdata[4];
     uint32_t wstrb;
-    uint64_t gen;         /* tags carry the core's boot count: older answers are dropped */
     /* the load window */
     int ld_region;
     unsigned ld_off;
@@ -63,20 +62,18 @@ static void env_axi(void *ctx, const rv6_axi_out *o, rv6_axi_in *in)
     uint64_t tag;
     in->arready = !r->r_out;
     if (o->arvalid && !r->r_out) {
-        kh_conv_read(r->rq, o->araddr, 1, r->gen, 1, r->now);
+        kh_conv_read(r->rq, o->araddr, 1, 0, 1, r->now);
         r->r_out = 1;
         r->reads++;
     }
-    const kh_conv_beat *b;
-    while ((b = kh_conv_beat_head(r->rq, r->now)) != NULL) {
-        int mine = b->tag == r->gen;
-        if (mine) memcpy(in->rdata, kh_conv_beat_data(b), sizeof in->rdata);
+    /* the node port outlives the core's resets (upstream resets it with the
+     * node), so every answer is for the transaction it has open */
+    const kh_conv_beat *b = kh_conv_beat_head(r->rq, r->now);
+    if (b) {
+        memcpy(in->rdata, kh_conv_beat_data(b), sizeof in->rdata);
         kh_conv_beat_pop_head(r->rq, b);
-        if (mine) {
-            in->rvalid = 1;
-            r->r_out = 0;
-            break;
-        }
+        in->rvalid = 1;
+        r->r_out = 0;
     }
     in->awready = in->wready = !r->w_out;
     if (o->awvalid && !r->w_out && !r->got_aw) {
@@ -89,17 +86,15 @@ static void env_axi(void *ctx, const rv6_axi_out *o, rv6_axi_in *in)
         r->got_w = 1;
     }
     if (r->got_aw && r->got_w && !r->w_out) {
-        kh_conv_write_strb(r->rq, r->aw_addr, r->wdata, r->wstrb, r->gen, r->now);
+        kh_conv_write_strb(r->rq, r->aw_addr, r->wdata, r->wstrb, 0, r->now);
         r->w_out = 1;
         r->got_aw = r->got_w = 0;
         r->writes++;
     }
-    while (kh_conv_b_pop(r->rq, r->now, &tag))
-        if (tag == r->gen) {
-            in->bvalid = 1;
-            r->w_out = 0;
-            break;
-        }
+    if (kh_conv_b_pop(r->rq, r->now, &tag)) {
+        in->bvalid = 1;
+        r->w_out = 0;
+    }
 }
 
 static void env_mv_write(void *ctx, unsigned reg, uint64_t value)
@@ -222,17 +217,12 @@ static void node_step(kh_comp *c, kh_cycle now)
     if (r->stepped == now) return;
     r->stepped = now;
     r->now = now;
-    rv6_sys_view v;
-    kh_rv6_sys_view(r->s, &v);
-    int rstn = v.core_rstn;
     if (r->qn && r->q[0].at <= now) { /* one host access a clock */
         host_access(r, &r->q[0]);
         memmove(r->q, r->q + 1, (r->qn - 1) * sizeof r->q[0]);
         r->qn--;
     }
     kh_rv6_sys_cycle(r->s);
-    kh_rv6_sys_view(r->s, &v);
-    if (v.core_rstn && !rstn) r->gen++; /* a boot: what the last run left in flight is dropped */
     const kh_flit *tx = kh_rv6_sys_tx_peek(r->s);
     if (tx && !r->tx_seen) kh_node_cpu_ready(r->n, now + 1);
     r->tx_seen = tx != NULL;
