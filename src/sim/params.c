@@ -85,6 +85,8 @@ static const struct {
     {"cpu_mode", "cpu-exact", KH_CPU_MODE_EXACT},
     {"cpu_mode", "agent", KH_CPU_MODE_AGENT},
     {"cpu_mode", "drop", KH_CPU_MODE_DROP},
+    {"v2_l1_prim", "block", 0},
+    {"v2_l1_prim", "ultra", 1},
 };
 
 int kh_param_choice(const char *param, const char *value, uint64_t *v)
