@@ -131,6 +131,7 @@ static int describe_stuck(void *unit, char *buf, size_t len)
 {
     const v2_unit *u = unit;
     const v2_core *c = &u->fr.core;
+    if (quiet(u)) return 0;
     return snprintf(buf, len,
                     "V2 core %s, pc %u, queues MQ %u UQ %u/%u PQ %u/%u FQ %u DQ %u, fill %d drain %d, "
                     "%u fill words owed",
