@@ -32,6 +32,7 @@ typedef struct kh_v2_replay_result {
     uint32_t fault_arg;     /* the last fault completion's argument */
     uint64_t elapsed;       /* first payload offered to the last completion, cycles */
     kh_v2_counters c;
+    uint64_t cycles;        /* clock cycles simulated (the bench's 200-cycle tail included) */
     int timeout;            /* the completions did not all arrive */
 } kh_v2_replay_result;
 

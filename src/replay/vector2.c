@@ -48,11 +48,12 @@ static void sfifo_edge(sfifo *f, const kh_flit *push, int pop)
 {
     int full = f->count == f->cap;
     if (pop && f->count) {
-        f->rp = (f->rp + 1) % f->cap;
+        if (++f->rp == f->cap) f->rp = 0;
         f->count--;
     }
     if (push && !full) {
-        f->e[(f->rp + f->count) % f->cap] = *push;
+        unsigned i = f->rp + f->count;
+        f->e[i >= f->cap ? i - f->cap : i] = *push;
         f->count++;
     }
 }
@@ -69,6 +70,7 @@ typedef struct bench {
     kh_flit out;
     unsigned wr_out;      /* local MEM_WR_REQs sent and not yet acknowledged */
     int wr_err;           /* an ack said its write was dropped: the next completion faults */
+    kh_flit resp_hdr;     /* a read response's header */
     /* the testbench */
     uint64_t *dram;
     struct { uint64_t addr; unsigned tag, cnt; } rq[RQ];
@@ -160,10 +162,8 @@ static void posedge(bench *b, const kh_flit *agent)
             unsigned h = b->rq_head % RQ;
             b->rq_wait = 0;
             kh_flit *m = &b->mem_flit;
-            kh_flit_clear(m);
-            kh_flit_set_hdr(m, &(kh_flit_hdr){.dst_x = CX, .dst_y = CY, .src_x = MX, .src_y = MY,
-                                              .type = KH_T_MEM_RD_RESP, .txn = (b->rq[h].tag + b->rq_sub) & 255,
-                                              .last = 1});
+            *m = b->resp_hdr;
+            kh_hdr_set_txn(m->w, (b->rq[h].tag + b->rq_sub) & 255);
             unsigned idx = (unsigned)((b->rq[h].addr >> 5) + b->rq_sub) & (KH_V2_MEM_WORDS - 1);
             kh_mem_rd_resp_set_data(m->w, &b->dram[idx * 4]);
             b->mem_valid = 1;
@@ -262,6 +262,8 @@ int kh_v2_replay(const uint64_t *prog, size_t n, uint64_t *mem, unsigned memwait
     }
     b->dram = mem;
     b->memwait = memwait;
+    kh_flit_set_hdr(&b->resp_hdr, &(kh_flit_hdr){.dst_x = CX, .dst_y = CY, .src_x = MX, .src_y = MY,
+                                                 .type = KH_T_MEM_RD_RESP, .last = 1});
 
     /* the bench's process: offer payload i at a negative edge when neither
      * busy nor a memory flit waits, take it away at the next, and look
@@ -301,6 +303,7 @@ int kh_v2_replay(const uint64_t *prog, size_t n, uint64_t *mem, unsigned memwait
     r->faults = b->faults;
     r->fault_arg = b->fault_arg;
     r->elapsed = t;
+    r->cycles = t + 200;
     r->c = b->fr.core.pc;
     free(b->inst_q.e);
     free(b->recv_q.e);

@@ -44,7 +44,10 @@ static unsigned walker_n(const v2_walker *k, unsigned cap, int *in0)
 
 static void walker_edge(v2_core *c, v2_walker *k, int go, unsigned rsel, uint64_t off, int step, unsigned cap)
 {
-    /* the settling pipeline, every edge */
+    if (!go && !k->settle && !(step && k->busy)) return; /* nothing moves: its registers hold */
+    /* the settling pipeline: its inputs change only at a start, and it
+     * settles three edges after (every edge in the RTL, the same values) */
+    if (k->settle) k->settle--;
     int64_t p1 = k->p1, p2 = k->p2;
     uint64_t q12 = k->q12;
     k->p1 = (int64_t)k->cb1m * k->cs1;
@@ -78,6 +81,7 @@ static void walker_edge(v2_core *c, v2_walker *k, int go, unsigned rsel, uint64_
         k->r3 = (uint16_t)(b[3] - 1);
         k->a = k->b1 = a0;
         k->busy = 1;
+        k->settle = 4;
     } else if (step && k->busy) {
         int in0;
         unsigned nw = walker_n(k, cap, &in0);
@@ -130,9 +134,29 @@ static void agu_edge(v2_core *c, const v2_wires *w, int rst)
 
 static const v2_aq_ent *ahead(const v2_aq *q) { return q->count ? &q->e[q->rp] : NULL; }
 
+/* Neither engine has anything: no walk, no entry, no read landing. */
+static int dma_quiet(const v2_core *c)
+{
+    return c->f_st == V2_E_IDLE && c->d_st == V2_E_IDLE && !c->fq.count && !c->dq.count && !c->dr_v &&
+           !c->ag_start;
+}
+
 void kh_v2_dma_wires(v2_core *c, v2_wires *w)
 {
     const v2_in *in = w->in;
+    if (dma_quiet(c)) {
+        unsigned fl_b = 256 - (c->f_l1 & 255);
+        unsigned fl_m = fl_b < c->f_left ? fl_b : c->f_left;
+        w->fl_cap = fl_m >= 256 ? 255 : fl_m;
+        w->dr_land = w->dr_take = w->dr_blk = w->dr_bend = w->dr_want = w->dr_gnt = 0;
+        w->dr_room = !c->wr_req_valid || in->wr_req_ready;
+        w->dr_blen = 0;
+        w->fl_n = w->run_sum = 0;
+        w->run_ext = w->c_take = w->c_load = w->fill_emit = w->d_take = w->f_take = w->fq_pop = w->dq_pop = 0;
+        w->a_done_dr = w->a_done_fl = w->ft_push = 0;
+        w->ft_pop = c->ft_count && c->ft_landed >= c->ft[c->ft_rp];
+        return;
+    }
     const v2_walker *dk = &c->wk[1], *fk = &c->wk[0];
     const v2_aq_ent *fh = ahead(&c->fq), *dh = ahead(&c->dq);
     unsigned tap = c->cfg.l1_ultra ? 2 : 1;
@@ -203,6 +227,13 @@ void kh_v2_dma_edge(v2_core *c, const v2_wires *w, int erst, int rst)
             c->ft[(c->ft_rp + c->ft_count) & (V2_FTD - 1)] = (uint16_t)(f_total & 511);
             c->ft_count++;
         }
+    }
+    if (!erst && dma_quiet(c)) { /* nothing walks: only the request handshakes and the counts move */
+        c->a_fault = 0;
+        if (c->rd_req_valid && in->rd_req_ready) c->rd_req_valid = 0;
+        if (c->wr_req_valid && in->wr_req_ready) c->wr_req_valid = 0;
+        c->fill_out = (uint16_t)(c->fill_out - (unsigned)in->rr_valid);
+        return;
     }
     if (erst) {
         c->f_st = c->d_st = V2_E_IDLE;

@@ -43,31 +43,49 @@ void kh_v2_lanes_wires(const v2_core *c, v2_wires *w)
     w->stk_clr = c->stk_clr;
 }
 
-/* Lane j of the crossbar output reads lane src(j) of z (v2_xbar; XNET 0 and
- * 1 select the same lanes). */
-static unsigned xsrc(unsigned xm, unsigned xk, unsigned j)
+/* The crossbar on Z (v2_xbar; XNET 0 and 1 select the same lanes): lane j
+ * of x reads lane j ^ k (xor, merge), (j + k) mod 16 (rot) or k (bcast). */
+static void xbar(unsigned xm, unsigned xk, const kh_e8 *z, kh_e8 *x)
 {
     switch (xm) {
     case V2_XM_XOR:
-    case V2_XM_MRG: return j ^ xk;
-    case V2_XM_ROT: return (j + xk) & 15;
-    case V2_XM_BC: return xk;
-    default: return j;
+    case V2_XM_MRG:
+        for (unsigned j = 0; j < V2_LANES; j++) x[j] = z[j ^ xk];
+        break;
+    case V2_XM_ROT:
+        for (unsigned j = 0; j < V2_LANES; j++) x[j] = z[(j + xk) & 15];
+        break;
+    case V2_XM_BC:
+        for (unsigned j = 0; j < V2_LANES; j++) x[j] = z[xk];
+        break;
+    default: memcpy(x, z, sizeof(kh_e8) * V2_LANES); break;
     }
 }
 
-/* The ALU stage's inputs from s2 and the beat's result, into metadata stage 1. */
+/* The ALU stage: a, b, c from s2 and the constants, and the beat's result,
+ * compare and overflow bits into m. */
 static void alu_stage(v2_core *c, v2_meta *m)
 {
     v2_lanes *l = &c->ln;
     const v2_beat *q = &l->q2;
-    kh_e8 a[V2_LANES], b[V2_LANES], cc[V2_LANES];
+    kh_e8 x[V2_LANES], ka[V2_LANES], kb[V2_LANES], kc[V2_LANES];
     int pred[V2_LANES];
-    for (unsigned j = 0; j < V2_LANES; j++) {
-        kh_e8 x = l->s2_z[xsrc(q->xm, q->xk, j)];
-        a[j] = q->sa == V2_SRC_V ? l->s2_p[j] : q->ka;
-        b[j] = q->sb == V2_SRC_V ? x : q->kb;
-        cc[j] = q->kc_on ? q->kc : q->xc ? x : l->s2_c[j];
+    int need_x = q->sb == V2_SRC_V || (!q->kc_on && q->xc);
+    if (need_x) xbar(q->xm, q->xk, l->s2_z, x);
+    const kh_e8 *a = l->s2_p, *b = x, *cc = l->s2_c;
+    if (q->sa != V2_SRC_V) {
+        for (unsigned j = 0; j < V2_LANES; j++) ka[j] = q->ka;
+        a = ka;
+    }
+    if (q->sb != V2_SRC_V) {
+        for (unsigned j = 0; j < V2_LANES; j++) kb[j] = q->kb;
+        b = kb;
+    }
+    if (q->kc_on) {
+        for (unsigned j = 0; j < V2_LANES; j++) kc[j] = q->kc;
+        cc = kc;
+    } else if (q->xc) {
+        cc = x;
     }
     m->pred = m->ovf = 0;
     if (q->op == 20) {
@@ -78,7 +96,8 @@ static void alu_stage(v2_core *c, v2_meta *m)
         }
     } else {
         kh_valu_n(q->op, a, b, cc, m->out, pred, V2_LANES, 0);
-        for (unsigned j = 0; j < V2_LANES; j++) m->pred = (uint16_t)(m->pred | (unsigned)(pred[j] & 1) << j);
+        if (q->cmp)
+            for (unsigned j = 0; j < V2_LANES; j++) m->pred = (uint16_t)(m->pred | (unsigned)(pred[j] & 1) << j);
     }
 }
 
@@ -114,10 +133,15 @@ void kh_v2_lanes_edge(v2_core *c, const v2_wires *w, int uw_we, uint8_t uw_wa, c
     }
     /* s2 from s1: the bank OR and the pair merge */
     if (l->q1.v) {
-        for (unsigned j = 0; j < V2_LANES; j++) {
-            int swap = (l->q1.swap >> j) & 1;
-            l->s2_p[j] = swap ? l->q1_b[j] : l->q1_a[j];
-            l->s2_z[j] = swap ? l->q1_a[j] : l->q1_b[j];
+        if (l->q1.swap) {
+            for (unsigned j = 0; j < V2_LANES; j++) {
+                int swap = (l->q1.swap >> j) & 1;
+                l->s2_p[j] = swap ? l->q1_b[j] : l->q1_a[j];
+                l->s2_z[j] = swap ? l->q1_a[j] : l->q1_b[j];
+            }
+        } else {
+            memcpy(l->s2_p, l->q1_a, sizeof l->s2_p);
+            memcpy(l->s2_z, l->q1_b, sizeof l->s2_z);
         }
         memcpy(l->s2_c, l->q1_c, sizeof l->s2_c);
     }
@@ -133,10 +157,9 @@ void kh_v2_lanes_edge(v2_core *c, const v2_wires *w, int uw_we, uint8_t uw_wa, c
         rf_read(l, l->iss.rc, l->q1_c);
     }
     l->q1 = l->iss;
-    uint16_t swap = 0;
-    if (l->iss.xm == V2_XM_MRG)
-        for (unsigned j = 0; j < V2_LANES; j++) swap = (uint16_t)(swap | (unsigned)((j & l->iss.xk) != 0) << j);
-    l->q1.swap = swap;
+    l->q1.swap = 0;
+    if (l->iss.xm == V2_XM_MRG) /* lane j swaps when j & k is nonzero */
+        for (unsigned j = 0; j < V2_LANES; j++) l->q1.swap = (uint16_t)(l->q1.swap | (unsigned)((j & l->iss.xk) != 0) << j);
 
     /* the write ports' writes of this edge, from the registers loaded at the last */
     for (unsigned b = 0; b < 2; b++) {
@@ -181,10 +204,11 @@ void kh_v2_lanes_edge(v2_core *c, const v2_wires *w, int uw_we, uint8_t uw_wa, c
     }
     if (uw_we) memcpy(l->uw_q, uw_wd, sizeof l->uw_q);
 
-    /* advance the metadata line: the old stage 16 leaves */
+    /* advance the metadata line: the old stage 16 leaves (its slot takes stage 1) */
     l->nmeta -= wm->v;
     l->mhead = (l->mhead - 1) & (V2_MD - 1);
-    l->meta[l->mhead] = nm;
+    if (nm.v) l->meta[l->mhead] = nm;
+    else l->meta[l->mhead].v = 0;
     l->nmeta += nm.v;
     if (erst) {
         for (unsigned k = 0; k < V2_MD; k++) l->meta[k].v = 0;

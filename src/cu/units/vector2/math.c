@@ -141,6 +141,7 @@ void kh_v2_sb_edge(v2_core *c, const v2_wires *w, const v2_dispatch *e)
         c->pP[pr] = (uint8_t)((c->pP[pr] + 1) & 31);
     }
     if (w->wb_last && w->wb_cmp) c->pP[w->wb_pr] = (uint8_t)((c->pP[w->wb_pr] - 1) & 31);
+    if (!e->k_disp && !w->k_done && !e->mark) return; /* no kind moved: marks and counts hold */
     for (unsigned i = 0; i < 8; i++) {
         if (e->mark && c->ir.mid == i) {
             c->mk_on[i] = e->mark_on;

@@ -182,6 +182,7 @@ typedef struct v2_walker {
     uint32_t t01, t23, total;
     uint16_t s01, s23;
     int busy, c32;
+    unsigned settle;                   /* edges the pipeline still moves after a start */
 } v2_walker;
 
 /* ---- counters the RTL prints at the end (v2_core's measurement block) ---- */
