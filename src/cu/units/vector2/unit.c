@@ -73,11 +73,12 @@ static void *create(kh_cu *shell, const kh_params *p, char *err, size_t errlen)
 
 static void destroy(void *unit) { free(unit); }
 
-/* Nothing held anywhere: the frame and the core need no clock. */
+/* Nothing held anywhere: the frame and the core need no clock. An open
+ * CU_DATA burst (cd_st) waits for its next flit, whose arrival wakes us. */
 static int quiet(const v2_unit *u)
 {
     const v2_frame *f = &u->fr;
-    return !f->send_valid && !f->rr_valid && !f->cd_valid && !f->cd_st && !f->sg_pend && !f->inst_ready &&
+    return !f->send_valid && !f->rr_valid && !f->cd_valid && !f->sg_pend && !f->inst_ready &&
            !f->exec_done && !f->ld_en && !f->start && f->cst == 0 && f->wst == 0 &&
            kh_v2_core_idle(&f->core) && !f->core.srst;
 }
