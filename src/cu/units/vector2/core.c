@@ -145,8 +145,32 @@ static void l1_port_edge(v2_core *c, const v2_wires *w)
     }
 }
 
+/* Edges an idle core with no input must still take before it stops moving
+ * (a pulse register drops, a read register takes what its address holds).
+ * Past that, an edge changes nothing but a load: a descriptor (read by a
+ * walker only at its start) or an IMEM word away from the one the idle
+ * front end reads (the RUN's start pc). Such an edge is the load alone. */
+#define V2_STILL 8
+
+static unsigned imem_addr(const v2_core *c, const v2_in *in)
+{
+    return (unsigned)(((in->ld_data >> 32) & 1) << 9 | (in->ld_addr & 511)) & c->pcw_mask;
+}
+
 void kh_v2_core_cycle(v2_core *c, const v2_in *in)
 {
+    int load_only = !in->ld_en || in->ld_kind || imem_addr(c, in) != (in->start_pc & c->pcw_mask);
+    if (load_only && !in->start && !in->rr_valid && !in->cd_valid && !in->cd_fault && !c->srst &&
+        kh_v2_core_idle(c)) {
+        if (c->still >= V2_STILL) {
+            if (in->ld_en && in->ld_kind) kh_v2_agu_load(c, in);
+            else if (in->ld_en) c->imem[imem_addr(c, in)] = (uint32_t)in->ld_data;
+            return;
+        }
+        c->still++;
+    } else {
+        c->still = 0;
+    }
     v2_wires w;
     v2_dispatch e;
     w.in = in;
@@ -190,10 +214,7 @@ void kh_v2_core_cycle(v2_core *c, const v2_in *in)
     queues_edge(c, &w, &e);
     kh_v2_fe_edge(c, &w, 0);
     l1_commit(c, l1q, l1we, l1wa, l1wd);
-    if (in->ld_en && !in->ld_kind) {
-        unsigned a = (unsigned)(((in->ld_data >> 32) & 1) << 9 | (in->ld_addr & 511)) & c->pcw_mask;
-        c->imem[a] = (uint32_t)in->ld_data;
-    }
+    if (in->ld_en && !in->ld_kind) c->imem[imem_addr(c, in)] = (uint32_t)in->ld_data;
 }
 
 /* The RTL's measurement block: every engine's busy and stall cycles by cause. */

@@ -117,16 +117,21 @@ static void agu_edge(v2_core *c, const v2_wires *w, int rst)
     /* the walkers read the table before this edge's write */
     walker_edge(c, &c->wk[0], (start & 1) && !(start & 2), rsel, c->f_off, w->c_load, c->fl_cap_q);
     walker_edge(c, &c->wk[1], (start & 2) != 0, rsel, c->dd_off, w->dr_take, 1);
-    if (rst) {
+    if (rst)
         kh_v2_agu_reset(c);
-    } else if (in->ld_en && in->ld_kind) {
-        unsigned ad = (in->ld_addr >> 3) & 7, fld = in->ld_addr & 7;
-        if (fld == 0) {
-            c->ag_base[ad] = in->ld_data & V2_AW_MASK;
-        } else if (fld <= 4) {
-            c->ag_strd[ad][fld - 1] = SEXT18(in->ld_data >> 16);
-            c->ag_bnd[ad][fld - 1] = (uint16_t)in->ld_data;
-        }
+    else
+        kh_v2_agu_load(c, in);
+}
+
+void kh_v2_agu_load(v2_core *c, const v2_in *in)
+{
+    if (!in->ld_en || !in->ld_kind) return;
+    unsigned ad = (in->ld_addr >> 3) & 7, fld = in->ld_addr & 7;
+    if (fld == 0) {
+        c->ag_base[ad] = in->ld_data & V2_AW_MASK;
+    } else if (fld <= 4) {
+        c->ag_strd[ad][fld - 1] = SEXT18(in->ld_data >> 16);
+        c->ag_bnd[ad][fld - 1] = (uint16_t)in->ld_data;
     }
 }
 

@@ -236,6 +236,7 @@ typedef struct v2_core {
 
     /* front end */
     int srst, run, f_v, d_v, d_old, sl_ok_q, sl_vl_q, sl_skip_q, stk_clr, cd_err;
+    unsigned still;                    /* idle edges with no input in a row (kh_v2_core_cycle) */
     unsigned f_pc, d_pc;
     v2_dec ir;
     uint32_t sreg[16], kreg[4];
@@ -420,6 +421,7 @@ void kh_v2_mxq_edge(v2_core *c, int in_v, int erst);
 /* ---- dma.c ---- */
 void kh_v2_dma_wires(v2_core *c, v2_wires *w);
 void kh_v2_dma_edge(v2_core *c, const v2_wires *w, int erst, int rst);
+void kh_v2_agu_load(v2_core *c, const v2_in *in); /* a DESC write (ld_kind 1) into the table */
 void kh_v2_agu_reset(v2_core *c);
 
 #endif
