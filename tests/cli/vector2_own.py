@@ -19,6 +19,7 @@ the inputs in mem.hex (the program's meaning, docs/vector2.md), within each
 check's stated tolerance, or exactly where the operation is exact. A fault
 case checks the fault code against docs/vector2.md §8 instead.
 """
+import collections
 import json
 import math
 import os
@@ -741,7 +742,8 @@ def gen(root):
 
 
 def read_mem(path):
-    out, at = {}, 0
+    """A hex file as {word: value} (@ lines set the address); absent words read 0."""
+    out, at = collections.defaultdict(int), 0
     for line in open(path):
         line = line.strip()
         if not line:
@@ -852,7 +854,9 @@ def check(root, names):
                         args += ["--param", prm]
                     r = subprocess.run([KOHAKU, *args], capture_output=True, text=True)
                     got = parse_kohaku(r.stdout)
-                    mem = read_mem(f"{t}/o.hex") if os.path.exists(f"{t}/o.hex") else {}
+                    mem = read_mem(f"{t}/o.hex") if os.path.exists(f"{t}/o.hex") else collections.defaultdict(int)
+                    if r.returncode not in (0, 1) or not mem:
+                        bad.append(f"kohaku exit {r.returncode}: {r.stderr.strip()[-300:]}")
                 want = rj[key(var, mw)]
                 for k in ("payloads", "completions", "faults", "fault_arg", "elapsed", "busy", "beats", "lanes",
                           "insns"):

@@ -248,7 +248,7 @@ typedef struct v2_core {
     unsigned c_us0, c_us1, c_ps0, c_ps1;
     uint64_t a_off[8];
     int32_t a_inc[8];
-    uint16_t n_disp[V2_NK], n_done[V2_NK];
+    uint16_t n_disp[V2_NK + 1], n_done[V2_NK + 1]; /* kind 7 counts nothing and reads 0 (it faults F_SYNC) */
     uint8_t mk_on[8], n_out[8], mk_cnt[8];
     uint16_t mk_tgt[8];
 
