@@ -18,6 +18,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "kohaku/cluster.h"
 #include "kohaku/cu.h"
 #include "kohaku/num.h"
 
@@ -167,10 +168,8 @@ typedef struct kh_cluster {
     uint64_t n_rx_bursts, n_rx_rejected, n_warnings;
 } kh_cluster;
 
-/* unit.c: the state without a shell (tests and benchmarks of the arithmetic
- * use it with cu == NULL: no flits, no log). */
-kh_cluster *kh_cluster_alloc(const kh_params *p, char *err, size_t errlen);
-void kh_cluster_free(kh_cluster *u);
+/* unit.c: kh_cluster_alloc and kh_cluster_free (kohaku/cluster.h) give the
+ * state without a shell (cu == NULL: no flits, no log). */
 
 /* decode.c */
 void kh_cl_decode(const kh_flit *inst, kh_cl_inst *out);

@@ -400,6 +400,18 @@ nomem:
     return NULL;
 }
 
+kh_mx_entry *kh_cluster_l1(kh_cluster *u, unsigned side, unsigned *entries)
+{
+    if (entries) *entries = side ? u->gb : u->ga;
+    return side ? u->l1b : u->l1a;
+}
+
+void kh_cluster_sweep(kh_cluster *u, unsigned gm, unsigned gn, unsigned nk, unsigned acc)
+{
+    kh_cl_inst in = {.op = KH_CL_OP_GEMM, .gm = gm, .gn = gn, .nk = nk, .acc = acc, .anchor = KH_CL_ANCHOR};
+    kh_cl_sweep_compute(u, &in, NULL);
+}
+
 static void *unit_create(kh_cu *shell, const kh_params *p, char *err, size_t errlen)
 {
     kh_cluster *u = kh_cluster_alloc(p, err, errlen);
