@@ -72,6 +72,13 @@ def svg(stats_path, map_path, svg_path):
             if not close(float(e.get("data-busy")), c["stats"]["busy_cycles"] / cycles):
                 bad.append(e.get("data-comp"))
     check("svg: each unit and memory port carries its busy share", not bad, "wrong: %s" % bad)
+    # a position with nothing attached is labelled as empty, not with the
+    # map's raw token (each rect is followed by its label's text element)
+    kids = list(root.iter())
+    empty = [(e, kids[kids.index(e) + 2]) for e in rects if not e.get("data-comp")]
+    bad = [(e.get("data-x"), e.get("data-y")) for e, label in empty
+           if "empty position" not in e.findtext(ns + "title", "") or label.text != "empty"]
+    check("svg: every empty position says so (title and label)", not bad, "wrong: %s" % bad)
     # the control processor: a box in the (0,0) corner wherever a mesh's
     # layout has a link from there, named by the sender of that link
     procs = [e for e in root.iter(ns + "rect") if e.get("class") == "processor"]
