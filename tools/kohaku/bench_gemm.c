@@ -178,6 +178,7 @@ int kh_bench_gemm(int argc, char **argv)
         usage(stderr);
         return 2;
     }
+    if (kh_simopts_done(&so)) return 2;
     int rc = bench_arith(secs);
     if (rc || arith_only) return rc;
     return kh_gemm_bench_machine(nd ? dims : NULL, &so);

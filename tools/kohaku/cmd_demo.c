@@ -37,6 +37,7 @@ int kh_cmd_demo(int argc, char **argv)
             return 2;
         }
     }
+    if (kh_simopts_done(&so)) return 2;
     kh_gemm_demo_result r;
     return kh_gemm_demo(&o, &r);
 }

@@ -66,6 +66,7 @@ int kh_cmd_gemm(int argc, char **argv)
             return 2;
         }
     }
+    if (kh_simopts_done(&so)) return 2;
     if (nd != 3) {
         usage(stderr);
         return 2;

@@ -48,6 +48,7 @@ int kh_cmd_run(int argc, char **argv)
         int rc;
         if (!kh_simopts_word(&so, argv[i], operand, 2, usage, &rc)) return rc;
     }
+    if (kh_simopts_done(&so)) return 2;
     const char *machine = operand[0], *session = operand[1];
     if (!machine || !session) {
         usage(stderr);

@@ -50,6 +50,7 @@ static int take_window(kh_simopts *o, const char *v)
     }
     o->keep.begin = a;
     o->keep.end = b;
+    o->window_given = 1;
     return 1;
 }
 
@@ -95,6 +96,14 @@ kh_trace_filter kh_simopts_keep(const kh_simopts *o)
     if (!k.end) k.end = KH_NEVER;
     if (!o->flits_given) k.flit_types = KH_TRACE_ALL_FLITS;
     return k;
+}
+
+int kh_simopts_done(const kh_simopts *o)
+{
+    if (o->trace || (!o->window_given && !o->flits_given)) return 0;
+    fprintf(stderr, "%s: %s shapes the trace, and there is no --trace FILE.json to write it to\n", o->who,
+            o->window_given ? "--trace-window" : "--trace-flits");
+    return -1;
 }
 
 int kh_simopts_output(const kh_simopts *o) { return o->trace || o->stats || o->report || o->heatmap; }

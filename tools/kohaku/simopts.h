@@ -34,6 +34,7 @@ typedef struct kh_simopts {
     const char *heatmap;   /* --heatmap F.svg, NULL: none */
     kh_trace_filter keep;  /* --trace-window A:B, --trace-flits LIST: read through kh_simopts_keep */
     int flits_given;       /* --trace-flits was given */
+    int window_given;      /* --trace-window was given */
     const char *profile;   /* PROFILE_FIRST: the last --profile, applied before every edit; else NULL */
     struct {
         const char *opt;   /* "--profile" or "--param" as written */
@@ -54,6 +55,12 @@ int kh_simopts_output(const kh_simopts *o);
  * --profile/--param too many): "WHO: ..." on standard
  * error, return -1; the caller exits 2 (docs/exit-status.md). */
 int kh_simopts_take(kh_simopts *o, int argc, char **argv, int *i);
+
+/* The options as a whole, after the last word: an option that only shapes
+ * the trace (--trace-window, --trace-flits) without --trace is a usage
+ * error ("WHO: ..." on standard error naming it, -1; the caller exits 2),
+ * since it would be ignored silently. 0 otherwise. */
+int kh_simopts_done(const kh_simopts *o);
 
 /* A word of the command line that is neither a simulation option nor one
  * of the subcommand's own: --help/-h prints usage on standard output and

@@ -35,8 +35,8 @@ int kh_simout_finish(kh_simout *out, const kh_simopts *o, const char *run, char 
 #define KH_SIMOUT_HELP                                                                                        \
     "  --trace F.json   Perfetto / Chrome trace: flits per link, instructions and datapath per unit, busy\n"   \
     "                   spans per memory port, FIFO and credit counters (docs/report.md)\n"                   \
-    "  --trace-window A:B  keep only the events of cycles [A, B) in the trace\n"                             \
-    "  --trace-flits T  keep only these flit types: all, none, or a list such as mem_rd_req,cu_inst\n"        \
+    "  --trace-window A:B  keep only the events of cycles [A, B) in the trace (needs --trace)\n"               \
+    "  --trace-flits T  keep only these flit types (needs --trace): all, none, or a list such as cu_inst\n"   \
     "  --stats F.json   every counter, with a run section (what ran, the machine's layout)\n"                 \
     "  --report         the end-of-run report on standard output (the same figures as --stats)\n"            \
     "  --heatmap F.svg  the mesh drawn as its map, links and units coloured by utilisation\n"
