@@ -142,7 +142,7 @@ int kh_bench_gemm(int argc, char **argv)
 {
     double secs = 1.0;
     int arith_only = 0;
-    kh_simopts so = {.who = "kohaku bench gemm", .takes = KH_SIMOPT_MAP};
+    kh_simopts so = {.who = "kohaku bench gemm", .takes = KH_SIMOPT_MAP | KH_SIMOPT_STRICT};
     unsigned dims[3] = {0, 0, 0}, nd = 0;
     for (int i = 1; i < argc; i++) {
         int t = kh_simopts_take(&so, argc, argv, &i);

@@ -119,6 +119,10 @@ int kh_simopts_take(kh_simopts *o, int argc, char **argv, int *i)
         o->report = 1;
         return 1;
     }
+    if (!strcmp(a, "--strict") && (o->takes & KH_SIMOPT_STRICT)) {
+        o->strict = 1;
+        return 1;
+    }
     if ((!strcmp(a, "--trace-window") || !strcmp(a, "--trace-flits")) && *i + 1 < argc) {
         const char *v = argv[++*i];
         return a[8] == 'w' ? take_window(o, v) : take_flits(o, v);

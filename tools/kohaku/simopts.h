@@ -20,6 +20,7 @@
 #define KH_SIMOPT_MAP 1u                     /* --map MAP (demo, gemm, bench gemm, bench noc) */
 #define KH_SIMOPT_PARAMS_IN_ORDER 2u         /* run: each --profile and --param applied in command-line order, 64 at most together */
 #define KH_SIMOPT_PARAMS_PROFILE_FIRST 4u    /* bench noc: the last --profile, then each --param in order, 16 --param at most */
+#define KH_SIMOPT_STRICT 8u                  /* --strict: the subcommand ends with kh_simdiag_end (run, gemm, demo, bench gemm) */
 #define KH_SIMOPTS_MAX_EDITS 64              /* IN_ORDER: most --profile and --param together */
 #define KH_SIMOPTS_MAX_PARAMS 16             /* PROFILE_FIRST: most --param */
 
@@ -31,6 +32,7 @@ typedef struct kh_simopts {
     const char *stats;     /* --stats, NULL: no statistics */
     int check;             /* --check: the live flit checker */
     int report;            /* --report: the end-of-run report on standard output (docs/report.md) */
+    int strict;            /* --strict: a diagnostic makes the exit status 1 (docs/diagnostics.md) */
     const char *heatmap;   /* --heatmap F.svg, NULL: none */
     kh_trace_filter keep;  /* --trace-window A:B, --trace-flits LIST: read through kh_simopts_keep */
     int flits_given;       /* --trace-flits was given */
