@@ -66,6 +66,7 @@ int kh_cmd_replay(int argc, char **argv)
         else if (!kh_simopts_word(&so, argv[i], operand, 2, usage, &rc))
             return rc;
     }
+    if (kh_simopts_done(&so)) return 2;
     const char *kind = operand[0], *file = operand[1];
     if (!kind || !file) {
         usage(stderr);
