@@ -7,6 +7,7 @@
 static const kh_unit_kind *const kinds[] = {
     &kh_unit_cluster,
     &kh_unit_vector,
+    &kh_unit_vector2,
     &kh_unit_matmul,
     &kh_unit_saxpy,
     &kh_unit_rv64_sys_pe,

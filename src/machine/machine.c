@@ -193,7 +193,9 @@ static int build_units(kh_machine *m, unsigned id, char *err, size_t errlen)
         const kh_map_ep *port = kh_map_port(mm->map, ep->bound_port >= 0 ? (unsigned)ep->bound_port : 0);
         kh_cu_place place = {.x = ep->x, .y = ep->y, .mem_x = port->x, .mem_y = port->y, .mesh_id = (uint8_t)id};
         char e2[256];
-        kh_cu *cu = kh_cu_new(m->sim, kh_unit_by_token(ep->token), &place, e2, sizeof e2);
+        const kh_unit_kind *kind = kh_unit_by_token(ep->token);
+        if (!strcmp(ep->token, "vec") && kh_sim_params(m->sim)->vec_core_v2) kind = kh_unit_by_token("vc2");
+        kh_cu *cu = kh_cu_new(m->sim, kind, &place, e2, sizeof e2);
         if (!cu) {
             snprintf(err, errlen, "map line %u, token '%s' at (%u,%u): %s", ep->line, ep->token, ep->x, ep->y, e2);
             return -1;

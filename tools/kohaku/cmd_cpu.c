@@ -82,6 +82,7 @@ int kh_cmd_cpu(int argc, char **argv)
         int rc;
         if (!kh_simopts_word(&so, argv[i], operand, 2, usage, &rc)) return rc;
     }
+    if (kh_simopts_done(&so)) return 2;
     const char *machine = operand[0], *program = operand[1];
     if (!machine || !program) {
         usage(stderr);

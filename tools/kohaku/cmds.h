@@ -25,6 +25,8 @@
 #define KH_DECLARE_CMD(name, help) int kh_cmd_##name(int argc, char **argv);
 KH_CMDS(KH_DECLARE_CMD)
 #undef KH_DECLARE_CMD
+/* `kohaku replay vector2 ...` (cmd_replay_v2.c); argv[0] is "vector2". */
+int kh_cmd_replay_vector2(int argc, char **argv);
 
 /* `kohaku cpu run --isa rv64 ...` (cmd_cpu64.c), entered from kh_cmd_cpu */
 int kh_cmd_cpu_rv64(int argc, char **argv);
