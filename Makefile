@@ -127,7 +127,17 @@ RV_CFLAGS := -march=rv32i -mabi=ilp32 -Os -ffreestanding -nostdlib -Wall -Wextra
 RV_DEPS   := examples/rv32/crt0.S examples/rv32/kohaku_rv32.ld examples/rv32/kohaku_rv32.h
 RV_PROGS  := $(patsubst examples/rv32/%.c,$(BUILD)/rv32/%.elf,$(sort $(wildcard examples/rv32/*.c)))
 
-.PHONY: all lib cli test run bench fuzz clean docs install rv32
+# Programs for the RV64 system core (examples/rv64, docs/rv64.md): flat_*.c
+# for the flat harness, node_*.c for the node processor, pe_*.c for the
+# mesh compute unit, each with its link script.
+RV64_CFLAGS := -march=rv64ima_zicsr -mabi=lp64 -mcmodel=medany -O2 -ffreestanding -nostdlib -nostartfiles \
+               -Wall -Wextra -Werror -Iexamples/rv64
+RV64_DEPS   := examples/rv64/crt0.S examples/rv64/flat.ld examples/rv64/node.ld examples/rv64/pe.ld \
+               examples/rv64/kohaku_rv64.h
+RV64_PROGS  := $(patsubst examples/rv64/%.c,$(BUILD)/rv64/%.elf,$(sort $(wildcard examples/rv64/*.c)))
+rv64_map     = $(if $(filter node_%,$(1)),-DEXIT_ADDR=0x20000 -T examples/rv64/node.ld,$(if $(filter pe_%,$(1)),-DEXIT_ADDR=0x20000 -T examples/rv64/pe.ld,-T examples/rv64/flat.ld))
+
+.PHONY: all lib cli test run bench fuzz clean docs install rv32 rv64
 # Keep intermediate objects (tests, benches) so rebuilds stay incremental.
 .SECONDARY:
 all: $(LIB) $(SO) $(CLI)
@@ -293,6 +303,14 @@ $(BUILD)/rv32/%.elf: examples/rv32/%.c $(RV_DEPS)
 	@echo "  RVCC  $@"
 	$(Q)$(RV_CC) $(RV_CFLAGS) -T examples/rv32/kohaku_rv32.ld -o $@ examples/rv32/crt0.S $< -lgcc
 
+$(BUILD)/rv64/%.elf: examples/rv64/%.c $(RV64_DEPS)
+	@mkdir -p $(@D)
+	@echo "  RVCC  $@"
+	$(Q)$(RV_CC) $(RV64_CFLAGS) $(call rv64_map,$*) -o $@ examples/rv64/crt0.S $< -lgcc
+
+rv64: $(if $(RV_HAVE),$(RV64_PROGS))
+	@$(if $(RV_HAVE),true,echo "rv64: $(RV_CC) not found: install gcc-riscv64-unknown-elf to build examples/rv64")
+
 rv32: $(if $(RV_HAVE),$(RV_PROGS))
 	@$(if $(RV_HAVE),true,echo "rv32: $(RV_CC) not found: install gcc-riscv64-unknown-elf to build examples/rv32")
 
@@ -303,7 +321,7 @@ $(MPI_CLI):
 	@$(MAKE) --no-print-directory MPI=1 SAN=$(SAN) cli
 endif
 
-test: $(TEST_BINS) $(CLI) $(SO) $(if $(RV_HAVE),$(RV_PROGS)) $(MPI_CLI)
+test: $(TEST_BINS) $(CLI) $(SO) $(if $(RV_HAVE),$(RV_PROGS) $(RV64_PROGS)) $(MPI_CLI)
 	@BUILD=$(BUILD) KOHAKU_MPI=$(MPI_CLI) sh tests/run.sh $(TEST_BINS)
 
 run: $(CLI)

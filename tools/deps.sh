@@ -28,6 +28,7 @@ libopenmpi-dev                  # tests/cli/mpi.sh: mpicc, for build-mpi/kohaku
 gcc-riscv64-unknown-elf         # make rv32: t_rv32_gemm, tests/cli/cpu.sh, t_rv32_qemu
 picolibc-riscv64-unknown-elf    # the RISC-V toolchain's C library
 qemu-system-misc                # t_rv32_qemu: qemu-system-riscv32, the RV32 differential
+qemu-user                       # t_rv64_qemu: qemu-riscv64, the RV64 differential
 pkgconf                         # tests/cli/install.sh: pkg-config (it falls back without)
 EOF
 }

@@ -39,6 +39,9 @@ struct kh_sim {
     kh_cycle progress_at;                        /* next cycle to call progress at, KH_NEVER: none */
     kh_cycle (*progress)(void *ctx, kh_cycle now); /* kh_sim_set_progress */
     void *progress_ctx;
+    /* diagnostics (kh_sim_diag, diag.c): distinct names in first-raised order */
+    struct kh_diag_rec *diag;
+    unsigned ndiag;
 };
 
 #endif
