@@ -8,6 +8,28 @@
 CC      ?= cc
 SAN     ?= 0
 MPI     ?= 0
+# The build uses every core unless told otherwise: a -j on the command line
+# or in MAKEFLAGS wins (make 4.3 hides the command line's from this test, but
+# the command line overrides this default), a sub-make shares its parent's
+# jobs, and `clean` keeps one job (beside other goals it must not race them).
+ifeq ($(MAKELEVEL)$(filter clean,$(MAKECMDGOALS)),0)
+ifeq ($(filter -j% --jobs%,$(MAKEFLAGS))$(shell printenv MAKEFLAGS | grep -E -e '(^| )(-j|--jobs)' -e '^[^ =-]*j'),)
+MAKEFLAGS += -j$(shell nproc 2>/dev/null || echo 1)
+endif
+endif
+# make test first installs the Debian packages the full test set uses
+# (tools/deps.sh) that are missing, when it can: as root, with apt-get. It
+# prints the apt-get line it runs. DEPS=0 leaves the system alone; the tests
+# that need a missing package are then counted as skipped, and named.
+DEPS    ?= 1
+ifneq ($(filter test,$(MAKECMDGOALS)),)
+ifneq ($(DEPS),0)
+DEPS_LOG := $(shell sh tools/deps.sh install >&2)
+ifneq ($(.SHELLSTATUS),0)
+$(error tools/deps.sh could not install the packages the tests need (DEPS=0 skips this))
+endif
+endif
+endif
 ifeq ($(SAN),1)
 BUILD   := build-san
 SANFLAGS := -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
@@ -105,7 +127,17 @@ RV_CFLAGS := -march=rv32i -mabi=ilp32 -Os -ffreestanding -nostdlib -Wall -Wextra
 RV_DEPS   := examples/rv32/crt0.S examples/rv32/kohaku_rv32.ld examples/rv32/kohaku_rv32.h
 RV_PROGS  := $(patsubst examples/rv32/%.c,$(BUILD)/rv32/%.elf,$(sort $(wildcard examples/rv32/*.c)))
 
-.PHONY: all lib cli test test-engines run bench fuzz clean docs install rv32
+# Programs for the RV64 system core (examples/rv64, docs/rv64.md): flat_*.c
+# for the flat harness, node_*.c for the node processor, pe_*.c for the
+# mesh compute unit, each with its link script.
+RV64_CFLAGS := -march=rv64ima_zicsr -mabi=lp64 -mcmodel=medany -O2 -ffreestanding -nostdlib -nostartfiles \
+               -Wall -Wextra -Werror -Iexamples/rv64
+RV64_DEPS   := examples/rv64/crt0.S examples/rv64/flat.ld examples/rv64/node.ld examples/rv64/pe.ld \
+               examples/rv64/kohaku_rv64.h
+RV64_PROGS  := $(patsubst examples/rv64/%.c,$(BUILD)/rv64/%.elf,$(sort $(wildcard examples/rv64/*.c)))
+rv64_map     = $(if $(filter node_%,$(1)),-DEXIT_ADDR=0x20000 -T examples/rv64/node.ld,$(if $(filter pe_%,$(1)),-DEXIT_ADDR=0x20000 -T examples/rv64/pe.ld,-T examples/rv64/flat.ld))
+
+.PHONY: all lib cli test test-engines run bench fuzz clean docs install rv32 rv64
 # Keep intermediate objects (tests, benches) so rebuilds stay incremental.
 .SECONDARY:
 all: $(LIB) $(SO) $(CLI)
@@ -271,6 +303,14 @@ $(BUILD)/rv32/%.elf: examples/rv32/%.c $(RV_DEPS)
 	@echo "  RVCC  $@"
 	$(Q)$(RV_CC) $(RV_CFLAGS) -T examples/rv32/kohaku_rv32.ld -o $@ examples/rv32/crt0.S $< -lgcc
 
+$(BUILD)/rv64/%.elf: examples/rv64/%.c $(RV64_DEPS)
+	@mkdir -p $(@D)
+	@echo "  RVCC  $@"
+	$(Q)$(RV_CC) $(RV64_CFLAGS) $(call rv64_map,$*) -o $@ examples/rv64/crt0.S $< -lgcc
+
+rv64: $(if $(RV_HAVE),$(RV64_PROGS))
+	@$(if $(RV_HAVE),true,echo "rv64: $(RV_CC) not found: install gcc-riscv64-unknown-elf to build examples/rv64")
+
 rv32: $(if $(RV_HAVE),$(RV_PROGS))
 	@$(if $(RV_HAVE),true,echo "rv32: $(RV_CC) not found: install gcc-riscv64-unknown-elf to build examples/rv32")
 
@@ -281,14 +321,14 @@ $(MPI_CLI):
 	@$(MAKE) --no-print-directory MPI=1 SAN=$(SAN) cli
 endif
 
-test: $(TEST_BINS) $(CLI) $(SO) $(if $(RV_HAVE),$(RV_PROGS)) $(MPI_CLI)
+test: $(TEST_BINS) $(CLI) $(SO) $(if $(RV_HAVE),$(RV_PROGS) $(RV64_PROGS)) $(MPI_CLI)
 	@BUILD=$(BUILD) KOHAKU_MPI=$(MPI_CLI) sh tests/run.sh $(TEST_BINS)
 
 # The engines' differential test: the test binaries on the per-cycle
 # reference engine, every CLI command of tests/cli/ on both engines with
 # its outputs compared (tests/support/engine_diff.sh), and the bench's
 # workloads both ways (tests/engines.sh).
-test-engines: $(TEST_BINS) $(CLI) $(SO) $(if $(RV_HAVE),$(RV_PROGS)) $(MPI_CLI)
+test-engines: $(TEST_BINS) $(CLI) $(SO) $(if $(RV_HAVE),$(RV_PROGS) $(RV64_PROGS)) $(MPI_CLI)
 	@BUILD=$(BUILD) KOHAKU_MPI=$(MPI_CLI) ENGINE_DIFF=1 sh tests/run.sh $(TEST_BINS)
 
 run: $(CLI)
@@ -303,8 +343,9 @@ else
 endif
 
 FUZZ_SECONDS ?= 10
+# + : fuzz/run.sh's make shares this make's jobs
 fuzz:
-	@FUZZ_SECONDS=$(FUZZ_SECONDS) sh fuzz/run.sh
+	+@FUZZ_SECONDS=$(FUZZ_SECONDS) sh fuzz/run.sh
 
 # The field tables are generated from isa/*.isa into the build tree
 # ($(BUILD)/docs/isa/), never into the sources: like the C headers, they

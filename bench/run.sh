@@ -12,6 +12,8 @@ status=0
 "$BUILD/bench/b_mx" || status=1
 # the cluster's arithmetic and the whole machine on the demo GEMM (issue 6)
 "$K" bench gemm || status=1
+# the V2 vector core alone on upstream's kernels (issue 34): cycles per CPU second
+"$BUILD/bench/b_vector2" data || status=1
 # cycle fidelity on two loaded machines against the RTL (issue 17)
 sh bench/fidelity.sh "$K" data || status=1
 exit $status

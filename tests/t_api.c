@@ -139,6 +139,91 @@ static void the_dram_backdoor_stops_at_the_populated_dram(void)
     kh_dev_close(d);
 }
 
+/* kh_dev_param: the machine as built, profile and parameters applied */
+static void parameters_read_back(void)
+{
+    kh_dev *d = NULL;
+    char err[256];
+    const char *params[] = {"read_quant=1"};
+    CHECK_EQ(kh_dev_open(&d, "default", "host-zero", params, 1, err, sizeof err), KH_OK);
+    if (!d) return;
+    uint64_t v = 99;
+    CHECK_EQ(kh_dev_param(d, "read_quant", &v), KH_OK);
+    CHECK_EQ(v, 1);
+    CHECK_EQ(kh_dev_param(d, "host_read_cycles", &v), KH_OK);
+    CHECK_EQ(v, 0); /* host-zero */
+    CHECK_EQ(kh_dev_param(d, "dram_lat", &v), KH_OK);
+    CHECK_EQ(v, 51); /* the default (memory.md §7) */
+    CHECK_EQ(kh_dev_param(d, "no_such_row", &v), KH_E_ARG);
+    CHECK_EQ(kh_dev_param(NULL, "read_quant", &v), KH_E_ARG);
+    kh_dev_close(d);
+}
+
+/* kh_dev_diag: none on a fresh machine, KH_E_ARG past the end, 0 for NULL */
+static void diagnostics_of_a_quiet_machine(void)
+{
+    kh_dev *d = open_default();
+    if (!d) return;
+    const char *name = "x", *msg = "y";
+    uint64_t n = 7;
+    CHECK_EQ(kh_dev_diag_count(d), 0);
+    CHECK_EQ(kh_dev_diag(d, 0, &name, &n, &msg), KH_E_ARG);
+    CHECK(strstr(kh_dev_message(d), "diagnostic 0") != NULL);
+    CHECK_EQ(kh_dev_diag_count(NULL), 0);
+    CHECK_EQ(kh_dev_diag(NULL, 0, &name, &n, &msg), KH_E_ARG);
+    kh_dev_close(d);
+}
+
+/* host_map noboard (docs/python.md): what upstream's Card() assumes with
+ * no board file. Its control window at 0x4_0080_0000 is mesh 0's (CAPS of
+ * the default map, control.md §2.2); mesh 0's DRAM at 0: its scratch at
+ * 0xfff00000 is the same memory kohaku's map reaches at
+ * ((0+1) << 40) + 0xfff00000 (control.md §9.2) */
+static void the_noboard_host_map(void)
+{
+    kh_dev *d = NULL;
+    char err[256];
+    const char *params[] = {"host_map=noboard"};
+    CHECK_EQ(kh_dev_open(&d, "default", NULL, params, 1, err, sizeof err), KH_OK);
+    if (!d) return;
+    uint64_t v = 0;
+    uint8_t w[64], r[64];
+    CHECK_EQ(kh_dev_read64(d, UINT64_C(0x400800010), &v), KH_OK);
+    CHECK_EQ(v, UINT64_C(0x0000000201040120));
+    for (unsigned i = 0; i < 64; i++) w[i] = (uint8_t)(0x5A ^ i);
+    CHECK_EQ(kh_dev_write_block(d, UINT64_C(0xfff00000), w, 64), KH_OK);
+    CHECK_EQ(kh_dev_read_block(d, UINT64_C(0xfff00000), r, 64), KH_OK);
+    CHECK(!memcmp(w, r, 64));
+    CHECK_EQ(kh_dev_dram_read(d, 0, UINT64_C(0xfff00000), r, 64), KH_OK);
+    CHECK(!memcmp(w, r, 64));
+    /* kohaku's own windows are not this map's */
+    CHECK_EQ(kh_dev_read64(d, 0x800010, &v), KH_OK); /* 0x80_0000 is mesh 0's DRAM here */
+    CHECK_EQ(kh_dev_read64(d, UINT64_C(1) << 40, &v), KH_E_UNMAPPED);
+    CHECK(strstr(kh_dev_message(d), "host map noboard") != NULL);
+    CHECK_EQ(kh_dev_read64(d, UINT64_C(0x400810010), &v), KH_E_UNMAPPED); /* mesh 1: one mesh here */
+    /* a block running off the 4 GiB window is refused, nothing written */
+    CHECK_EQ(kh_dev_write_block(d, UINT64_C(0xfffffff8), w, 16), KH_E_UNMAPPED);
+    kh_dev_close(d);
+}
+
+/* kohaku's map refuses 0xfff00000, saying what upstream's board-less
+ * Card() wants and what to do */
+static void the_kohaku_map_names_the_way_out(void)
+{
+    kh_dev *d = open_default();
+    if (!d) return;
+    uint8_t w[64] = {0};
+    CHECK_EQ(kh_dev_write_block(d, UINT64_C(0xfff00000), w, 64), KH_E_UNMAPPED);
+    CHECK(strstr(kh_dev_message(d), "host_map=noboard") != NULL);
+    CHECK(strstr(kh_dev_message(d), "Card.from_board(\"multimesh_v67\"") != NULL);
+    uint64_t v;
+    CHECK_EQ(kh_dev_read64(d, UINT64_C(0x400800010), &v), KH_E_UNMAPPED);
+    CHECK(strstr(kh_dev_message(d), "node control window") != NULL);
+    CHECK_EQ(kh_dev_read64(d, UINT64_C(1) << 41 | 8, &v), KH_E_UNMAPPED); /* no hint where it would mislead */
+    CHECK(strstr(kh_dev_message(d), "Card()") == NULL);
+    kh_dev_close(d);
+}
+
 int main(void)
 {
     KH_RUN(null_handles_are_refused);
@@ -147,5 +232,9 @@ int main(void)
     KH_RUN(a_run_past_the_clock_end_is_refused);
     KH_RUN(an_idle_limit_never_moves_the_clock_back);
     KH_RUN(the_dram_backdoor_stops_at_the_populated_dram);
+    KH_RUN(parameters_read_back);
+    KH_RUN(diagnostics_of_a_quiet_machine);
+    KH_RUN(the_noboard_host_map);
+    KH_RUN(the_kohaku_map_names_the_way_out);
     return kh_test_end("t_api");
 }

@@ -107,7 +107,7 @@ static void acc_to_f16_word_places_every_lane(void)
 static void acc_to_f16_word_avx2_places_every_lane(void)
 {
 #ifndef KH_MX_HAVE_X86
-    printf("# note: not x86-64: no AVX2 path\n");
+    kh_test_skip("an x86-64 CPU with AVX2", "not x86-64: no AVX2 path");
 #else
     uint64_t s = 0x1234567887654321ull;
     const unsigned mw = KH_ACC_MW_DEFAULT;
@@ -124,7 +124,7 @@ static void acc_to_f16_word_avx2_places_every_lane(void)
             }
         }
         if (!kh_acc_to_f16_word_fp22_avx2(v, w)) {
-            printf("# note: no AVX2 here (or KOHAKU_SIMD=portable): not tested\n");
+            kh_test_skip("an x86-64 CPU with AVX2", "no AVX2 here (or KOHAKU_SIMD=portable): not tested");
             return;
         }
         for (unsigned e = 0; e < 16; e++)

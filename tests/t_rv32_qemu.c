@@ -7,7 +7,7 @@
  * (AUIPC, links) are made position-independent by subtracting a base taken
  * with AUIPC at the start, so code at 0 here and at 0x8000_0000 there
  * compute the same values. Needs qemu-system-riscv32 and
- * riscv64-unknown-elf-gcc; skipped with a message without them.
+ * riscv64-unknown-elf-gcc; counted as skipped, naming the package, without them.
  * RV32_QEMU_STREAMS sets the stream count (default 128, at most 500 per
  * run), RV32_QEMU_SEED the generator's seed. */
 #include <stdint.h>
@@ -212,11 +212,20 @@ static int run_qemu(const stream *st, unsigned ns, const char *dir, uint32_t *ou
 
 static void random_streams_match_qemu(void)
 {
-    if (!have("qemu-system-riscv32") || !have("riscv64-unknown-elf-gcc") || !have("timeout")) {
-        printf("skip: qemu-system-riscv32 (qemu-system-misc) or riscv64-unknown-elf-gcc not installed: "
-               "no differential run\n");
-        return;
+    static const struct {
+        const char *tool, *package; /* the command, the Debian package that has it */
+    } need[] = {{"qemu-system-riscv32", "qemu-system-misc"},
+                {"riscv64-unknown-elf-gcc", "gcc-riscv64-unknown-elf"},
+                {"timeout", "coreutils"}};
+    int lacking = 0;
+    for (unsigned i = 0; i < sizeof need / sizeof need[0]; i++) {
+        if (have(need[i].tool)) continue;
+        char why[128];
+        snprintf(why, sizeof why, "%s not found: no differential run", need[i].tool);
+        kh_test_skip(need[i].package, why);
+        lacking = 1;
     }
+    if (lacking) return;
     const char *env = getenv("RV32_QEMU_STREAMS");
     unsigned ns = env ? (unsigned)atoi(env) : 128;
     if (ns < 1 || ns > 500) ns = 128;

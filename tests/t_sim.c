@@ -635,7 +635,8 @@ static void params_out_of_range_are_refused(void)
 {
     kh_params p;
     char err[300];
-    static const char *const profiles[] = {"machine", "rec", "rec-saxpy", "rec-cluster", "rec-vector"};
+    static const char *const profiles[] = {"machine", "rec", "rec-saxpy", "rec-cluster", "rec-vector",
+                                           "upstream-7703ee8"};
     for (size_t i = 0; i < sizeof profiles / sizeof profiles[0]; i++) {
         kh_params_default(&p);
         CHECK_EQ(kh_params_profile(&p, profiles[i], err, sizeof err), 0);
@@ -656,6 +657,68 @@ static void params_out_of_range_are_refused(void)
     CHECK(strstr(err, "power of two") != NULL);
     CHECK_EQ(kh_params_set(&p, "cluster_tiles", "256", err, sizeof err), 0);
     CHECK_EQ(kh_params_set(&p, "ilink_lat", "0", err, sizeof err), -1);
+}
+
+/* docs/diagnostics.md: what upstream's published stack expects */
+static void upstream_profile_sets_the_stack(void)
+{
+    kh_params p;
+    char err[300];
+    kh_params_default(&p);
+    CHECK_EQ(kh_params_profile(&p, "upstream-7703ee8", err, sizeof err), 0);
+    CHECK_EQ(p.read_quant, 1);            /* cluster.md §11 */
+    CHECK_EQ(p.dispatch_older_rtl, 1);    /* the 7703ee8 RTL's dispatcher */
+    CHECK_EQ(p.host_map, 1);              /* Card() without a board */
+    CHECK_EQ(p.host_access_cycles, 3900000); /* ~13 ms per JTAG access at 300 MHz */
+    CHECK_EQ(p.host_read_cycles, 81);     /* the rest as the machine's */
+    CHECK_EQ(p.strict, 0);
+    CHECK_EQ(kh_params_set(&p, "host_map", "kohaku", err, sizeof err), 0);
+    CHECK_EQ(p.host_map, 0);
+    CHECK_EQ(kh_params_set(&p, "host_map", "noboard", err, sizeof err), 0);
+    CHECK_EQ(p.host_map, 1);
+    CHECK_EQ(kh_params_set(&p, "host_map", "2", err, sizeof err), -1);
+    CHECK_EQ(kh_params_profile(&p, "upstream", err, sizeof err), -1);
+    CHECK(strstr(err, "upstream-7703ee8") != NULL); /* the refusal lists it */
+}
+
+/* sim.h diagnostics: counted per name in first-raised order, the first
+ * message kept; raising one logs nothing; past KH_DIAG_NAMES names the
+ * last slot counts the rest as "other" */
+static unsigned logged;
+static void count_log(void *ctx, kh_log_level lvl, const char *msg)
+{
+    (void)ctx;
+    (void)lvl;
+    (void)msg;
+    logged++;
+}
+
+static void diagnostics_are_kept_per_name(void)
+{
+    kh_sim *sim = kh_sim_new(NULL);
+    if (!sim) return;
+    kh_sim_set_log(sim, count_log, NULL, KH_LOG_DEBUG);
+    logged = 0;
+    CHECK_EQ(kh_sim_ndiag(sim), 0);
+    CHECK(kh_sim_diag_at(sim, 0, NULL, NULL) == NULL);
+    kh_sim_diag(sim, "a", "first %d", 1);
+    kh_sim_diag(sim, "b", "other %s", "thing");
+    kh_sim_diag(sim, "a", "second %d", 2);
+    CHECK_EQ(kh_sim_ndiag(sim), 2);
+    CHECK_EQ(kh_sim_diag_total(sim), 3);
+    uint64_t n = 0;
+    const char *msg = NULL, *name = kh_sim_diag_at(sim, 0, &n, &msg);
+    CHECK(name && !strcmp(name, "a") && n == 2 && !strcmp(msg, "first 1"));
+    name = kh_sim_diag_at(sim, 1, &n, &msg);
+    CHECK(name && !strcmp(name, "b") && n == 1 && !strcmp(msg, "other thing"));
+    CHECK_EQ(logged, 0);
+    static const char *const names[] = {"c", "d", "e", "f", "g", "h", "i", "j"};
+    for (unsigned i = 0; i < 8; i++) kh_sim_diag(sim, names[i], "%s", names[i]);
+    CHECK_EQ(kh_sim_ndiag(sim), KH_DIAG_NAMES);
+    name = kh_sim_diag_at(sim, KH_DIAG_NAMES - 1, &n, NULL);
+    CHECK(name && !strcmp(name, "other") && n == 3); /* h, i, j */
+    CHECK_EQ(kh_sim_diag_total(sim), 11);
+    kh_sim_destroy(sim);
 }
 
 int main(void)
@@ -679,5 +742,7 @@ int main(void)
     KH_RUN(unowned_components_are_not_stepped);
     KH_RUN(params_default_set_and_profiles);
     KH_RUN(params_out_of_range_are_refused);
+    KH_RUN(upstream_profile_sets_the_stack);
+    KH_RUN(diagnostics_are_kept_per_name);
     return kh_test_end("t_sim");
 }

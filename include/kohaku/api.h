@@ -16,7 +16,7 @@
 #include <stdint.h>
 
 #define KH_API_MAJOR 1
-#define KH_API_MINOR 1
+#define KH_API_MINOR 2 /* 1: kh_dev_diag_count, kh_dev_diag, kh_dev_param, the parameter host_map; 2: kh_dev_set_engine */
 /* The library's API version: major << 16 | minor. A program built against
  * KH_API_MAJOR runs with any library of the same major version. */
 unsigned kh_api_version(void);
@@ -52,7 +52,10 @@ const char *kh_dev_message(const kh_dev *d);
 
 /* The host window (control.md §9): word and block accesses; a block is the
  * same run of word accesses, little-endian. Each access costs the host
- * link's time (docs/host-link.md). A refused access changes nothing. */
+ * link's time (docs/host-link.md). A refused access changes nothing. The
+ * addresses are those of the machine's host_map parameter: 0 kohaku's map
+ * (control.md §9.2), 1 "noboard", what upstream's Card() assumes without a
+ * board file (docs/python.md). */
 int kh_dev_write64(kh_dev *d, uint64_t addr, uint64_t value);
 int kh_dev_read64(kh_dev *d, uint64_t addr, uint64_t *value);
 int kh_dev_write_block(kh_dev *d, uint64_t addr, const void *bytes, size_t n);
@@ -98,5 +101,19 @@ int kh_dev_dram_read(kh_dev *d, unsigned mesh, uint64_t offset, void *bytes, siz
 int kh_dev_dram_write(kh_dev *d, unsigned mesh, uint64_t offset, const void *bytes, size_t n);
 /* Meshes of the machine (1..4). */
 unsigned kh_dev_meshes(const kh_dev *d);
+/* The machine parameter name (kohaku params) as the machine was built,
+ * profile and parameters applied. KH_E_ARG for a name no row has. */
+int kh_dev_param(const kh_dev *d, const char *name, uint64_t *value);
+
+/* Diagnostics (docs/diagnostics.md): the machine's results so far carry
+ * the signature of a known mistake, such as upstream's published compiler
+ * (FP16 operands) on a machine without its read-path quantiser
+ * ("older_read_path"). Nothing fails: the caller shows them. Distinct
+ * diagnostics so far (cheap: compare after each call to see a new one). */
+unsigned kh_dev_diag_count(const kh_dev *d);
+/* Diagnostic i (0 .. kh_dev_diag_count - 1): its name, how often it was
+ * seen and its first occurrence's message, each pointer (if not NULL) set;
+ * the strings live until kh_dev_close. KH_E_ARG past the end. */
+int kh_dev_diag(kh_dev *d, unsigned i, const char **name, uint64_t *count, const char **message);
 
 #endif

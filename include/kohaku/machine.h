@@ -87,6 +87,9 @@ kh_cu *kh_machine_unit_at(const kh_machine *m, unsigned mesh, unsigned x, unsign
  * kh_machine_unit_at(m, i, 0, 0)); NULL when cpu_mode builds none. */
 typedef struct kh_rv32 kh_rv32;
 kh_rv32 *kh_machine_cpu_at(const kh_machine *m, unsigned mesh);
+/* The RV64 complex of a mesh's node (machine parameter cpu_rv64), or NULL. */
+typedef struct kh_rv64_node kh_rv64_node;
+kh_rv64_node *kh_machine_cpu64_at(const kh_machine *m, unsigned mesh);
 
 /* The first error any part of the machine reported while running (a kick
  * an orchestrator refused, ...), or NULL. */

@@ -107,6 +107,11 @@ uint16_t kh_acc_to_f16(uint32_t v, unsigned mw);
 /* The FP16 word of a sub-tile (numerics §7, cluster.md §6): lane e converted
  * by kh_acc_to_f16 at bits [16e+15:16e] of the 256-bit word. */
 void kh_acc_to_f16_word(const uint32_t v[16], unsigned mw, uint64_t word[4]);
+/* A unit's drained FP16 word (16 lanes, lane e at [16e+15:16e]) counted as
+ * what a user would call suspicious: lanes at +-65504 (the drain's
+ * saturation, numerics §7) added to *saturated, Inf or NaN lanes (which
+ * the cluster's drain never makes; another path may) to *nonfinite. */
+void kh_f16_word_extremes(const uint64_t word[4], uint64_t *saturated, uint64_t *nonfinite);
 
 /* One K block through the whole accumulate pipeline (numerics §4-§6.2),
  * chain[4i+j] = kh_acc_from_product(c[i][j], a->scale[i], b->scale[j], ...)

@@ -48,6 +48,8 @@
 #define KH_ORCH_AUX_CFG 0x0800     /* W 0x800-0x8FF client registers (§2.8) */
 #define KH_ORCH_NODE_STATUS 0x1000 /* RO status mirror, alias at 0x1800 (§2.6) */
 #define KH_ORCH_STAGE 0x2000       /* W staging RAM, 40 bytes per slot (§2.3) */
+#define KH_ORCH_SLOT 0x8000        /* RW 4 KB RV64 host-load window (docs/rv64.md §10) */
+#define KH_ORCH_SLOT_SIZE 0x1000
 
 /* ---- control-program engine command window (control.md §3) ---- */
 #define KH_ENG_CTRL 0x0000  /* W [0] GO; R [0] busy [1] done [2] err (§3) */
@@ -76,6 +78,12 @@ typedef struct kh_orch_env {
     /* AUX_STATW word k (0..15): the interlink's status (control.md §7.5) at
      * cycle now. NULL reads 0 (no interlink). */
     uint64_t (*aux_statw)(void *ctx, unsigned k, kh_cycle now);
+    /* The 4 KB slot at KH_ORCH_SLOT (the RV64 complex's host-load window,
+     * docs/rv64.md §10): a write beat accepted in cycle `beat`, a read at
+     * the start of cycle now; off is the offset inside the slot. NULL
+     * (no complex): writes are dropped and reads return 0, as before. */
+    void (*slot_write)(void *ctx, unsigned off, uint64_t data, uint8_t strb, kh_cycle beat);
+    uint64_t (*slot_read)(void *ctx, unsigned off, kh_cycle now);
 } kh_orch_env;
 
 typedef struct kh_orch_cfg {

@@ -26,6 +26,12 @@ enum {
     KH_CPU_MODE_DROP = 3,  /* "drop": no processor, flits to (0,0) dropped with a log line */
 };
 
+/* host_map: the map the library's host API decodes (docs/python.md). */
+enum {
+    KH_HOST_MAP_KOHAKU = 0,  /* "kohaku": control.md §9.2 as it stands */
+    KH_HOST_MAP_NOBOARD = 1, /* "noboard": upstream's Card() without a board file */
+};
+
 /* One row of a table. */
 typedef struct kh_param_info {
     const char *name, *unit, *source, *doc;
@@ -48,7 +54,10 @@ int kh_params_check(const kh_params *p, char *err, size_t errlen);
 /* Apply "name=value" (as from --param). */
 int kh_params_set_assign(kh_params *p, const char *assign, char *err, size_t errlen);
 /* Apply a profile: "machine" (defaults), "host-zero" (host accesses cost
- * no simulated time, control.md §9.3), or a recording profile of
+ * no simulated time, control.md §9.3), "upstream-7703ee8" (what upstream's
+ * published compiler and driver expect: read_quant, dispatch_older_rtl,
+ * host_map noboard, its JTAG link's host_access_cycles; docs/diagnostics.md),
+ * or a recording profile of
  * parameters.md §2, each with the zero-time host: "rec" (stand-in FIFOs:
  * fall-through 1, capacity DEPTH+2) or a unit kind's ("rec-saxpy",
  * "rec-cluster", "rec-vector"). 0 ok, -1 unknown name

@@ -430,6 +430,28 @@ static inline int kh_comp_tracing(const kh_comp *c) { return ((const kh_sched *)
 /* Messages logged at each level so far (tests use it to see a warning). */
 unsigned kh_sim_log_count(const kh_sim *sim, kh_log_level lvl);
 
+/* Diagnostics (docs/diagnostics.md): the results of a run carry the
+ * signature of a known mistake (the first: an older compiler's FP16
+ * operands on a machine without the read-path quantiser). Unlike a log
+ * warning, a diagnostic is kept: counted per name, with the first
+ * occurrence's message, for whoever drives the simulation to show where
+ * its user looks (the CLI's warning, --strict, the stats and the report,
+ * kh_dev_diag, Python's warnings, kohaku serve's log). Raising one logs
+ * nothing and changes no result or cycle. name: a static identifier such
+ * as "older_read_path"; at most KH_DIAG_NAMES distinct names are kept (a
+ * further one is counted under the last slot's name "other"). */
+#define KH_DIAG_NAMES 8
+#define KH_DIAG_MSG 1024 /* the first message is kept up to this many bytes */
+void kh_sim_diag(kh_sim *sim, const char *name, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+/* Distinct diagnostics raised so far, and diagnostic i of them in the
+ * order first raised: its name, count and first message (NULL past the
+ * end). The strings live as long as the simulation. */
+unsigned kh_sim_ndiag(const kh_sim *sim);
+const char *kh_sim_diag_at(const kh_sim *sim, unsigned i, uint64_t *count, const char **message);
+/* Every diagnostic's occurrences together. */
+uint64_t kh_sim_diag_total(const kh_sim *sim);
+void kh_sim_diag_free(kh_sim *sim); /* kernel use: kh_sim_destroy */
+
 /* ---- partitions (docs/mpi.md) ----------------------------------------- */
 
 /* One process may step only part of a simulation (its partitions, e.g. the

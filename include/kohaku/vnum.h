@@ -46,6 +46,10 @@ enum kh_valu_op {
  * op; a compare's result is 1.0 or +0. An op number outside the enum selects
  * the ALU's default operands: it behaves as MOV. opts: KH_VALU_* bits. */
 kh_e8 kh_valu(unsigned op, kh_e8 a, kh_e8 b, kh_e8 c, int *pred, unsigned opts);
+/* EXP2D of the V2 lanes (docs/vector2.md §7.1): exp2(a - floor(b)) with EXP2's
+ * seed and specials on a, floor(b) clamped to [-256, 255]; *ovf is set for a
+ * result >= 2^tau (Inf and NaN included), the lane's sticky bit. tau <= 128. */
+kh_e8 kh_valu_exp2d(kh_e8 a, kh_e8 b, unsigned tau, int *ovf);
 /* n lanes of one op: out[i] = kh_valu(op, a[i], b[i], c[i], &pred[i], opts),
  * the same results, faster than n calls. */
 void kh_valu_n(unsigned op, const kh_e8 *a, const kh_e8 *b, const kh_e8 *c, kh_e8 *out, int *pred, unsigned n,

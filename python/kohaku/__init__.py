@@ -18,8 +18,10 @@ import ctypes.util
 import json
 import operator
 import os
+import warnings
 
-__all__ = ["Machine", "SimTransport", "KohakuError", "StuckError", "api_version"]
+__all__ = ["Machine", "SimTransport", "KohakuError", "StuckError", "DiagnosticError", "DiagnosticWarning",
+           "api_version"]
 
 WORD_BYTES = 8
 MASK64 = (1 << 64) - 1
@@ -81,6 +83,10 @@ def _load():
         "kh_dev_dram_read": (ctypes.c_int, [p, ctypes.c_uint, u64, ctypes.c_char_p, ctypes.c_size_t]),
         "kh_dev_dram_write": (ctypes.c_int, [p, ctypes.c_uint, u64, ctypes.c_char_p, ctypes.c_size_t]),
         "kh_dev_meshes": (ctypes.c_uint, [p]),
+        "kh_dev_param": (ctypes.c_int, [p, ctypes.c_char_p, ctypes.POINTER(u64)]),
+        "kh_dev_diag_count": (ctypes.c_uint, [p]),
+        "kh_dev_diag": (ctypes.c_int, [p, ctypes.c_uint, ctypes.POINTER(ctypes.c_char_p), ctypes.POINTER(u64),
+                                       ctypes.POINTER(ctypes.c_char_p)]),
     }
     for name, (res, args) in sigs.items():
         fn = getattr(lib, name)
@@ -118,15 +124,39 @@ class StuckError(KohakuError, TimeoutError):
     TimeoutError, so a driver that handles a poll timeout handles this too."""
 
 
+class DiagnosticWarning(UserWarning):
+    """The machine's results carry the signature of a known mistake
+    (docs/diagnostics.md), e.g. upstream's published compiler on a machine
+    without its read-path quantiser: the message says what to do. Raised
+    through `warnings.warn` once per diagnostic and machine, so the usual
+    filters apply (`warnings.simplefilter("error", DiagnosticWarning)`)."""
+
+    def __init__(self, message, name="", count=1):
+        super().__init__(message)
+        self.name, self.count = name, count
+
+
+class DiagnosticError(KohakuError):
+    """A diagnostic under strict mode (the machine parameter strict = 1):
+    raised by the call that first saw it instead of a warning."""
+
+    def __init__(self, name, message):
+        super().__init__("KH_DIAGNOSTIC", message)
+        self.name = name
+
+
 class Machine:
     """One simulated machine.
 
     machine: a map picture, a machine file, or "default". profile: a
-    parameter profile (e.g. "host-zero" for zero-time host accesses, the
-    rec-* recording profiles). params: {name: value} machine parameters
-    (`kohaku params` lists them), applied last. engine: "fast" (the event
-    engine, the default) or "cycle" (the per-cycle reference); every result
-    is the same.
+    parameter profile (`kohaku params --profile`): "host-zero" for
+    zero-time host accesses, the rec-* recording profiles, or a software
+    stack's, "upstream-7703ee8" for upstream's published compiler and
+    driver. params: {name: value} machine parameters (`kohaku params` lists
+    them), applied last. A diagnostic of the run (docs/diagnostics.md) is a
+    DiagnosticWarning, or a DiagnosticError with params {"strict": 1}.
+    engine: "fast" (the event engine, the default) or "cycle" (the per-cycle
+    reference); every result is the same.
     """
 
     def __init__(self, machine="default", profile=None, params=None, engine=None):
@@ -145,10 +175,19 @@ class Machine:
         if engine is not None:
             self._check(lib.kh_dev_set_engine(h, str(engine).encode()))
         self.engine = engine or "fast"
+        self._diag_seen, self.strict = 0, False
+        self.strict = bool(self.param("strict"))
+
+    def param(self, name):
+        """The machine parameter `name` as built (profile and params applied)."""
+        v = ctypes.c_uint64()
+        self._check(_api().kh_dev_param(self._handle(), str(name).encode(), ctypes.byref(v)))
+        return v.value
 
     # -- plumbing
     def _check(self, rc):
         if rc == 0:
+            self._news()
             return
         lib = _api()
         msg = lib.kh_dev_message(self._h).decode(errors="replace")
@@ -158,6 +197,31 @@ class Machine:
         if rc == _E_STUCK:
             raise StuckError(status, msg)
         raise KohakuError(status, msg)
+
+    def _news(self):
+        """A diagnostic raised since the last call: warn once (or raise)."""
+        lib, h = _api(), self._h
+        if h is None or lib.kh_dev_diag_count(h) <= self._diag_seen:
+            return
+        while self._diag_seen < lib.kh_dev_diag_count(h):
+            d = self._diag(self._diag_seen)
+            self._diag_seen += 1
+            if self.strict:
+                raise DiagnosticError(d["name"], d["message"])
+            warnings.warn(DiagnosticWarning(f"kohaku: {d['message']}", d["name"], d["count"]), stacklevel=4)
+
+    def _diag(self, i):
+        name, msg, count = ctypes.c_char_p(), ctypes.c_char_p(), ctypes.c_uint64()
+        rc = _api().kh_dev_diag(self._h, i, ctypes.byref(name), ctypes.byref(count), ctypes.byref(msg))
+        if rc:
+            raise KohakuError(_api().kh_status_name(rc).decode(), _api().kh_dev_message(self._h).decode())
+        return {"name": name.value.decode(), "count": count.value, "message": msg.value.decode(errors="replace")}
+
+    def diagnostics(self):
+        """Every diagnostic so far (docs/diagnostics.md): a list of
+        {"name", "count", "message"}, in the order first raised."""
+        h = self._handle()
+        return [self._diag(i) for i in range(_api().kh_dev_diag_count(h))]
 
     def _handle(self):
         if self._h is None:

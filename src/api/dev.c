@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "api/hostmap.h"
 #include "kohaku/api.h"
 #include "kohaku/card.h"
 #include "kohaku/machine.h"
@@ -15,6 +16,7 @@
 
 struct kh_dev {
     kh_machine *m;
+    unsigned host_map; /* the parameter host_map: the map the accesses use (hostmap.h) */
     kh_trace *trace;
     char msg[DEV_MSG_LEN];
     uint64_t accesses;
@@ -63,6 +65,36 @@ static int card_status(const char *msg)
     return KH_E_REFUSED;
 }
 
+/* addr of an access of n bytes in the dev's host map, as kohaku's address
+ * in *ka: 0, or the status with the message. */
+static int map_addr(kh_dev *d, uint64_t addr, size_t n, uint64_t *ka)
+{
+    if (kh_hostmap_to_kohaku(d->host_map, kh_machine_nmeshes(d->m), addr, n, ka, d->msg, sizeof d->msg))
+        return KH_E_UNMAPPED;
+    return KH_OK;
+}
+
+/* The card refused an access at addr (kohaku's address ka): the status,
+ * the message saying which map was asked when it is not kohaku's, and a
+ * hint for an address upstream's board-less Card() uses. */
+static int refused(kh_dev *d, uint64_t addr, uint64_t ka)
+{
+    int st = card_status(d->msg);
+    if (ka != addr) {
+        char m[DEV_MSG_LEN];
+        int k = snprintf(m, sizeof m, "host address 0x%llx (host map noboard): ", (unsigned long long)addr);
+        if (k > 0 && (size_t)k < sizeof m) {
+            size_t room = sizeof m - (size_t)k;
+            memcpy(m + k, d->msg, room - 1); /* the card's message, cut to fit */
+            m[sizeof m - 1] = 0;
+            memcpy(d->msg, m, sizeof d->msg);
+        }
+    } else if (st == KH_E_UNMAPPED) {
+        kh_hostmap_hint(addr, d->msg, sizeof d->msg);
+    }
+    return st;
+}
+
 static int after_access(kh_dev *d)
 {
     const char *e = kh_machine_error(d->m);
@@ -105,6 +137,7 @@ int kh_dev_open(kh_dev **out, const char *machine, const char *profile, const ch
         return KH_E_NOMEM;
     }
     d->m = m;
+    d->host_map = (unsigned)kh_machine_params(m)->host_map;
     d->stuck_limit = DEV_STUCK_DEFAULT;
     *out = d;
     return KH_OK;
@@ -177,10 +210,12 @@ static int judge_read(kh_dev *d, uint64_t addr, size_t n, uint64_t value)
 
 int kh_dev_write64(kh_dev *d, uint64_t addr, uint64_t value)
 {
+    uint64_t ka;
     DEV_NEED(d);
     forget_reads(d);
     d->accesses++;
-    if (kh_card_write64(kh_machine_card(d->m), addr, value, d->msg, sizeof d->msg)) return card_status(d->msg);
+    if (map_addr(d, addr, 8, &ka)) return KH_E_UNMAPPED;
+    if (kh_card_write64(kh_machine_card(d->m), ka, value, d->msg, sizeof d->msg)) return refused(d, addr, ka);
     return after_access(d);
 }
 
@@ -189,9 +224,14 @@ int kh_dev_read64(kh_dev *d, uint64_t addr, uint64_t *value)
     DEV_NEED(d);
     if (need_buf(d, value, sizeof *value, "kh_dev_read64")) return KH_E_ARG;
     d->accesses++;
-    if (kh_card_read64(kh_machine_card(d->m), addr, value, d->msg, sizeof d->msg)) {
+    uint64_t ka;
+    if (map_addr(d, addr, 8, &ka)) {
         forget_reads(d);
-        return card_status(d->msg);
+        return KH_E_UNMAPPED;
+    }
+    if (kh_card_read64(kh_machine_card(d->m), ka, value, d->msg, sizeof d->msg)) {
+        forget_reads(d);
+        return refused(d, addr, ka);
     }
     int rc = after_access(d);
     return rc ? rc : judge_read(d, addr, 8, *value);
@@ -203,8 +243,10 @@ int kh_dev_write_block(kh_dev *d, uint64_t addr, const void *bytes, size_t n)
     if (need_buf(d, bytes, n, "kh_dev_write_block")) return KH_E_ARG;
     forget_reads(d);
     d->accesses++;
-    if (kh_card_write_block(kh_machine_card(d->m), addr, bytes, n, d->msg, sizeof d->msg))
-        return card_status(d->msg);
+    uint64_t ka;
+    if (n && map_addr(d, addr, n, &ka)) return KH_E_UNMAPPED;
+    if (!n) ka = addr;
+    if (kh_card_write_block(kh_machine_card(d->m), ka, bytes, n, d->msg, sizeof d->msg)) return refused(d, addr, ka);
     return after_access(d);
 }
 
@@ -221,9 +263,14 @@ int kh_dev_read_block(kh_dev *d, uint64_t addr, void *bytes, size_t n)
     DEV_NEED(d);
     if (need_buf(d, bytes, n, "kh_dev_read_block")) return KH_E_ARG;
     d->accesses++;
-    if (kh_card_read_block(kh_machine_card(d->m), addr, bytes, n, d->msg, sizeof d->msg)) {
+    uint64_t ka = addr;
+    if (n && map_addr(d, addr, n, &ka)) {
         forget_reads(d);
-        return card_status(d->msg);
+        return KH_E_UNMAPPED;
+    }
+    if (kh_card_read_block(kh_machine_card(d->m), ka, bytes, n, d->msg, sizeof d->msg)) {
+        forget_reads(d);
+        return refused(d, addr, ka);
     }
     int rc = after_access(d);
     return rc ? rc : judge_read(d, addr, n, digest(bytes, n));
@@ -357,3 +404,34 @@ int kh_dev_dram_write(kh_dev *d, unsigned mesh, uint64_t offset, const void *byt
 }
 
 unsigned kh_dev_meshes(const kh_dev *d) { return d ? kh_machine_nmeshes(d->m) : 0; }
+
+unsigned kh_dev_diag_count(const kh_dev *d) { return d ? kh_sim_ndiag(kh_machine_sim(d->m)) : 0; }
+
+int kh_dev_diag(kh_dev *d, unsigned i, const char **name, uint64_t *count, const char **message)
+{
+    DEV_NEED(d);
+    uint64_t n = 0;
+    const char *msg = NULL, *nm = kh_sim_diag_at(kh_machine_sim(d->m), i, &n, &msg);
+    if (!nm) {
+        snprintf(d->msg, sizeof d->msg, "diagnostic %u: this machine has %u", i, kh_dev_diag_count(d));
+        return KH_E_ARG;
+    }
+    if (name) *name = nm;
+    if (count) *count = n;
+    if (message) *message = msg;
+    return ok(d);
+}
+
+int kh_dev_param(const kh_dev *d, const char *name, uint64_t *value)
+{
+    if (!d || !name || !value) return KH_E_ARG;
+    const kh_params *p = kh_machine_params(d->m);
+    for (size_t i = 0;; i++) {
+        const kh_param_info *row = kh_params_row(i);
+        if (!row) return KH_E_ARG;
+        if (!strcmp(row->name, name)) {
+            *value = kh_param_get(p, row);
+            return KH_OK;
+        }
+    }
+}

@@ -89,7 +89,7 @@ int kh_params_profile(kh_params *p, const char *profile, char *err, size_t errle
             return 0;
         }
     size_t used = 0;
-    kh_bufcat(err, errlen, &used, "unknown profile '%s' (machine, host-zero, rec", profile);
+    kh_bufcat(err, errlen, &used, "unknown profile '%s' (machine, host-zero, upstream-7703ee8, rec", profile);
     for (unsigned k = 0; k < nk; k++)
         if (kinds[k]->profile) kh_bufcat(err, errlen, &used, ", %s", kinds[k]->profile);
     kh_bufcat(err, errlen, &used, ")");

@@ -7,8 +7,10 @@
 static const kh_unit_kind *const kinds[] = {
     &kh_unit_cluster,
     &kh_unit_vector,
+    &kh_unit_vector2,
     &kh_unit_matmul,
     &kh_unit_saxpy,
+    &kh_unit_rv64_sys_pe,
 };
 
 const kh_unit_kind *const *kh_unit_kinds(unsigned *n)

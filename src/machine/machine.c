@@ -12,6 +12,7 @@
 #include "kohaku/mesh.h"
 #include "kohaku/node.h"
 #include "kohaku/rv32.h"
+#include "kohaku/rv64.h"
 
 #define MAX_COORD 16 /* POS_WIDTH 4 (flits.md §1) */
 
@@ -24,6 +25,7 @@ typedef struct mach_mesh {
     kh_orch *orch;
     kh_cu *unit[MAX_COORD][MAX_COORD];
     kh_rv32 *cpu; /* the node's control processor at (0,0), NULL when cpu_mode has none */
+    kh_rv64_node *cpu64; /* the RV64 complex instead, with cpu_rv64 (docs/rv64.md §14) */
     unsigned comp_lo, comp_hi; /* its components' ids (partitions, docs/mpi.md) */
 } mach_mesh;
 
@@ -98,6 +100,17 @@ static uint64_t env_aux_statw(void *ctx, unsigned k, kh_cycle now)
 {
     return kh_node_aux_statw(((mach_mesh *)ctx)->node, k, now);
 }
+/* the slot at control +0x8000: the RV64 complex's host-load window */
+static void env_slot_write(void *ctx, unsigned off, uint64_t data, uint8_t strb, kh_cycle beat)
+{
+    mach_mesh *mm = ctx;
+    if (mm->cpu64) kh_rv64_node_win_write(mm->cpu64, off, data, strb, beat);
+}
+static uint64_t env_slot_read(void *ctx, unsigned off, kh_cycle now)
+{
+    mach_mesh *mm = ctx;
+    return mm->cpu64 ? kh_rv64_node_win_read(mm->cpu64, off, now) : 0;
+}
 
 /* ---- the card's memory window: the node's host path ---- */
 
@@ -157,7 +170,9 @@ static int build_node(kh_machine *m, unsigned id, int interlink, char *err, size
                        .ready = env_ready,
                        .aux_stat = env_aux_stat,
                        .aux_write = env_aux_write,
-                       .aux_statw = env_aux_statw};
+                       .aux_statw = env_aux_statw,
+                       .slot_write = env_slot_write,
+                       .slot_read = env_slot_read};
     mm->orch = kh_orch_new(m->sim, &ocfg, &env, err, errlen);
     if (!mm->orch) return -1;
     kh_node_agent agent = {.ctx = mm->orch,
@@ -178,7 +193,9 @@ static int build_units(kh_machine *m, unsigned id, char *err, size_t errlen)
         const kh_map_ep *port = kh_map_port(mm->map, ep->bound_port >= 0 ? (unsigned)ep->bound_port : 0);
         kh_cu_place place = {.x = ep->x, .y = ep->y, .mem_x = port->x, .mem_y = port->y, .mesh_id = (uint8_t)id};
         char e2[256];
-        kh_cu *cu = kh_cu_new(m->sim, kh_unit_by_token(ep->token), &place, e2, sizeof e2);
+        const kh_unit_kind *kind = kh_unit_by_token(ep->token);
+        if (!strcmp(ep->token, "vec") && kh_sim_params(m->sim)->vec_core_v2) kind = kh_unit_by_token("vc2");
+        kh_cu *cu = kh_cu_new(m->sim, kind, &place, e2, sizeof e2);
         if (!cu) {
             snprintf(err, errlen, "map line %u, token '%s' at (%u,%u): %s", ep->line, ep->token, ep->x, ep->y, e2);
             return -1;
@@ -223,6 +240,10 @@ static int build_cpu(kh_machine *m, unsigned id, char *err, size_t errlen)
     mach_mesh *mm = &m->mesh[id];
     const kh_params *p = kh_sim_params(m->sim);
     if (p->cpu_mode != KH_CPU_MODE_CPU && p->cpu_mode != KH_CPU_MODE_EXACT) return 0;
+    if (p->cpu_rv64) {
+        mm->cpu64 = kh_rv64_node_attach(mm->node, err, errlen);
+        return mm->cpu64 ? 0 : -1;
+    }
     mm->cpu = kh_rv32_attach(mm->node, err, errlen);
     return mm->cpu ? 0 : -1;
 }
@@ -528,4 +549,9 @@ kh_check *kh_machine_check(const kh_machine *m) { return m->check; }
 kh_rv32 *kh_machine_cpu_at(const kh_machine *m, unsigned mesh)
 {
     return mesh < m->nmeshes ? m->mesh[mesh].cpu : NULL;
+}
+
+kh_rv64_node *kh_machine_cpu64_at(const kh_machine *m, unsigned mesh)
+{
+    return mesh < m->nmeshes ? m->mesh[mesh].cpu64 : NULL;
 }

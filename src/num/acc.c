@@ -69,3 +69,12 @@ void kh_acc_to_f16_word(const uint32_t v[16], unsigned mw, uint64_t word[4])
         word[w] = (uint64_t)h[4 * w] | (uint64_t)h[4 * w + 1] << 16 | (uint64_t)h[4 * w + 2] << 32 |
                   (uint64_t)h[4 * w + 3] << 48;
 }
+
+void kh_f16_word_extremes(const uint64_t word[4], uint64_t *saturated, uint64_t *nonfinite)
+{
+    for (unsigned e = 0; e < 16; e++) {
+        unsigned h = (unsigned)(word[e / 4] >> (16 * (e % 4))) & 0x7FFFu; /* sign dropped */
+        *saturated += h == 0x7BFFu;                 /* +-65504, the largest finite FP16 */
+        *nonfinite += (h & 0x7C00u) == 0x7C00u;     /* exponent 31: Inf or NaN */
+    }
+}

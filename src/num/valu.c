@@ -99,10 +99,11 @@ kh_e8 kh_valu(unsigned op, kh_e8 a, kh_e8 b, kh_e8 c, int *pred, unsigned opts)
 
 /* The substitution in one loop per op, each with the op a constant (what
  * the op does not need folds away), then the FMAs eight lanes (AVX-512) or
- * four (AVX2) at a time where the CPU can (valu_x86.c), else one by one. */
-static void chunk(unsigned op, const kh_e8 *a, const kh_e8 *b, const kh_e8 *c, kh_e8 *out, int *pred, unsigned n)
+ * four (AVX2) at a time where the CPU can (valu_x86.c), else one by one.
+ * va, vb, vc: the caller's zeroed scratch of at least n lanes. */
+static void chunk(unsigned op, const kh_e8 *a, const kh_e8 *b, const kh_e8 *c, kh_e8 *out, int *pred, unsigned n,
+                  kh_e8 *va, kh_e8 *vb, kh_e8 *vc)
 {
-    kh_e8 va[CHUNK] = {0}, vb[CHUNK] = {0}, vc[CHUNK] = {0}; /* zeroed: -O1 cannot see n <= CHUNK */
 #define SUBST(OP)                                                                                                  \
     case OP:                                                                                                       \
         for (unsigned i = 0; i < n; i++)                                                                           \
@@ -140,6 +141,12 @@ void kh_valu_n(unsigned op, const kh_e8 *a, const kh_e8 *b, const kh_e8 *c, kh_e
         for (unsigned i = 0; i < n; i++) out[i] = lane(op, a[i], b[i], c[i], &pred[i], opts);
         return;
     }
+    if (n <= 16) { /* one beat of a vector core: small scratch (zeroed: -O1 cannot see n <= 16) */
+        kh_e8 va[16] = {0}, vb[16] = {0}, vc[16] = {0};
+        chunk(op, a, b, c, out, pred, n, va, vb, vc);
+        return;
+    }
+    kh_e8 va[CHUNK] = {0}, vb[CHUNK] = {0}, vc[CHUNK] = {0};
     for (unsigned i = 0; i < n; i += CHUNK)
-        chunk(op, a + i, b + i, c + i, out + i, pred + i, n - i < CHUNK ? n - i : CHUNK);
+        chunk(op, a + i, b + i, c + i, out + i, pred + i, n - i < CHUNK ? n - i : CHUNK, va, vb, vc);
 }

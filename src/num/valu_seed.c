@@ -14,7 +14,9 @@ static int64_t floor_shift(int64_t v, unsigned n)
 
 static kh_e8 special(unsigned sign, unsigned exp) { return (kh_e8)sign << 23 | (kh_e8)exp << 15; }
 
-kh_e8 kh_valu_seed(unsigned op, kh_e8 a, unsigned opts)
+/* fl: an integer taken off EXP2's result exponent (EXP2D's floor(b), 0
+ * for every seed of v1) */
+static kh_e8 seed(unsigned op, kh_e8 a, int fl, unsigned opts)
 {
     unsigned fsel = op - KH_VALU_EXP2;
     unsigned s = kh_e8_sign(a), e = kh_e8_exp(a), f = kh_e8_frac(a);
@@ -77,7 +79,7 @@ kh_e8 kh_valu_seed(unsigned op, kh_e8 a, unsigned opts)
     switch (fsel) {
     case FS_EXP2:
         sign = 0;
-        ebase = k + 107;
+        ebase = k + 107 - fl;
         break;
     case FS_LOG2:
         sign = big_f < 0;
@@ -94,4 +96,28 @@ kh_e8 kh_valu_seed(unsigned op, kh_e8 a, unsigned opts)
     }
     uint64_t mag = (uint64_t)(big_f < 0 ? -big_f : big_f);
     return kh_valu_round_pack(sign, mag, ebase, 0);
+}
+
+kh_e8 kh_valu_seed(unsigned op, kh_e8 a, unsigned opts) { return seed(op, a, 0, opts); }
+
+/* floor(b) for EXP2D, clamped to [-256, 255]: the integer part of the
+ * significand inside [1, 256), one lower for a negative value with a
+ * fraction; zero and |b| < 1 give 0 or -1; Inf and NaN clamp by sign. */
+static int floor_b(kh_e8 b)
+{
+    unsigned s = kh_e8_sign(b), e = kh_e8_exp(b);
+    if (e == 0) return 0;
+    if (e < 127) return s ? -1 : 0;
+    if (e > 134) return s ? -256 : 255;
+    unsigned sig = 0x8000u | kh_e8_frac(b), d = 142 - e;
+    int ip = (int)((sig >> d) & 0xFFu), fr = (sig & ((1u << d) - 1)) != 0;
+    return s ? -(ip + fr) : ip;
+}
+
+kh_e8 kh_valu_exp2d(kh_e8 a, kh_e8 b, unsigned tau, int *ovf)
+{
+    kh_e8 r = seed(KH_VALU_EXP2, a, floor_b(b), 0);
+    unsigned e = kh_e8_exp(r);
+    *ovf = e == 255 || (e != 0 && e >= 127 + tau);
+    return r;
 }

@@ -100,6 +100,11 @@ void kh_orch_write(kh_orch *o, uint32_t off, uint64_t data, uint8_t strb, kh_cyc
 {
     kh_cycle now = kh_sim_now(o->comp.sim);
     if (beat < now) beat = now;
+    off &= 0xFFFF;
+    if (off >= KH_ORCH_SLOT && off < KH_ORCH_SLOT + KH_ORCH_SLOT_SIZE) {
+        if (o->env.slot_write) o->env.slot_write(o->env.ctx, off - KH_ORCH_SLOT, data, strb, beat);
+        return;
+    }
     /* Keep the list in cycle order (a host beat may be placed after an
      * engine transaction, control.md §9.3). */
     if (o->nbeats == o->capbeats) {

@@ -120,6 +120,8 @@ uint64_t kh_orch_read(kh_orch *o, uint32_t off, kh_cycle now)
 {
     kh_orch_settle(o, now);
     off &= 0xFFFF;
+    if (off >= KH_ORCH_SLOT && off < KH_ORCH_SLOT + KH_ORCH_SLOT_SIZE)
+        return o->env.slot_read ? o->env.slot_read(o->env.ctx, off - KH_ORCH_SLOT, now) : 0;
     if (off & 7) return 0;
     uint64_t a = off;
     if (kh_orch_node_status_addr_window(&a) == KH_ORCH_NODE_STATUS_ADDR_WINDOW_MIRROR)

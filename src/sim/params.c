@@ -85,6 +85,10 @@ static const struct {
     {"cpu_mode", "cpu-exact", KH_CPU_MODE_EXACT},
     {"cpu_mode", "agent", KH_CPU_MODE_AGENT},
     {"cpu_mode", "drop", KH_CPU_MODE_DROP},
+    {"v2_l1_prim", "block", 0},
+    {"v2_l1_prim", "ultra", 1},
+    {"host_map", "kohaku", KH_HOST_MAP_KOHAKU},
+    {"host_map", "noboard", KH_HOST_MAP_NOBOARD},
 };
 
 int kh_param_choice(const char *param, const char *value, uint64_t *v)
@@ -125,6 +129,10 @@ void kh_params_stand_in_fifos(kh_params *p)
     p->dispatch_older_rtl = 1;
 }
 
+/* Upstream's JTAG host link: "a JTAG poll costs ~13 ms" (upstream's
+ * docs/projects/kohakutpu/multi-mesh.md at 7703ee8), in 300 MHz mesh cycles. */
+#define UPSTREAM_JTAG_ACCESS UINT64_C(3900000)
+
 int kh_params_core_profile(kh_params *p, const char *profile)
 {
     if (!strcmp(profile, "machine")) {
@@ -133,6 +141,20 @@ int kh_params_core_profile(kh_params *p, const char *profile)
         zero_time_host(p);
     } else if (!strcmp(profile, "rec")) {
         kh_params_stand_in_fifos(p);
+    } else if (!strcmp(profile, "upstream-7703ee8")) {
+        /* Upstream's published software (compiler/kohakutpu, driver/
+         * kohakuaccel at 7703ee8) and the RTL it was written against: FILLs
+         * of FP16 operands quantised on the read path (cluster.md §11), that
+         * RTL's dispatcher (docs/timing.md), the host map its Card() assumes
+         * without a board file (docs/python.md), and the host link it was
+         * used over: JTAG, ~13 ms per access by upstream's measure, 3.9 M
+         * cycles of the 300 MHz mesh. Its driver reads a result as soon as
+         * the completion count says so; on that link the drain's last
+         * writes have landed by then (docs/diagnostics.md). */
+        p->read_quant = 1;
+        p->dispatch_older_rtl = 1;
+        p->host_map = KH_HOST_MAP_NOBOARD;
+        p->host_access_cycles = UPSTREAM_JTAG_ACCESS;
     } else {
         return 0;
     }

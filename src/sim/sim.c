@@ -136,6 +136,7 @@ void kh_sim_destroy(kh_sim *sim)
     free(sim->heap);
     free(sim->sched.wheel);
     free(sim->own);
+    kh_sim_diag_free(sim);
     free(sim);
 }
 

@@ -77,6 +77,23 @@ static int entries(kh_sim *sim, kh_sync_rec **out)
     return nall;
 }
 
+/* The diagnostics this process raised (sim.h; under MPI each process keeps
+ * its own, docs/mpi.md): name, count, first message. */
+static void diagnostics(const kh_sim *sim, FILE *out)
+{
+    fputs(",\n\"diagnostics\":[", out);
+    for (unsigned i = 0; i < kh_sim_ndiag(sim); i++) {
+        uint64_t count;
+        const char *msg, *name = kh_sim_diag_at(sim, i, &count, &msg);
+        char n[80], m[2 * KH_DIAG_MSG];
+        kh_json_escape(n, sizeof n, name);
+        kh_json_escape(m, sizeof m, msg);
+        fprintf(out, "%s\n{\"name\":\"%s\",\"count\":%llu,\"message\":\"%s\"}", i ? "," : "", n,
+                (unsigned long long)count, m);
+    }
+    fputs("]", out);
+}
+
 static void print_entries(kh_sim *sim, const kh_sync_rec *v, int n, const char *run, FILE *out)
 {
     unsigned nl = kh_sim_nlinks(sim);
@@ -86,6 +103,7 @@ static void print_entries(kh_sim *sim, const kh_sync_rec *v, int n, const char *
     fputs("],\n\"components\":[", out);
     for (int k = 0; i < n; i++, k++) fprintf(out, "%s%s", k ? "," : "", v[i].text);
     fputs("]", out);
+    diagnostics(sim, out);
     if (run) fprintf(out, ",\n\"run\":{%s}", run);
     fputs("}\n", out);
 }

@@ -5,13 +5,16 @@
 # --heatmap SVG of the one-process run (build/kohaku), and the --trace file's events mesh by mesh in the same
 # order (tests/cli/trace_by_mesh.py), for K = 1, 2, 4, the tightest
 # lookahead (ilink_lat 1), another rank order and a timing perturbation. Needs Open MPI and the MPI
-# build (make test builds it when mpicc is there); skipped otherwise.
+# build (make test builds it when mpicc is there); counted as skipped otherwise.
 . tests/cli/lib.inc
+plan 28
 MPIK=${KOHAKU_MPI:-}
-if [ -z "$MPIK" ] || [ ! -x "$MPIK" ] || ! command -v mpirun >/dev/null 2>&1; then
-    echo "mpi: skipped: no Open MPI build (needs mpicc and mpirun: apt-get install openmpi-bin libopenmpi-dev;"
-    echo "     make test builds build-mpi/kohaku, or build-mpi-san/kohaku under SAN=1, when mpicc is found)"
-    finish
+# make test builds build-mpi/kohaku (build-mpi-san/ under SAN=1) when it finds mpicc
+lack=""
+command -v mpirun >/dev/null 2>&1 || lack=openmpi-bin
+[ -n "$MPIK" ] && [ -x "$MPIK" ] || lack="$lack libopenmpi-dev"
+if [ -n "$lack" ]; then
+    skip_all "needs mpirun and the Open MPI build of kohaku (make test builds it when mpicc is found)" $lack
     exit $?
 fi
 # CI runs as root; loopback only, more ranks than cores

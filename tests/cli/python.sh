@@ -2,13 +2,21 @@
 # The Python package (python/kohaku, docs/python.md) under tests/python/,
 # run with Debian's own python3 and its pytest and numpy (.ci/run installs
 # them; another python3 may come first on PATH). Without them the tests are
-# skipped with a message, and the C tests do not depend on Python.
+# counted as skipped, naming the packages, and the C tests do not depend on
+# Python. A full run checks the count of pytest's tests against the plan.
+. tests/cli/lib.inc
+plan 60
 PY=/usr/bin/python3
-name=python
-if ! [ -x "$PY" ] || ! "$PY" -c 'import pytest, numpy' 2>/dev/null; then
-    echo "python: skipped: $PY with pytest and numpy is needed (apt-get install python3-pytest python3-numpy)"
-    echo "# $name: 0 passed, 0 failed"
-    exit 0
+if ! [ -x "$PY" ]; then
+    skip_all "$PY not found" python3 python3-pytest python3-numpy
+    exit $?
+fi
+lack=""
+"$PY" -c 'import pytest' 2>/dev/null || lack=python3-pytest
+"$PY" -c 'import numpy' 2>/dev/null || lack="$lack python3-numpy"
+if [ -n "$lack" ]; then
+    skip_all "$PY cannot import pytest and numpy" $lack
+    exit $?
 fi
 build=$(dirname "${KOHAKU:-build/kohaku}")
 export BUILD="$(basename "$build")"
@@ -29,7 +37,9 @@ summary=$(tail -n 1 "$log")
 p=$(echo " $summary" | sed -n 's/.*[ ,]\([0-9][0-9]*\) passed.*/\1/p')
 f=$(echo " $summary" | sed -n 's/.*[ ,]\([0-9][0-9]*\) failed.*/\1/p')
 e=$(echo " $summary" | sed -n 's/.*[ ,]\([0-9][0-9]*\) error.*/\1/p')
-p=${p:-0} f=$((${f:-0} + ${e:-0}))
-if [ "$rc" -ne 0 ] && [ "$f" -eq 0 ]; then f=1; tail -n 20 "$log"; fi
-echo "# $name: $p passed, $f failed"
-[ "$f" -eq 0 ]
+s=$(echo " $summary" | sed -n 's/.*[ ,]\([0-9][0-9]*\) skipped.*/\1/p')
+kh_pass=${p:-0} kh_fail=$((${f:-0} + ${e:-0})) kh_skip=${s:-0}
+# a test pytest skips says why under pytest -rs
+[ "$kh_skip" -eq 0 ] || add_need "what pytest -rs tests/python names"
+if [ "$rc" -ne 0 ] && [ "$kh_fail" -eq 0 ]; then kh_fail=1; tail -n 20 "$log"; fi
+finish

@@ -72,6 +72,13 @@ def svg(stats_path, map_path, svg_path):
             if not close(float(e.get("data-busy")), c["stats"]["busy_cycles"] / cycles):
                 bad.append(e.get("data-comp"))
     check("svg: each unit and memory port carries its busy share", not bad, "wrong: %s" % bad)
+    # a position with nothing attached is labelled as empty, not with the
+    # map's raw token (each rect is followed by its label's text element)
+    kids = list(root.iter())
+    empty = [(e, kids[kids.index(e) + 2]) for e in rects if not e.get("data-comp")]
+    bad = [(e.get("data-x"), e.get("data-y")) for e, label in empty
+           if "empty position" not in e.findtext(ns + "title", "") or label.text != "empty"]
+    check("svg: every empty position says so (title and label)", not bad, "wrong: %s" % bad)
     # the control processor: a box in the (0,0) corner wherever a mesh's
     # layout has a link from there, named by the sender of that link
     procs = [e for e in root.iter(ns + "rect") if e.get("class") == "processor"]
@@ -104,6 +111,20 @@ def report(stats_path, report_path):
         check("report: %s cycles add up to the run" % c["name"], sum(want) == cycles, "%d vs %d" % (sum(want), cycles))
         n += 1
     check("report: every unit", n > 0)
+    # drained FP16 values: one row per unit that wrote some, as in its stats
+    drained = [c for c in st["components"] if c["kind"] == "cu" and c["stats"].get("drained_values", 0) > 0]
+    head = [k for k, l in enumerate(rep) if l.startswith("drained FP16 values:")]
+    check("report: a drained-values table exactly when a unit drained", bool(head) == bool(drained), "%s" % head)
+    if head and drained:
+        rows = {l.split()[0]: l for l in rep[head[0] + 1:head[0] + 1 + len(drained)]}
+        bad = []
+        for c in drained:
+            s = c["stats"]
+            t = rows.get(c["name"], "").split()  # name, drained, saturated, share, %, non-finite, share, %
+            nums = [int(t[k]) for k in (1, 2, 5)] if len(t) == 8 else t
+            if nums != [s["drained_values"], s["saturated"], s["nonfinite"]]:
+                bad.append((c["name"], nums))
+        check("report: each unit's drained, saturated and non-finite values as in the stats", not bad, "%s" % bad)
     # memory ports: requests and bytes, from the port and its channel
     chans = {}
     for c in st["components"]:

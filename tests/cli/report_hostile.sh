@@ -37,4 +37,18 @@ expect_rc "--trace-window 09:10 is 9:10, taken" 0 run2 --trace-window 09:10
 expect_rc "0x10:0x20 is taken" 0 run2 --trace-window 0x10:0x20
 expect_rc "2^64 is refused" 2 run2 --trace-window 0:18446744073709551616
 expect_err_has "a long value is quoted cut" "... (5002 bytes)'" run2 --trace-window "$(head -c 5000 /dev/zero | tr '\0' '1'):2"
+# the trace-only options without --trace would be ignored: refused, exit 2,
+# on every subcommand that takes them, before anything runs
+for cmd in "run data/maps/saxpy_map.txt examples/saxpy.session" "demo" "gemm 8 8 32" \
+    "replay saxpy data/vectors/saxpy.jsonl" "bench noc --cycles 10" "bench gemm --arith-only" "cpu run default none.elf"; do
+    expect_rc "$cmd --trace-window without --trace: usage error" 2 $KOHAKU $cmd --trace-window 1:5
+    expect_rc "$cmd --trace-flits without --trace: usage error" 2 $KOHAKU $cmd --trace-flits cu_inst
+done
+expect_err_has "the message names the option and what is missing" \
+    "kohaku run: --trace-window shapes the trace, and there is no --trace FILE.json to write it to" \
+    $KOHAKU run data/maps/saxpy_map.txt examples/saxpy.session --trace-window 1:5
+expect_err_has "and --trace-flits" "kohaku demo: --trace-flits shapes the trace" $KOHAKU demo --trace-flits none
+expect_out "nothing ran: no output on stdout" "" $KOHAKU run data/maps/saxpy_map.txt examples/saxpy.session --trace-flits all
+expect_rc "with --trace after it, the same options are taken" 0 \
+    $KOHAKU run data/maps/saxpy_map.txt examples/saxpy.session --trace-window 1:5 --trace "$tmp/late.json"
 finish

@@ -44,4 +44,51 @@ expect_rc "--settle twice is a usage error" 2 $KOHAKU serve default --settle 1 -
 expect_rc "an option without its value is a usage error" 2 $KOHAKU serve default --param
 expect_rc "an unknown profile is refused" 1 sh -c "echo Q | $KOHAKU serve default --profile bogus"
 expect_rc "--help" 0 $KOHAKU serve --help
+
+# Upstream's Card() without a board (docs/python.md): control windows at
+# 0x4_0080_0000 + N * 0x1_0000, mesh 0's DRAM at 0, its scratch 0xfff00000
+printf 'R 400800010\nW fff00000 5a5b\nR fff00000\nR 800010\nR 10000000000\nQ\n' > "$tmp/nb"
+$KOHAKU serve default --host-map noboard < "$tmp/nb" > "$tmp/nb.out"
+expect_out "--host-map noboard: CAPS at 0x4_0080_0010" "V 0000000201040120" sed -n 2p "$tmp/nb.out"
+expect_out "and the scratch at 0xfff00000 reads back" "V 0000000000005a5b" sed -n 4p "$tmp/nb.out"
+expect_out "0x80_0000 is DRAM there, not a control window" "V 0000000000000000" sed -n 5p "$tmp/nb.out"
+expect_out "kohaku's memory window is not in that map" "E" sh -c "sed -n 6p '$tmp/nb.out' | cut -c1"
+$KOHAKU serve default --profile upstream-7703ee8 < "$tmp/nb" > "$tmp/pr.out"
+expect_out "--profile upstream-7703ee8 serves that map by itself" "$(cat "$tmp/nb.out")" cat "$tmp/pr.out"
+$KOHAKU serve default --profile upstream-7703ee8 --host-map card < "$tmp/nb" > "$tmp/pc.out"
+expect_out "an explicit --host-map wins over the profile's" "E" sh -c "sed -n 2p '$tmp/pc.out' | cut -c1"
+printf 'W fff00000 1\nQ\n' | $KOHAKU serve default > "$tmp/ref.out"
+expect_out "the card map refuses 0xfff00000 naming the board argument and the profile" 1 \
+    sh -c "sed -n 2p '$tmp/ref.out' | grep -c 'upstream-7703ee8.*Card.from_board(\"multimesh_v67\"'"
+
+# A diagnostic (docs/diagnostics.md): the recorded older-form matmul of
+# tests/data/upstream-7703ee8 as protocol lines (kohaku's map): its writes
+# and uploads, time instead of its polls, then Q
+D=tests/data/upstream-7703ee8
+/usr/bin/python3 - "$D/matmul_32x64x32.session" > "$tmp/older.in" <<'PYEOF'
+import os, sys
+path = sys.argv[1]
+for line in open(path):
+    t = line.split()
+    if not t or t[0].startswith("#"):
+        continue
+    if t[0] == "write":
+        print("W %x %x" % (int(t[1], 16), int(t[2], 16)))
+    elif t[0] == "upload":
+        data = open(os.path.join(os.path.dirname(path), t[3]), "rb").read()
+        print("WB %x %s" % (int(t[1], 16), data.hex()))
+    elif t[0] in ("poll", "idle"):
+        print("T 4000")
+print("Q")
+PYEOF
+$KOHAKU serve default --host-map kohaku < "$tmp/older.in" > /dev/null 2> "$tmp/older.err"
+expect_out "the older form: served to the end, exit 0" 0 echo $?
+expect_out "one warning on the log naming read_quant" 1 \
+    sh -c "grep -c '^kohaku serve: warning (older_read_path): .*read_quant=1' '$tmp/older.err'"
+expect_rc "--strict: exit 1" 1 sh -c "$KOHAKU serve default --host-map kohaku --strict < '$tmp/older.in' > /dev/null 2>&1"
+expect_rc "--param strict=1: exit 1" 1 \
+    sh -c "$KOHAKU serve default --host-map kohaku --param strict=1 < '$tmp/older.in' > /dev/null 2>&1"
+$KOHAKU serve default --host-map kohaku --param read_quant=1 --strict < "$tmp/older.in" > /dev/null 2> "$tmp/rq.err"
+expect_out "with read_quant=1: exit 0 under --strict" 0 echo $?
+expect_out "and no warning" 0 grep -c older_read_path "$tmp/rq.err"
 finish

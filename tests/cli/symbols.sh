@@ -18,4 +18,8 @@ expect_out "every exported symbol of libkohaku starts with kh_" "" unprefixed "$
 printf 'int vec_decode(void) { return 1; }\nint kh_fine(void) { return 2; }\nint counter = 3;\n' > "$tmp/p.c"
 ${CC:-cc} -c -o "$tmp/p.o" "$tmp/p.c"
 expect_out "a planted symbol is found" "counter vec_decode" unprefixed "$tmp/p.o"
+# Layering: the command line reaches the library through its headers
+# (include/kohaku/), never a module's private *_int.h (design.md §8)
+expect_out "the command line includes no module's private header" "" \
+    sh -c "grep -l '#include.*_int\.h' tools/kohaku/*.c tools/kohaku/*.h"
 finish

@@ -32,17 +32,50 @@ static int selected(const char *name)
     return 0;
 }
 
+/* Adds what to the needs list unless it is there. */
+static void add_need(const char *what)
+{
+    char *list = kh_test_state_g.needs;
+    size_t n = strlen(what), used = strlen(list);
+    for (const char *p = list; *p;) {
+        const char *end = strstr(p, ", ");
+        size_t len = end ? (size_t)(end - p) : strlen(p);
+        if (len == n && !strncmp(p, what, n)) return;
+        p += len + (end ? 2 : 0);
+    }
+    snprintf(list + used, sizeof kh_test_state_g.needs - used, "%s%s", used ? ", " : "", what);
+}
+
+void kh_test_skip(const char *needs, const char *why)
+{
+    printf("skip %s: %s\n", kh_test_state_g.current, why);
+    kh_test_state_g.skipping = 1;
+    add_need(needs);
+}
+
+void kh_test_skip_unbuilt(const char *name, const char *needs)
+{
+    if (!selected(name)) return;
+    kh_test_state_g.current = name;
+    printf("skip %s: not compiled: needs %s\n", name, needs);
+    kh_test_state_g.skipped++;
+    add_need(needs);
+}
+
 void kh_test_run(const char *name, void (*fn)(void))
 {
     if (!selected(name)) return;
     kh_test_state_g.current = name;
     kh_test_state_g.failed_checks = 0;
+    kh_test_state_g.skipping = 0;
     /* a flit-check sweep (KOHAKU_CHECK, docs/check.md) says which test a finding belongs to */
     const char *sweep = getenv("KOHAKU_CHECK");
     if (sweep && *sweep && strcmp(sweep, "0")) fprintf(stderr, "## %s\n", name);
     fn();
     if (kh_test_state_g.failed_checks) {
         kh_test_state_g.failed++;
+    } else if (kh_test_state_g.skipping) {
+        kh_test_state_g.skipped++;
     } else {
         kh_test_state_g.passed++;
     }
@@ -51,8 +84,9 @@ void kh_test_run(const char *name, void (*fn)(void))
 
 int kh_test_end(const char *binary_name)
 {
-    printf("# %s: %d passed, %d failed\n", binary_name, kh_test_state_g.passed,
-           kh_test_state_g.failed);
+    printf("# %s: %d passed, %d failed", binary_name, kh_test_state_g.passed, kh_test_state_g.failed);
+    if (kh_test_state_g.skipped) printf(", %d skipped (needs: %s)", kh_test_state_g.skipped, kh_test_state_g.needs);
+    printf("\n");
     return kh_test_state_g.failed ? 1 : 0;
 }
 

@@ -1,7 +1,9 @@
 /* A small test harness. One test = one rule of the spec, named after it.
  * A test binary's main() calls KH_RUN for each test and returns kh_test_end().
  * Each binary prints one line per failure and a closing summary line
- * "# NAME: P passed, F failed" that tests/run.sh adds up. */
+ * "# NAME: P passed, F failed" that tests/run.sh adds up; a test that cannot
+ * run here (kh_test_skip) is counted apart, and the line ends
+ * ", S skipped (needs: WHAT, ...)". */
 #ifndef KH_TEST_H
 #define KH_TEST_H
 
@@ -10,9 +12,12 @@
 #include <string.h>
 
 typedef struct kh_test_state {
-    const char *current;   /* name of the running test */
-    int failed_checks;     /* checks failed inside the current test */
-    int passed, failed;    /* tests */
+    const char *current;     /* name of the running test */
+    int failed_checks;       /* checks failed inside the current test */
+    int skipping;            /* the current test called kh_test_skip */
+    int passed, failed;      /* tests */
+    int skipped;             /* tests that could not run here */
+    char needs[256];         /* what they need, ", "-separated, each once */
 } kh_test_state;
 
 extern kh_test_state kh_test_state_g; /* test-binary state; the library has none */
@@ -21,6 +26,13 @@ void kh_test_fail(const char *file, int line, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
 void kh_test_run(const char *name, void (*fn)(void));
 int kh_test_end(const char *binary_name);
+/* The running test cannot run here: it counts as skipped, not passed (a
+ * check failed before still fails it). needs names what it lacks, a Debian
+ * package (tools/deps.sh) where one provides it; why is printed. */
+void kh_test_skip(const char *needs, const char *why);
+/* A test not compiled here (the compiler lacks what it uses) counts as
+ * skipped under its name, if KH_TEST selects it. */
+void kh_test_skip_unbuilt(const char *name, const char *needs);
 /* The project's data folder (maps/, vectors/; data/README.md): $KH_DATA,
  * else data/, relative to the project root the tests run from. */
 const char *kh_test_data_dir(void);

@@ -9,8 +9,8 @@
 #include <time.h>
 
 #include "bench.h"
-#include "cu/units/cluster/cluster_int.h"
 #include "gemm_run.h"
+#include "kohaku/cluster.h"
 #include "kohaku/echo.h"
 #include "kohaku/hex.h"
 #include "simout.h"
@@ -38,17 +38,18 @@ static uint64_t rnd(uint64_t *rs)
 static void fill_l1(kh_cluster *u)
 {
     uint64_t rs = 0x9E3779B97F4A7C15ull;
-    kh_mx_entry *sides[2] = {u->l1a, u->l1b};
-    unsigned sizes[2] = {u->ga, u->gb};
-    for (int s = 0; s < 2; s++)
-        for (unsigned e = 0; e < sizes[s]; e++) {
-            kh_mx_entry *x = &sides[s][e];
+    for (unsigned s = 0; s < 2; s++) {
+        unsigned size;
+        kh_mx_entry *side = kh_cluster_l1(u, s, &size);
+        for (unsigned e = 0; e < size; e++) {
+            kh_mx_entry *x = &side[e];
             for (unsigned l = 0; l < 4; l++) {
                 for (unsigned k = 0; k < 32; k++) x->q[l][k] = (int8_t)((int)(rnd(&rs) % 127) - 63);
                 uint64_t ex = 12 + rnd(&rs) % 8, mant = rnd(&rs) % 8; /* two draws in a fixed order */
                 x->scale[l] = (uint8_t)(ex << 3 | mant);
             }
         }
+    }
 }
 
 /* Time `fn` until at least `secs` elapsed; returns calls per second. */
@@ -67,28 +68,29 @@ static double rate(void (*fn)(void *), void *ctx, double secs, uint64_t *calls)
 
 typedef struct arith_ctx {
     kh_cluster *u;
-    kh_cl_inst in;
+    unsigned gm, gn, nk, acc; /* the sweep: LOAD first, then ADD */
     uint32_t sink;
 } arith_ctx;
 
 static void one_sweep(void *p)
 {
     arith_ctx *c = p;
-    kh_cl_sweep_compute(c->u, &c->in, NULL);
-    c->in.acc = 1;
+    kh_cluster_sweep(c->u, c->gm, c->gn, c->nk, c->acc);
+    c->acc = 1;
 }
 
 /* The integer products alone over the same commands. */
 static void products_only(void *p)
 {
     arith_ctx *c = p;
-    const unsigned gm = c->in.gm, gn = c->in.gn, nk = c->in.nk;
+    const unsigned gm = c->gm, gn = c->gn, nk = c->nk;
+    const kh_mx_entry *a = kh_cluster_l1(c->u, 0, NULL), *b = kh_cluster_l1(c->u, 1, NULL);
     int32_t acc = 0;
     for (unsigned kb = 0; kb < nk; kb++)
         for (unsigned g = 0; g < gm; g++)
             for (unsigned h = 0; h < gn; h++) {
                 int32_t r[4][4];
-                kh_mx_block(&c->u->l1a[(g * nk + kb) & 255], &c->u->l1b[(h * nk + kb) & 255], r);
+                kh_mx_block(&a[(g * nk + kb) & 255], &b[(h * nk + kb) & 255], r);
                 acc += r[0][0] ^ r[3][3];
             }
     c->sink += (uint32_t)acc;
@@ -108,11 +110,9 @@ static int bench_arith(double secs)
     arith_ctx c;
     memset(&c, 0, sizeof c);
     c.u = u;
-    c.in.op = KH_CL_OP_GEMM;
-    c.in.gm = 16;
-    c.in.gn = 16;
-    c.in.nk = 8;
-    c.in.anchor = KH_CL_ANCHOR;
+    c.gm = 16;
+    c.gn = 16;
+    c.nk = 8;
     const double macs = 16.0 * 16 * 8 * 512; /* per sweep */
     uint64_t n1, n2;
     double r_full = rate(one_sweep, &c, secs, &n1);
@@ -144,7 +144,7 @@ int kh_bench_gemm(int argc, char **argv)
 {
     double secs = 1.0;
     int arith_only = 0;
-    kh_simopts so = {.who = "kohaku bench gemm", .takes = KH_SIMOPT_MAP};
+    kh_simopts so = {.who = "kohaku bench gemm", .takes = KH_SIMOPT_MAP | KH_SIMOPT_STRICT};
     unsigned dims[3] = {0, 0, 0}, nd = 0;
     for (int i = 1; i < argc; i++) {
         int t = kh_simopts_take(&so, argc, argv, &i);
@@ -180,6 +180,7 @@ int kh_bench_gemm(int argc, char **argv)
         usage(stderr);
         return 2;
     }
+    if (kh_simopts_done(&so)) return 2;
     int rc = bench_arith(secs);
     if (rc || arith_only) return rc;
     return kh_gemm_bench_machine(nd ? dims : NULL, &so);

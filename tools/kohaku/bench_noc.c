@@ -252,6 +252,7 @@ int kh_bench_noc(int argc, char **argv)
             if (parse_count("--seed", v, &o.seed, UINT64_MAX)) return 1;
         }
     }
+    if (kh_simopts_done(&o.sim)) return 2;
     char err[512];
     const char *path = o.sim.map;
     kh_map_units units;

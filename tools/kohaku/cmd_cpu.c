@@ -20,6 +20,7 @@ static void usage(FILE *out)
     fprintf(out,
             "usage: kohaku cpu run MACHINE PROGRAM [--arg N] [--profile P] [--param name=value]... [--trace F.json]\n"
             "                      [--stats F.json] [--check] [--engine E]\n"
+            "       kohaku cpu run --isa rv64 [--node] ELF   (the RV64 system core: kohaku cpu run --isa rv64 --help)\n"
             "  Loads PROGRAM (an ELF32 RISC-V executable, or a flat binary of code for instruction memory at 0)\n"
             "  onto the control processor at (0,0) the way a host does: CU_DATA bursts staged and dispatched by\n"
             "  the orchestrator (code to instruction memory, segments at 0x1000_0000 to the scratchpad), then a\n"
@@ -40,6 +41,19 @@ int kh_cmd_cpu(int argc, char **argv)
     kh_simopts so = {.who = "kohaku cpu run", .takes = KH_SIMOPT_PARAMS_IN_ORDER};
     kh_params p;
     char err[16384];
+    /* --isa rv64 selects the RV64 system core (cmd_cpu64.c); rv32 is this command */
+    for (int i = 2; i + 1 < argc; i++) {
+        if (strcmp(argv[i], "--isa")) continue;
+        if (!strcmp(argv[i + 1], "rv64") && !strcmp(argv[1], "run")) return kh_cmd_cpu_rv64(argc, argv);
+        if (strcmp(argv[i + 1], "rv32")) {
+            kh_echo_buf b;
+            fprintf(stderr, "kohaku cpu run: --isa '%s' is not rv32 or rv64\n", kh_echo(argv[i + 1], &b));
+            return 2;
+        }
+        memmove(&argv[i], &argv[i + 2], (size_t)(argc - i - 2) * sizeof *argv);
+        argc -= 2;
+        i--;
+    }
     if (argc < 2 || strcmp(argv[1], "run")) {
         if (argc >= 2 && (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h"))) {
             usage(stdout);
@@ -69,6 +83,7 @@ int kh_cmd_cpu(int argc, char **argv)
         int rc;
         if (!kh_simopts_word(&so, argv[i], operand, 2, usage, &rc)) return rc;
     }
+    if (kh_simopts_done(&so)) return 2;
     const char *machine = operand[0], *program = operand[1];
     if (!machine || !program) {
         usage(stderr);

@@ -23,7 +23,7 @@ static void help(FILE *out)
 
 int kh_cmd_demo(int argc, char **argv)
 {
-    kh_simopts so = {.who = "kohaku demo", .takes = KH_SIMOPT_MAP};
+    kh_simopts so = {.who = "kohaku demo", .takes = KH_SIMOPT_MAP | KH_SIMOPT_STRICT};
     kh_gemm_demo_opts o = {.m = KH_GEMM_DEMO_M, .n = KH_GEMM_DEMO_N, .k = KH_GEMM_DEMO_K, .who = "demo gemm", .sim = &so};
     for (int i = 1; i < argc; i++) {
         int t = kh_simopts_take(&so, argc, argv, &i);
@@ -37,6 +37,7 @@ int kh_cmd_demo(int argc, char **argv)
             return 2;
         }
     }
+    if (kh_simopts_done(&so)) return 2;
     kh_gemm_demo_result r;
     return kh_gemm_demo(&o, &r);
 }

@@ -31,7 +31,7 @@ static void usage(FILE *out)
 
 int kh_cmd_gemm(int argc, char **argv)
 {
-    kh_simopts so = {.who = "kohaku gemm", .takes = KH_SIMOPT_MAP};
+    kh_simopts so = {.who = "kohaku gemm", .takes = KH_SIMOPT_MAP | KH_SIMOPT_STRICT};
     kh_gemm_demo_opts o = {.sim = &so};
     unsigned *dims[3] = {&o.m, &o.n, &o.k}, nd = 0;
     for (int i = 1; i < argc; i++) {
@@ -66,6 +66,7 @@ int kh_cmd_gemm(int argc, char **argv)
             return 2;
         }
     }
+    if (kh_simopts_done(&so)) return 2;
     if (nd != 3) {
         usage(stderr);
         return 2;

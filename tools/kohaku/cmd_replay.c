@@ -35,7 +35,11 @@ static void usage(FILE *out)
             "                cluster and vector run on a unit bench, which has no mesh)\n"
             "  --trace-window A:B, --trace-flits T  what the trace keeps (cycles of each case's simulation)\n"
             KH_ENGINE_HELP
-            "  Exit status: 0 every case passed, 1 a case failed or FILE was refused, 2 usage.\n");
+            "  Exit status: 0 every case passed, 1 a case failed or FILE was refused, 2 usage.\n"
+            "\n"
+            "       kohaku replay vector2 PROG MEM [--memwait N] [--out FILE] [--param NAME=V ...]\n"
+            "  the V2 vector core alone on upstream's core-alone harness (docs/vector2.md;\n"
+            "  kohaku replay vector2 --help says more)\n");
 }
 
 /* the progress line follows each case's simulation */
@@ -46,6 +50,7 @@ static void follow(void *ctx, kh_sim *sim, const char *label)
 
 int kh_cmd_replay(int argc, char **argv)
 {
+    if (argc > 1 && !strcmp(argv[1], "vector2")) return kh_cmd_replay_vector2(argc - 1, argv + 1);
     kh_replay_opts o = {0};
     kh_checkout ck = {.who = "kohaku replay"};
     kh_simopts so = {.who = "kohaku replay"};
@@ -62,6 +67,7 @@ int kh_cmd_replay(int argc, char **argv)
         else if (!kh_simopts_word(&so, argv[i], operand, 2, usage, &rc))
             return rc;
     }
+    if (kh_simopts_done(&so)) return 2;
     const char *kind = operand[0], *file = operand[1];
     if (!kind || !file) {
         usage(stderr);

@@ -17,13 +17,16 @@ static void usage(FILE *out)
 {
     fprintf(out,
             "usage: kohaku run MACHINE SESSION [--profile P] [--param name=value]... [--trace F.json] [--stats F.json] [--check]\n"
-            "                  [--report] [--heatmap F.svg] [--trace-window A:B] [--trace-flits TYPES]\n"
+            "                  [--report] [--heatmap F.svg] [--trace-window A:B] [--trace-flits TYPES] [--strict]\n"
             "  MACHINE: a map picture file (data/maps/*.txt), a machine file of 1-4 meshes joined by their\n"
             "           interlinks (first word 'machine', docs/machine.md), or 'default' for the built-in machine.\n"
             "  SESSION: a host session (docs/session.md): write/read/poll/upload/compare/dump/run/idle/stage lines.\n"
-            "  --profile P      parameter profile: machine (default), rec, rec-saxpy, rec-cluster, rec-vector\n"
+            "  --profile P      parameter profile: machine (default), host-zero, upstream-7703ee8 (what upstream's\n"
+            "                   published compiler and driver expect), and the recordings' rec, rec-saxpy,\n"
+            "                   rec-cluster, rec-vector (kohaku params --profile P shows one)\n"
             "  --param n=v      override one machine parameter (kohaku params lists them); options apply in\n"
             "                   order after a machine file's own param lines\n"
+            "  --strict         a diagnostic of the run makes the exit status 1 (docs/diagnostics.md)\n"
             "  --check          check every flit the machine's endpoints send and deliver against\n"
             "                   flits.md §9 (docs/check.md); findings on stderr, a violation exits 1\n"
             KH_SIMOUT_HELP
@@ -38,7 +41,7 @@ int kh_cmd_run(int argc, char **argv)
     const char *operand[2] = {NULL, NULL}; /* MACHINE SESSION */
     /* --profile and --param apply in command-line order, after a machine
      * file's own parameters */
-    kh_simopts so = {.who = "kohaku run", .takes = KH_SIMOPT_PARAMS_IN_ORDER};
+    kh_simopts so = {.who = "kohaku run", .takes = KH_SIMOPT_PARAMS_IN_ORDER | KH_SIMOPT_STRICT};
     kh_params p;
     char err[8192];
     for (int i = 1; i < argc; i++) {
@@ -48,6 +51,7 @@ int kh_cmd_run(int argc, char **argv)
         int rc;
         if (!kh_simopts_word(&so, argv[i], operand, 2, usage, &rc)) return rc;
     }
+    if (kh_simopts_done(&so)) return 2;
     const char *machine = operand[0], *session = operand[1];
     if (!machine || !session) {
         usage(stderr);
@@ -110,6 +114,7 @@ int kh_cmd_run(int argc, char **argv)
         kh_checkout_add(&ck, kh_machine_check(m));
         if (kh_cli_checkout_end(part, &ck) && !rc) rc = 1;
     }
+    if (kh_simdiag_end(kh_machine_sim(m), &so) && !rc) rc = 1;
     if (!rc)
         printf("ok: %u commands, cycle %llu\n", kh_session_ncommands(s),
                (unsigned long long)kh_sim_now(kh_machine_sim(m)));

@@ -25,24 +25,31 @@ typedef struct serve {
     FILE *out;
     int card_map;     /* 1: the Verilator card's memory windows at (N+1) << 32 */
     uint64_t refused; /* accesses answered E (S: decerr=) */
+    unsigned diags;   /* diagnostics already written to the log (stderr) */
 } serve;
 
 static void usage(FILE *f)
 {
     fprintf(f,
-            "usage: kohaku serve MACHINE [--settle N] [--host-map card|kohaku] [--profile P] [--param NAME=VALUE]...\n"
-            "                    [--engine cycle|fast]\n"
+            "usage: kohaku serve MACHINE [--settle N] [--host-map card|kohaku|noboard] [--strict] [--profile P]\n"
+            "                    [--param NAME=VALUE]... [--engine cycle|fast]\n"
             "  Speaks upstream's simulated-card line protocol (docs/serve.md) on stdin/stdout:\n"
             "  READY once built; W addr data, R addr, WB addr hex, RB addr n, BR ch word, BW ch word hex,\n"
             "  T cycles, S, Q; replies OK, V ..., E message; every number hex without 0x.\n"
             "  MACHINE: a map picture, a machine file or 'default'.\n"
             "  --settle N      run N cycles before READY (the card harness's reset settle)\n"
             "  --host-map M    card (default): memory windows of mesh N at (N+1) << 32, as the card\n"
-            "                  harness; kohaku: the simulator's own map, (N+1) << 40 (control.md §9.2)\n"
+            "                  harness; kohaku: the simulator's own map, (N+1) << 40 (control.md §9.2);\n"
+            "                  noboard: what upstream's Card() assumes without a board file (control windows\n"
+            "                  0x4_0080_0000 + N*0x1_0000, mesh N's DRAM at N << 36); without the option, a\n"
+            "                  machine whose host_map is noboard (--profile upstream-7703ee8) is served so\n"
+            "  --strict        a diagnostic of the run (docs/diagnostics.md) makes the exit status 1\n"
+            "                  (as --param strict=1)\n"
             "  --profile P, --param NAME=VALUE: machine parameters (kohaku params)\n"
             "  --engine E      cycle: the per-cycle reference engine; fast (default): the event engine\n"
+            "A diagnostic is written once to standard error (upstream's transport keeps it in model.log).\n"
             "Exit status: 0 after Q or the end of input; 1 the machine or an option's value was refused\n"
-            "(the reason also as one E line); 2 usage.\n");
+            "(the reason also as one E line), or --strict and a diagnostic; 2 usage.\n");
 }
 
 /* One hex number, the whole word. */
@@ -248,6 +255,18 @@ static void dispatch(serve *s, char **t, int nt)
     reply_err(s, "unknown command '%s'", c);
 }
 
+/* A diagnostic raised since the last look: once, on the log (stderr). */
+static void log_news(serve *s)
+{
+    while (s->diags < kh_dev_diag_count(s->d)) {
+        const char *name, *msg;
+        uint64_t count;
+        if (kh_dev_diag(s->d, s->diags++, &name, &count, &msg)) break;
+        fprintf(stderr, "kohaku serve: warning (%s): %s\n", name, msg);
+        fflush(stderr);
+    }
+}
+
 /* Answer in's lines until Q or the end of input (fuzz/fuzz_serve.c runs
  * this on any bytes). 0, or 1 out of memory. */
 static int serve_lines(serve *s, FILE *in)
@@ -268,6 +287,7 @@ static int serve_lines(serve *s, FILE *in)
         if (!strcmp(t[0], "Q")) break;
         dispatch(s, t, nt);
         fflush(s->out);
+        log_news(s);
     }
     free(line);
     return 0;
@@ -276,10 +296,10 @@ static int serve_lines(serve *s, FILE *in)
 int kh_cmd_serve(int argc, char **argv)
 {
     const char *machine = NULL, *profile = NULL, *engine = NULL;
-    const char *params[SERVE_MAX_PARAMS];
+    const char *params[SERVE_MAX_PARAMS + 1]; /* and the host_map --host-map implies */
     size_t np = 0;
     uint64_t settle = 0;
-    int have_settle = 0, have_map = 0;
+    int have_settle = 0, have_map = 0, strict = 0, noboard = 0;
     kh_echo_buf eb;
     serve s = {.out = stdout, .card_map = 1};
     for (int i = 1; i < argc; i++) {
@@ -300,12 +320,15 @@ int kh_cmd_serve(int argc, char **argv)
                             kh_echo(v, &eb));
                     return 1;
                 }
-            } else if (!strcmp(v, "card") || !strcmp(v, "kohaku")) {
+            } else if (!strcmp(v, "card") || !strcmp(v, "kohaku") || !strcmp(v, "noboard")) {
                 s.card_map = !strcmp(v, "card");
+                noboard = !strcmp(v, "noboard");
             } else {
-                fprintf(stderr, "kohaku serve: --host-map '%s' is not card or kohaku\n", kh_echo(v, &eb));
+                fprintf(stderr, "kohaku serve: --host-map '%s' is not card, kohaku or noboard\n", kh_echo(v, &eb));
                 return 1;
             }
+        } else if (!strcmp(a, "--strict")) {
+            strict = 1;
         } else if (!strcmp(a, "--profile") && i + 1 < argc) {
             profile = argv[++i];
         } else if (!strcmp(a, "--engine") && i + 1 < argc) {
@@ -328,6 +351,10 @@ int kh_cmd_serve(int argc, char **argv)
         usage(stderr);
         return 2;
     }
+    /* --host-map decides the library's host_map too (last, over a profile's):
+     * noboard is the library's translation, card and kohaku are kohaku's map
+     * below serve's own */
+    if (have_map) params[np++] = noboard ? "host_map=1" : "host_map=0";
     char err[4096];
     int rc = kh_dev_open(&s.d, machine, profile, params, np, err, sizeof err);
     if (rc) {
@@ -342,6 +369,9 @@ int kh_cmd_serve(int argc, char **argv)
         kh_dev_close(s.d);
         return 1;
     }
+    uint64_t v = 0;
+    if (!have_map && !kh_dev_param(s.d, "host_map", &v) && v) s.card_map = 0; /* the machine's own: noboard */
+    if (!kh_dev_param(s.d, "strict", &v) && v) strict = 1;
     setvbuf(stdout, NULL, _IOLBF, 0);
     if (kh_dev_run(s.d, settle)) {
         printf("E --settle: %s\n", kh_dev_message(s.d));
@@ -353,6 +383,10 @@ int kh_cmd_serve(int argc, char **argv)
             (1u << kh_dev_meshes(s.d)) - 1);
     int no_memory = serve_lines(&s, stdin);
     if (no_memory) fprintf(stderr, "kohaku serve: out of memory\n");
+    log_news(&s);
+    int failed = strict && kh_dev_diag_count(s.d);
+    if (failed) fprintf(stderr, "kohaku serve: --strict: %u diagnostic%s, exit status 1\n", kh_dev_diag_count(s.d),
+                        kh_dev_diag_count(s.d) == 1 ? "" : "s");
     kh_dev_close(s.d);
-    return no_memory;
+    return no_memory || failed;
 }

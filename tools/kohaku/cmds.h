@@ -17,7 +17,7 @@
     X(gemm, "run a checked GEMM on the default machine (or --map MAP)")       \
     X(bench, "measure simulator speed (noc, gemm)")                           \
     X(params, "list the machine parameters: values, enforced ranges, sources") \
-    X(cpu, "run an RV32 program on the node control processor at (0,0)")     \
+    X(cpu, "run an RV32 program on the node processor, or (--isa rv64) RV64") \
     X(demo, "the default demo (what `make run` runs)")                       \
     X(serve, "speak upstream's simulated-card line protocol on stdin/stdout") \
     X(report, "print the end-of-run report of a saved stats file")
@@ -25,5 +25,10 @@
 #define KH_DECLARE_CMD(name, help) int kh_cmd_##name(int argc, char **argv);
 KH_CMDS(KH_DECLARE_CMD)
 #undef KH_DECLARE_CMD
+/* `kohaku replay vector2 ...` (cmd_replay_v2.c); argv[0] is "vector2". */
+int kh_cmd_replay_vector2(int argc, char **argv);
+
+/* `kohaku cpu run --isa rv64 ...` (cmd_cpu64.c), entered from kh_cmd_cpu */
+int kh_cmd_cpu_rv64(int argc, char **argv);
 
 #endif

@@ -191,6 +191,7 @@ done:
         kh_checkout_add(&ck, kh_machine_check(mc));
         if (kh_cli_checkout_end(part, &ck)) rc = 1;
     }
+    if (mc && kh_simdiag_end(kh_machine_sim(mc), sim)) rc = 1;
     kh_cli_unpartition(part);
     kh_machine_free(mc);
     free(a);

@@ -173,7 +173,16 @@ static void draw_endpoint(FILE *f, const mesh_geo *g, const kh_json_val *root, c
     fprintf(f, "\" data-comp=\"");
     xml_text(f, comp);
     fputc('"', f);
-    end_box(f, p, *comp ? comp : token, token, share, edge);
+    /* a position with nothing attached (xxx, ..., nul: kind "none") says so
+     * rather than showing the map's raw token */
+    if (*comp || strcmp(kh_sd_str(ep, "kind"), "none")) {
+        end_box(f, p, *comp ? comp : token, token, share, edge);
+        return;
+    }
+    char title[160];
+    snprintf(title, sizeof title, "(%u,%u): empty position (map token %s): no endpoint, the router's port there is tied off (mesh.md §2)",
+             x, y, token);
+    end_box(f, p, title, "empty", share, edge);
 }
 
 /* The node's control processor at the (0,0) corner, where its link into

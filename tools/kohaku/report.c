@@ -32,6 +32,37 @@ static void units(const kh_json_val *root, double cycles, FILE *out)
     }
 }
 
+/* What the units that write FP16 results drained, and how much of it is
+ * suspicious: saturated at +-65504 or non-finite (the stats' drained_values,
+ * saturated, nonfinite). */
+static void drained(const kh_json_val *root, FILE *out)
+{
+    const kh_json_val *cs = kh_json_get(root, "components");
+    int any = 0;
+    for (size_t i = 0; i < kh_json_len(cs); i++) {
+        const kh_json_val *c = kh_json_at(cs, i), *st = kh_json_get(c, "stats");
+        double n = kh_sd_num(st, "drained_values");
+        if (strcmp(kh_sd_str(c, "kind"), "cu") || !(n > 0)) continue;
+        if (!any++) fprintf(out, "drained FP16 values: written out / saturated at +-65504 / non-finite\n");
+        double s = kh_sd_num(st, "saturated"), f = kh_sd_num(st, "nonfinite");
+        fprintf(out, "  %-16s %10.0f  %10.0f %5.1f %%  %10.0f %5.1f %%\n", kh_sd_str(c, "name"), n, s,
+                100.0 * kh_sd_share(s, n), f, 100.0 * kh_sd_share(f, n));
+    }
+}
+
+/* The run's diagnostics (docs/diagnostics.md), first: they say the results
+ * are not to be trusted. */
+static void diagnostics(const kh_json_val *root, FILE *out)
+{
+    const kh_json_val *ds = kh_json_get(root, "diagnostics");
+    for (size_t i = 0; i < kh_json_len(ds); i++) {
+        const kh_json_val *d = kh_json_at(ds, i);
+        double n = kh_sd_num(d, "count");
+        fprintf(out, "diagnostic %s (seen %.0f time%s): %s\n", kh_sd_str(d, "name"), n, n == 1 ? "" : "s",
+                kh_sd_str(d, "message"));
+    }
+}
+
 /* The links into and out of component name: their flits. */
 static void link_flits(const kh_json_val *root, const char *name, double *in, double *outf)
 {
@@ -186,7 +217,9 @@ static void one_report(const kh_json_val *root, FILE *out)
     const kh_json_val *run = kh_json_get(root, "run");
     double cycles = kh_sd_num(root, "cycle");
     fprintf(out, "report: %s, %.0f cycles\n", run ? kh_sd_str(run, "name") : "(no run section)", cycles);
+    diagnostics(root, out);
     units(root, cycles, out);
+    drained(root, out);
     ports(root, cycles, out);
     node(root, cycles, out);
     routers(root, cycles, out);

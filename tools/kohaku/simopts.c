@@ -50,6 +50,7 @@ static int take_window(kh_simopts *o, const char *v)
     }
     o->keep.begin = a;
     o->keep.end = b;
+    o->window_given = 1;
     return 1;
 }
 
@@ -97,6 +98,14 @@ kh_trace_filter kh_simopts_keep(const kh_simopts *o)
     return k;
 }
 
+int kh_simopts_done(const kh_simopts *o)
+{
+    if (o->trace || (!o->window_given && !o->flits_given)) return 0;
+    fprintf(stderr, "%s: %s shapes the trace, and there is no --trace FILE.json to write it to\n", o->who,
+            o->window_given ? "--trace-window" : "--trace-flits");
+    return -1;
+}
+
 int kh_simopts_output(const kh_simopts *o) { return o->trace || o->stats || o->report || o->heatmap; }
 
 /* --engine cycle|fast: every simulation this process builds from here on
@@ -138,6 +147,10 @@ int kh_simopts_take(kh_simopts *o, int argc, char **argv, int *i)
     }
     if (!strcmp(a, "--report")) {
         o->report = 1;
+        return 1;
+    }
+    if (!strcmp(a, "--strict") && (o->takes & KH_SIMOPT_STRICT)) {
+        o->strict = 1;
         return 1;
     }
     if ((!strcmp(a, "--trace-window") || !strcmp(a, "--trace-flits")) && *i + 1 < argc) {

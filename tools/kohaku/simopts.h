@@ -20,6 +20,7 @@
 #define KH_SIMOPT_MAP 1u                     /* --map MAP (demo, gemm, bench gemm, bench noc) */
 #define KH_SIMOPT_PARAMS_IN_ORDER 2u         /* run: each --profile and --param applied in command-line order, 64 at most together */
 #define KH_SIMOPT_PARAMS_PROFILE_FIRST 4u    /* bench noc: the last --profile, then each --param in order, 16 --param at most */
+#define KH_SIMOPT_STRICT 8u                  /* --strict: the subcommand ends with kh_simdiag_end (run, gemm, demo, bench gemm) */
 #define KH_SIMOPTS_MAX_EDITS 64              /* IN_ORDER: most --profile and --param together */
 #define KH_SIMOPTS_MAX_PARAMS 16             /* PROFILE_FIRST: most --param */
 
@@ -31,10 +32,12 @@ typedef struct kh_simopts {
     const char *stats;     /* --stats, NULL: no statistics */
     int check;             /* --check: the live flit checker */
     int report;            /* --report: the end-of-run report on standard output (docs/report.md) */
+    int strict;            /* --strict: a diagnostic makes the exit status 1 (docs/diagnostics.md) */
     const char *heatmap;   /* --heatmap F.svg, NULL: none */
     const char *engine;    /* --engine cycle|fast as given, NULL: the default (applied when taken) */
     kh_trace_filter keep;  /* --trace-window A:B, --trace-flits LIST: read through kh_simopts_keep */
     int flits_given;       /* --trace-flits was given */
+    int window_given;      /* --trace-window was given */
     const char *profile;   /* PROFILE_FIRST: the last --profile, applied before every edit; else NULL */
     struct {
         const char *opt;   /* "--profile" or "--param" as written */
@@ -55,6 +58,12 @@ int kh_simopts_output(const kh_simopts *o);
  * --profile/--param too many): "WHO: ..." on standard
  * error, return -1; the caller exits 2 (docs/exit-status.md). */
 int kh_simopts_take(kh_simopts *o, int argc, char **argv, int *i);
+
+/* The options as a whole, after the last word: an option that only shapes
+ * the trace (--trace-window, --trace-flits) without --trace is a usage
+ * error ("WHO: ..." on standard error naming it, -1; the caller exits 2),
+ * since it would be ignored silently. 0 otherwise. */
+int kh_simopts_done(const kh_simopts *o);
 
 /* A word of the command line that is neither a simulation option nor one
  * of the subcommand's own: --help/-h prints usage on standard output and

@@ -170,3 +170,17 @@ int kh_checkout_end(kh_checkout *o)
             (unsigned long long)o->violations, (unsigned long long)o->warnings);
     return o->violations ? 1 : 0;
 }
+
+int kh_simdiag_end(kh_sim *sim, const kh_simopts *o)
+{
+    unsigned n = kh_sim_ndiag(sim);
+    for (unsigned i = 0; i < n; i++) {
+        uint64_t count;
+        const char *msg, *name = kh_sim_diag_at(sim, i, &count, &msg);
+        fprintf(stderr, "%s: warning (%s, seen %llu time%s): %s\n", o->who, name, (unsigned long long)count,
+                count == 1 ? "" : "s", msg);
+    }
+    if (!n || !(o->strict || kh_sim_params(sim)->strict)) return 0;
+    fprintf(stderr, "%s: strict: %u diagnostic%s, exit status 1\n", o->who, n, n == 1 ? "" : "s");
+    return 1;
+}

@@ -31,15 +31,23 @@ int kh_simout_close(kh_simout *out, const char *stats_path, char *err, size_t er
 kh_simout *kh_simout_start(kh_sim *sim, const kh_simopts *o, char *err, size_t errlen);
 int kh_simout_finish(kh_simout *out, const kh_simopts *o, const char *run, char *err, size_t errlen);
 
+/* The run's diagnostics (docs/diagnostics.md), at its end: one warning on
+ * standard error per diagnostic, "WHO: warning (NAME, seen N times):
+ * MESSAGE". Returns 1 when there was one and the run is strict (--strict,
+ * or the machine parameter strict), saying so; else 0. */
+int kh_simdiag_end(kh_sim *sim, const kh_simopts *o);
+
 /* The help lines of the output options, for each subcommand's usage. */
 #define KH_SIMOUT_HELP                                                                                        \
     "  --trace F.json   Perfetto / Chrome trace: flits per link, instructions and datapath per unit, busy\n"   \
     "                   spans per memory port, FIFO and credit counters (docs/report.md)\n"                   \
-    "  --trace-window A:B  keep only the events of cycles [A, B) in the trace\n"                             \
-    "  --trace-flits T  keep only these flit types: all, none, or a list such as mem_rd_req,cu_inst\n"        \
+    "  --trace-window A:B  keep only the events of cycles [A, B) in the trace (needs --trace)\n"               \
+    "  --trace-flits T  keep only these flit types (needs --trace): all, none, or a list such as cu_inst\n"   \
     "  --stats F.json   every counter, with a run section (what ran, the machine's layout)\n"                 \
     "  --report         the end-of-run report on standard output (the same figures as --stats)\n"            \
-    "  --heatmap F.svg  the mesh drawn as its map, links and units coloured by utilisation\n"          \
+    "  --heatmap F.svg  the mesh drawn as its map, links and units coloured by utilisation\n"             \
+    "  --strict         a diagnostic of the run (a warning such as the older compiler's FP16 operands,\n"  \
+    "                   docs/diagnostics.md) makes the exit status 1 (also --param strict=1)\n"           \
     KH_ENGINE_HELP
 
 /* --engine, taken by every simulating subcommand (kh_simopts_take). */

@@ -54,6 +54,7 @@ typedef struct mxm_unit {
     uint64_t words[2][16];          /* A and B entries, word w at [4w..4w+3] */
     unsigned got;                   /* words of the current operand received */
     uint32_t result;
+    uint64_t drained, saturated, nonfinite; /* FP16 values EMIT wrote out (kh_f16_word_extremes) */
 } mxm_unit;
 
 static uint64_t wire_addr(const mxm_unit *u, uint64_t addr34)
@@ -197,6 +198,8 @@ static void step(void *unit, kh_cycle now)
     case MXM_EMIT_DATA:
         emit_data(u, &f);
         if (!kh_cu_send(u->shell, &f, now)) return;
+        u->drained += 16;
+        kh_f16_word_extremes(f.w, &u->saturated, &u->nonfinite);
         u->emits++;
         u->result = UINT32_C(0x10000) | u->emits; /* {16'h0001, emits} */
         u->phase = MXM_DONE;
@@ -222,6 +225,13 @@ static int describe_stuck(void *unit, char *buf, size_t len)
     return 1;
 }
 
+static void stats(void *unit, char *buf, size_t len)
+{
+    const mxm_unit *u = unit;
+    snprintf(buf, len, "\"drained_values\":%llu,\"saturated\":%llu,\"nonfinite\":%llu",
+             (unsigned long long)u->drained, (unsigned long long)u->saturated, (unsigned long long)u->nonfinite);
+}
+
 static const char *inst_name(const kh_flit *f)
 {
     return kh_matmul_op(f->w) == KH_MATMUL_OP_BLOCK ? "BLOCK" : "EMIT"; /* as inst() decodes it */
@@ -240,6 +250,6 @@ const kh_unit_kind kh_unit_matmul = {
     .step = step,
     .dbg = NULL,
     .describe_stuck = describe_stuck,
-    .stats_json = NULL,
+    .stats_json = stats,
     .inst_name = inst_name,
 };

@@ -18,6 +18,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "kohaku/cluster.h"
 #include "kohaku/cu.h"
 #include "kohaku/num.h"
 
@@ -88,6 +89,7 @@ typedef struct kh_cl_batch {
     unsigned total;     /* granules the batch produces */
     unsigned taken;     /* granules placed into bursts by the write port */
     unsigned cap;
+    int fp16;           /* the granules are FP16 words (not SEND's FP22 halves) */
     uint64_t (*val)[4]; /* granule payloads */
     kh_cycle *avail;    /* cycle each granule is in the drain queue */
 } kh_cl_batch;
@@ -162,15 +164,18 @@ typedef struct kh_cluster {
     kh_flit outq[KH_CL_OUTQ];
     unsigned outq_head, outq_n;
     kh_cycle last_send;  /* cycle of the unit's last kh_cu_send (one per cycle) */
+    /* the older form's signature (cluster.md §11, older.c): L1 slots holding
+     * FP16 words rather than an MXFP7 entry, sub-tiles computed from them */
+    uint8_t *fp16_a, *fp16_b, *tile_fp16;
     /* statistics */
     uint64_t n_fill, n_gemm, n_drain, n_other, n_cmds, n_macs, n_granules, n_bursts;
     uint64_t n_rx_bursts, n_rx_rejected, n_warnings;
+    uint64_t n_drained, n_saturated, n_nonfinite; /* FP16 values written out (kh_f16_word_extremes) */
+    uint64_t n_fp16_entries, n_older_drains;      /* older.c */
 } kh_cluster;
 
-/* unit.c: the state without a shell (tests and benchmarks of the arithmetic
- * use it with cu == NULL: no flits, no log). */
-kh_cluster *kh_cluster_alloc(const kh_params *p, char *err, size_t errlen);
-void kh_cluster_free(kh_cluster *u);
+/* unit.c: kh_cluster_alloc and kh_cluster_free (kohaku/cluster.h) give the
+ * state without a shell (cu == NULL: no flits, no log). */
 
 /* decode.c */
 void kh_cl_decode(const kh_flit *inst, kh_cl_inst *out);
@@ -197,6 +202,12 @@ int kh_cl_drain_finished(const kh_cluster *u, unsigned need);
 int kh_cl_batch_outstanding(const kh_cluster *u);
 void kh_cl_port_step(kh_cluster *u, kh_cycle now, kh_cycle *next);
 void kh_cl_dest_from_inst(kh_cluster *u, const kh_cl_inst *in);
+
+/* older.c */
+int kh_cl_entry_fp16(const uint64_t w[16]);
+void kh_cl_older_entry(kh_cluster *u, unsigned side, unsigned slot, int quantised);
+int kh_cl_older_sweep(kh_cluster *u, const kh_cl_inst *in);
+void kh_cl_older_drain(kh_cluster *u, const kh_cl_inst *in, unsigned granules, unsigned tainted);
 
 /* recv.c */
 int kh_cl_rx_cu_data(kh_cluster *u, const kh_flit *f, kh_cycle now);

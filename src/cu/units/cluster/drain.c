@@ -76,7 +76,9 @@ void kh_cl_drain_start(kh_cluster *u, kh_cycle now)
     const int send = in->d.dnode == 1 && in->d.dbuf == KH_CL_BUF_PEER;
     const unsigned total = send ? 2 * n : n, lw = KH_ACC_BITS(u->mw);
     int warned = 0;
+    unsigned tainted = 0;
     u->batch.fused = 0;
+    u->batch.fp16 = !send;
     u->fused_pending = 0;
     if (kh_cl_batch_reserve(u, total)) {
         kh_cl_warn(u, "DRAIN: no memory for %u granules; nothing is written", total);
@@ -104,8 +106,10 @@ void kh_cl_drain_start(kh_cluster *u, kh_cycle now)
         } else {
             kh_acc_to_f16_word(v, u->mw, u->batch.val[k]);
             u->batch.avail[k] = now + k + u->acc_lat + KH_CL_CONV_LAT;
+            tainted += u->tile_fp16[t];
         }
     }
+    kh_cl_older_drain(u, in, total, tainted);
     kh_cycle emits_end = now + (send ? 2 * n : n) + u->acc_lat;
     if (emits_end > u->acc_idle_at) u->acc_idle_at = emits_end;
     u->n_drain++;
@@ -209,7 +213,13 @@ void kh_cl_port_step(kh_cluster *u, kh_cycle now, kh_cycle *next)
     else build_data(u, &f);
     if (!kh_cu_send(u->cu, &f, now)) return; /* the shell wakes us when it frees up */
     u->last_send = now;
-    if (p->pos > 0) u->n_granules++;
+    if (p->pos > 0) {
+        u->n_granules++;
+        if (b->fp16) { /* an FP16 word left the unit: count what it holds */
+            u->n_drained += 16;
+            kh_f16_word_extremes(b->val[p->first + p->pos - 1], &u->n_saturated, &u->n_nonfinite);
+        }
+    }
     if (p->pos++ == p->count) {
         p->busy = 0;
         p->last_sent = now;

@@ -84,7 +84,12 @@ int kh_cl_fill_resp(kh_cluster *u, const kh_flit *f, kh_cycle now)
     unsigned size = in->sel ? u->gb : u->ga;
     uint64_t data[4];
     kh_mem_rd_resp_data_get(f->w, data);
-    kh_cl_place_word(u, word, data, (int)in->sel, &side[kh_cl_l1ix(in->fbank, txn, size)]);
-    if (word == 3) u->fill_got++;
+    unsigned slot = kh_cl_l1ix(in->fbank, txn, size);
+    kh_cl_place_word(u, word, data, (int)in->sel, &side[slot]);
+    if (word == 3) {
+        /* the request's QUANT flag: the read path quantised this entry (§11) */
+        kh_cl_older_entry(u, in->sel, slot, u->read_quant && !in->preq);
+        u->fill_got++;
+    }
     return u->fill_got >= u->fill_need;
 }

@@ -101,6 +101,7 @@ int kh_cl_rx_cu_data(kh_cluster *u, const kh_flit *f, kh_cycle now)
             /* entry g >> 2, word g & 3, the side's own permutation (§4.3) */
             kh_mx_entry *side = rx->buf ? u->l1b : u->l1a;
             kh_cl_place_word(u, g & 3u, data, (int)rx->buf, &side[g >> 2]);
+            if ((g & 3u) == 3) (rx->buf ? u->fp16_b : u->fp16_a)[g >> 2] = 0; /* a peer's entry, no FILL's (older.c) */
         }
     }
     if (rx->d++ == rx->len) {

@@ -171,17 +171,21 @@ void kh_cl_sweep_start(kh_cluster *u, kh_cycle now)
 
     if (in->emit) {
         u->batch.fused = 1;
+        u->batch.fp16 = 1;
         if (kh_cl_batch_reserve(u, total)) {
             kh_cl_warn(u, "GEMM emit: no memory for %u granules; the emission is dropped", total);
             kh_cl_sweep_compute(u, in, NULL);
+            kh_cl_older_sweep(u, in);
         } else {
             kh_cl_sweep_compute(u, in, u->batch.val);
+            if (kh_cl_older_sweep(u, in)) kh_cl_older_drain(u, in, total, total);
         }
         u->fused_pending = 1;
         u->fused_w = u->W;
         u->fused_total = total;
     } else {
         kh_cl_sweep_compute(u, in, NULL);
+        kh_cl_older_sweep(u, in);
     }
 
     /* The schedule. Command c issues at now + c·step unless an emitting

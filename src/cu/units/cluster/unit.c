@@ -307,12 +307,15 @@ static void unit_stats(void *p, char *buf, size_t len)
     snprintf(buf, len,
              "\"fill\":%llu,\"gemm\":%llu,\"drain\":%llu,\"other\":%llu,\"commands\":%llu,\"macs\":%llu,"
              "\"granules_written\":%llu,\"bursts\":%llu,\"rx_bursts\":%llu,\"rx_rejected\":%llu,"
-             "\"warnings\":%llu",
+             "\"warnings\":%llu,\"drained_values\":%llu,\"saturated\":%llu,\"nonfinite\":%llu,"
+             "\"fp16_entries\":%llu,\"older_form_drains\":%llu",
              (unsigned long long)u->n_fill, (unsigned long long)u->n_gemm, (unsigned long long)u->n_drain,
              (unsigned long long)u->n_other, (unsigned long long)u->n_cmds, (unsigned long long)u->n_macs,
              (unsigned long long)u->n_granules, (unsigned long long)u->n_bursts,
              (unsigned long long)u->n_rx_bursts, (unsigned long long)u->n_rx_rejected,
-             (unsigned long long)u->n_warnings);
+             (unsigned long long)u->n_warnings, (unsigned long long)u->n_drained,
+             (unsigned long long)u->n_saturated, (unsigned long long)u->n_nonfinite,
+             (unsigned long long)u->n_fp16_entries, (unsigned long long)u->n_older_drains);
 }
 
 void kh_cluster_free(kh_cluster *u)
@@ -324,6 +327,9 @@ void kh_cluster_free(kh_cluster *u)
     free(u->loaded);
     free(u->sw.reads_a);
     free(u->sw.reads_b);
+    free(u->fp16_a);
+    free(u->fp16_b);
+    free(u->tile_fp16);
     free(u->batch.val);
     free(u->batch.avail);
     free(u);
@@ -390,7 +396,12 @@ kh_cluster *kh_cluster_alloc(const kh_params *p, char *err, size_t errlen)
     u->loaded = calloc(u->tiles, 1);
     u->sw.reads_a = calloc(u->ga, 1);
     u->sw.reads_b = calloc(u->gb, 1);
-    if (!u->l1a || !u->l1b || !u->tile || !u->loaded || !u->sw.reads_a || !u->sw.reads_b) goto nomem;
+    u->fp16_a = calloc(u->ga, 1);
+    u->fp16_b = calloc(u->gb, 1);
+    u->tile_fp16 = calloc(u->tiles, 1);
+    if (!u->l1a || !u->l1b || !u->tile || !u->loaded || !u->sw.reads_a || !u->sw.reads_b || !u->fp16_a || !u->fp16_b ||
+        !u->tile_fp16)
+        goto nomem;
     u->last_send = KH_NEVER;
     u->port.last_sent = KH_NEVER;
     return u;
@@ -398,6 +409,18 @@ nomem:
     kh_cluster_free(u);
     snprintf(err, errlen, "mx_cluster_cu: out of memory");
     return NULL;
+}
+
+kh_mx_entry *kh_cluster_l1(kh_cluster *u, unsigned side, unsigned *entries)
+{
+    if (entries) *entries = side ? u->gb : u->ga;
+    return side ? u->l1b : u->l1a;
+}
+
+void kh_cluster_sweep(kh_cluster *u, unsigned gm, unsigned gn, unsigned nk, unsigned acc)
+{
+    kh_cl_inst in = {.op = KH_CL_OP_GEMM, .gm = gm, .gn = gn, .nk = nk, .acc = acc, .anchor = KH_CL_ANCHOR};
+    kh_cl_sweep_compute(u, &in, NULL);
 }
 
 static void *unit_create(kh_cu *shell, const kh_params *p, char *err, size_t errlen)

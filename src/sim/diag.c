@@ -1,0 +1,62 @@
+/* Diagnostics of a simulation (sim.h): kept per name, the first message
+ * with it, for the drivers of the simulation to show. */
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "sim/sim_int.h"
+
+struct kh_diag_rec {
+    const char *name;
+    uint64_t count;
+    char msg[KH_DIAG_MSG];
+};
+
+void kh_sim_diag(kh_sim *sim, const char *name, const char *fmt, ...)
+{
+    if (!sim->diag) {
+        sim->diag = calloc(KH_DIAG_NAMES, sizeof *sim->diag);
+        if (!sim->diag) return; /* no memory: the run goes on without it */
+    }
+    unsigned i = 0;
+    while (i < sim->ndiag && strcmp(sim->diag[i].name, name)) i++;
+    if (i == sim->ndiag) {
+        if (i == KH_DIAG_NAMES) {
+            i = KH_DIAG_NAMES - 1; /* full: counted with the last, renamed */
+            sim->diag[i].name = "other";
+        } else {
+            sim->diag[i].name = name;
+            va_list ap;
+            va_start(ap, fmt);
+            vsnprintf(sim->diag[i].msg, sizeof sim->diag[i].msg, fmt, ap);
+            va_end(ap);
+            sim->ndiag++;
+        }
+    }
+    sim->diag[i].count++;
+}
+
+unsigned kh_sim_ndiag(const kh_sim *sim) { return sim->ndiag; }
+
+const char *kh_sim_diag_at(const kh_sim *sim, unsigned i, uint64_t *count, const char **message)
+{
+    if (i >= sim->ndiag) return NULL;
+    if (count) *count = sim->diag[i].count;
+    if (message) *message = sim->diag[i].msg;
+    return sim->diag[i].name;
+}
+
+uint64_t kh_sim_diag_total(const kh_sim *sim)
+{
+    uint64_t n = 0;
+    for (unsigned i = 0; i < sim->ndiag; i++) n += sim->diag[i].count;
+    return n;
+}
+
+void kh_sim_diag_free(kh_sim *sim)
+{
+    free(sim->diag);
+    sim->diag = NULL;
+    sim->ndiag = 0;
+}
