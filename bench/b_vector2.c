@@ -2,7 +2,9 @@
  * (data/vectors/vector2/) on the core-alone harness, memwait 0 and 1, again
  * and again for at least a second of CPU time; prints simulated cycles per
  * CPU second (target: 100x upstream's RTL under Verilator, ~0.1 M cycles/s
- * on the lead's machine; docs/vector2.md §9). */
+ * on the lead's machine; docs/vector2.md §9). A second argument runs that
+ * many rounds instead (a fixed amount of work, for instruction counts under
+ * callgrind). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -42,6 +44,7 @@ static double cpu_seconds(void)
 int main(int argc, char **argv)
 {
     const char *data = argc > 1 ? argv[1] : "data";
+    unsigned fixed = argc > 2 ? (unsigned)strtoul(argv[2], NULL, 10) : 0;
     uint64_t *prog[NC], *mem[NC];
     size_t np[NC], nm;
     char path[512], err[256];
@@ -74,7 +77,7 @@ int main(int argc, char **argv)
             }
         rounds++;
         t = cpu_seconds() - t0;
-    } while (t < 1.0);
+    } while (fixed ? rounds < fixed : t < 1.0);
     printf("vector2 core alone: %.2f M simulated cycles per CPU second (%u rounds of the 11 recorded kernels at "
            "memwait 0 and 1, %.2f s; 100x Verilator's ~0.1 M is 10 M)\n",
            (double)cycles / t / 1e6, rounds, t);
