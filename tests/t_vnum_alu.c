@@ -404,6 +404,54 @@ static void valu_batch_equals_single_lanes(void)
             }
 }
 
+/* kh_valu_exp2d_n (whichever path this CPU takes) gives lane for lane what
+ * kh_valu_exp2d gives, sticky bit included: every a of 24 bits, each beside
+ * a b from a set that reaches every arm of floor(b) (zero, |b| < 1, the
+ * integer range with and without a fraction, both clamps, Inf and NaN),
+ * under thresholds from 0 to 128. */
+static void valu_exp2d_batch_equals_single_lanes(void)
+{
+    static const kh_e8 bs[] = {0x000000, 0x800000, 0x3F0000, 0xBF0000, 0x3F8000, 0xBF8000, 0x3FC000, 0xBFC000,
+                               0x40A000, 0xC0A123, 0x434000, 0xC33FFF, 0x437FFF, 0xC37FFF, 0x438000, 0xC38000,
+                               0x7F8000, 0xFF8000, 0x7FC000, 0x000001, 0x42F801, 0xC2F801, 0x430001, 0x3F7FFF};
+    static const unsigned taus[] = {0, 1, 8, 16, 100, 127, 128};
+    enum { N = 16 };
+    unsigned nb = sizeof bs / sizeof bs[0], bad = 0;
+    kh_e8 a[N], b[N], out[N];
+    int ovf[N];
+    for (uint32_t base = 0; base < (1u << 24) && bad < 5; base += N) {
+        unsigned tau = taus[(base / N) % (sizeof taus / sizeof taus[0])];
+        for (unsigned i = 0; i < N; i++) {
+            a[i] = base + i;
+            b[i] = bs[(base / N + i) % nb] ^ (kh_e8)((base >> 8) & 0x0F); /* low fraction bits vary */
+        }
+        kh_valu_exp2d_n(a, b, tau, out, ovf, N);
+        for (unsigned i = 0; i < N; i++) {
+            int o1 = -1;
+            kh_e8 want = kh_valu_exp2d(a[i], b[i], tau, &o1);
+            if (out[i] != want || ovf[i] != o1) {
+                bad++;
+                kh_test_fail(__FILE__, __LINE__, "a 0x%06x b 0x%06x tau %u: 0x%06x ovf %d, single lane 0x%06x ovf %d",
+                             a[i], b[i], tau, out[i], ovf[i], want, o1);
+            }
+        }
+    }
+    /* lengths that leave a tail past the four-lane steps */
+    for (unsigned n = 1; n < N; n++) {
+        for (unsigned i = 0; i < n; i++) {
+            a[i] = 0x3F8000u + i * 0x1357u;
+            b[i] = bs[i % nb];
+        }
+        kh_valu_exp2d_n(a, b, 8, out, ovf, n);
+        for (unsigned i = 0; i < n; i++) {
+            int o1 = -1;
+            kh_e8 want = kh_valu_exp2d(a[i], b[i], 8, &o1);
+            if (out[i] != want || ovf[i] != o1)
+                kh_test_fail(__FILE__, __LINE__, "n %u lane %u: 0x%06x, single lane 0x%06x", n, i, out[i], want);
+        }
+    }
+}
+
 int main(void)
 {
     KH_RUN(valu_fma_worked_examples);
@@ -419,5 +467,6 @@ int main(void)
     KH_RUN(valu_fma_matches_exact_reference);
     KH_RUN(valu_seeds_approximate_their_functions);
     KH_RUN(valu_batch_equals_single_lanes);
+    KH_RUN(valu_exp2d_batch_equals_single_lanes);
     return kh_test_end("t_vnum_alu");
 }

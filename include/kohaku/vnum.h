@@ -50,6 +50,9 @@ kh_e8 kh_valu(unsigned op, kh_e8 a, kh_e8 b, kh_e8 c, int *pred, unsigned opts);
  * seed and specials on a, floor(b) clamped to [-256, 255]; *ovf is set for a
  * result >= 2^tau (Inf and NaN included), the lane's sticky bit. tau <= 128. */
 kh_e8 kh_valu_exp2d(kh_e8 a, kh_e8 b, unsigned tau, int *ovf);
+/* n lanes of EXP2D: out[i] = kh_valu_exp2d(a[i], b[i], tau, &ovf[i]), the
+ * same results, faster than n calls. */
+void kh_valu_exp2d_n(const kh_e8 *a, const kh_e8 *b, unsigned tau, kh_e8 *out, int *ovf, unsigned n);
 /* n lanes of one op: out[i] = kh_valu(op, a[i], b[i], c[i], &pred[i], opts),
  * the same results, faster than n calls. */
 void kh_valu_n(unsigned op, const kh_e8 *a, const kh_e8 *b, const kh_e8 *c, kh_e8 *out, int *pred, unsigned n,

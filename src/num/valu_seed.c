@@ -121,3 +121,9 @@ kh_e8 kh_valu_exp2d(kh_e8 a, kh_e8 b, unsigned tau, int *ovf)
     *ovf = e == 255 || (e != 0 && e >= 127 + tau);
     return r;
 }
+
+void kh_valu_exp2d_n(const kh_e8 *a, const kh_e8 *b, unsigned tau, kh_e8 *out, int *ovf, unsigned n)
+{
+    if (kh_valu_exp2d_n_x86(a, b, tau, out, ovf, n)) return;
+    for (unsigned i = 0; i < n; i++) out[i] = kh_valu_exp2d(a[i], b[i], tau, &ovf[i]);
+}

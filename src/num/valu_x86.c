@@ -186,6 +186,92 @@ static T256 void fma_avx2(const kh_e8 *A, const kh_e8 *B, const kh_e8 *C, kh_e8 
     _mm_storeu_si128((__m128i *)(void *)out, _mm256_castsi256_si128(packed));
 }
 
+/* kh_valu_exp2d on four lanes with AVX2: floor(b), then seed (valu_seed.c)
+ * for EXP2 and kh_valu_round_pack, step by step. EXP2's coefficients are
+ * all non-negative (valu_tables.c), so every floor shift of the quadratic
+ * is a logical one and its result is its own magnitude; the 25-bit
+ * argument's floor by 2^17 is its top 8 bits less 256 when it is negative. */
+static T256 void exp2d_avx2(const kh_e8 *A, const kh_e8 *B, unsigned tau, kh_e8 *out, int *ovf)
+{
+    const __m256i zero = _mm256_setzero_si256(), one = q64(1), ff = q64(255), f15 = q64(0x7FFF);
+    __m256i a = load4(A), b = load4(B);
+    /* floor(b), clamped to [-256, 255] */
+    __m256i sbm = flip(is0(_mm256_and_si256(b, q64(1u << 23))));
+    __m256i eb = _mm256_and_si256(_mm256_srli_epi64(b, 15), ff);
+    __m256i d = _mm256_sub_epi64(q64(142), eb); /* 8..15 where used */
+    __m256i sigb = _mm256_or_si256(_mm256_and_si256(b, f15), q64(0x8000));
+    __m256i ip = _mm256_and_si256(_mm256_srlv_epi64(sigb, d), ff);
+    __m256i lowb = _mm256_sub_epi64(_mm256_sllv_epi64(one, d), one);
+    __m256i frb = _mm256_andnot_si256(is0(_mm256_and_si256(sigb, lowb)), one);
+    __m256i fl = pick(sbm, ip, _mm256_sub_epi64(zero, _mm256_add_epi64(ip, frb)));
+    fl = pick(_mm256_cmpgt_epi64(q64(127), eb), fl, _mm256_and_si256(sbm, q64((uint64_t)-1)));
+    fl = pick(_mm256_cmpgt_epi64(eb, q64(134)), fl, pick(sbm, q64(255), q64((uint64_t)-256)));
+    fl = _mm256_andnot_si256(is0(eb), fl);
+    /* the seed's argument: |a| * 2^17 rounded half up, a 25-bit register */
+    __m256i sam = flip(is0(_mm256_and_si256(a, q64(1u << 23))));
+    __m256i e = _mm256_and_si256(_mm256_srli_epi64(a, 15), ff), f = _mm256_and_si256(a, f15);
+    __m256i t = _mm256_sub_epi64(q64(134), e); /* negative past 134: a special below */
+    __m256i sh = pick(_mm256_cmpgt_epi64(t, q64(26)), t, q64(26));
+    __m256i r = _mm256_srlv_epi64(_mm256_or_si256(q64(1u << 25), _mm256_slli_epi64(f, 10)), sh);
+    __m256i q = _mm256_add_epi64(_mm256_srli_epi64(r, 1), _mm256_and_si256(r, one));
+    __m256i v = _mm256_and_si256(pick(sam, q, _mm256_sub_epi64(zero, q)), q64(0x1FFFFFF));
+    __m256i k = _mm256_sub_epi64(_mm256_srli_epi64(v, 17), _mm256_slli_epi64(_mm256_and_si256(_mm256_srli_epi64(v, 24), one), 8));
+    __m256i fr = _mm256_and_si256(v, q64(0x1FFFF));
+    __m256i idx = _mm256_srli_epi64(fr, 12), u = _mm256_and_si256(fr, q64(0xFFF));
+    __m256i row = _mm256_add_epi64(idx, _mm256_slli_epi64(idx, 1)); /* idx * 3 */
+    const int *coef = (const int *)&kh_vseed_coef[0][0][0];
+    __m256i c0 = _mm256_cvtepi32_epi64(_mm256_i64gather_epi32(coef, row, 4));
+    __m256i c1 = _mm256_cvtepi32_epi64(_mm256_i64gather_epi32(coef + 1, row, 4));
+    __m256i c2 = _mm256_cvtepi32_epi64(_mm256_i64gather_epi32(coef + 2, row, 4));
+    __m256i h = _mm256_srli_epi64(
+        _mm256_add_epi64(_mm256_add_epi64(_mm256_mul_epu32(c2, u), _mm256_slli_epi64(c1, 16)), q64(1u << 15)), 16);
+    __m256i base = _mm256_andnot_si256(is0(fr), c0); /* idx 0, u 0: the identity */
+    __m256i mag = _mm256_srli_epi64(
+        _mm256_add_epi64(_mm256_add_epi64(_mm256_mul_epu32(h, u), _mm256_slli_epi64(_mm256_add_epi64(base, q64(1u << 20)), 16)),
+                         q64(1u << 15)),
+        16);
+    __m256i ebase = _mm256_sub_epi64(_mm256_add_epi64(k, q64(107)), fl);
+
+    /* kh_valu_round_pack(0, mag, ebase, 0), as fma_avx2 has it */
+    const __m256i two52 = q64(UINT64_C(0x4330000000000000)), mask48 = q64((UINT64_C(1) << 48) - 1);
+    __m256d dmag = _mm256_sub_pd(_mm256_castsi256_pd(_mm256_or_si256(mag, two52)), _mm256_castsi256_pd(two52));
+    __m256i pos = _mm256_sub_epi64(_mm256_srli_epi64(_mm256_castpd_si256(dmag), 52), q64(1023));
+    __m256i n = _mm256_and_si256(_mm256_sllv_epi64(mag, _mm256_sub_epi64(q64(47), pos)), mask48);
+    __m256i sig = _mm256_srli_epi64(n, 32);
+    __m256i guard = _mm256_and_si256(_mm256_srli_epi64(n, 31), one);
+    __m256i sticky = flip(is0(_mm256_and_si256(n, q64(0x7FFFFFFFu))));
+    __m256i odd_or_sticky = pick(sticky, _mm256_and_si256(sig, one), one);
+    sig = _mm256_add_epi64(sig, _mm256_and_si256(guard, odd_or_sticky));
+    __m256i carry = _mm256_srli_epi64(sig, 16);
+    __m256i ee = _mm256_add_epi64(_mm256_add_epi64(pos, ebase), carry);
+    __m256i frac = _mm256_and_si256(is0(carry), _mm256_and_si256(sig, f15));
+    __m256i res = _mm256_or_si256(_mm256_slli_epi64(ee, 15), frac);
+    res = pick(_mm256_cmpgt_epi64(ee, q64(254)), res, q64(0xFFu << 15));
+    res = pick(_mm256_cmpgt_epi64(one, ee), res, zero);
+    res = _mm256_andnot_si256(is0(mag), res);
+    /* EXP2's specials on a: NaN, then Inf or |a| >= 256 */
+    __m256i top = _mm256_cmpeq_epi64(e, ff), a_nan = _mm256_andnot_si256(is0(f), top);
+    res = pick(_mm256_cmpgt_epi64(e, q64(134)), res, _mm256_andnot_si256(sam, q64(KH_E8_POS_INF)));
+    res = pick(a_nan, res, q64(KH_E8_QNAN));
+    /* the sticky bit: a result >= 2^tau, Inf and NaN included */
+    __m256i er = _mm256_and_si256(_mm256_srli_epi64(res, 15), ff);
+    __m256i o = _mm256_or_si256(_mm256_cmpeq_epi64(er, ff),
+                                _mm256_andnot_si256(is0(er), _mm256_cmpgt_epi64(er, q64(126u + tau))));
+    unsigned om = (unsigned)_mm256_movemask_pd(_mm256_castsi256_pd(o));
+    for (unsigned j = 0; j < 4; j++) ovf[j] = (int)((om >> j) & 1);
+    __m256i packed = _mm256_permutevar8x32_epi32(res, _mm256_setr_epi32(0, 2, 4, 6, 0, 2, 4, 6));
+    _mm_storeu_si128((__m128i *)(void *)out, _mm256_castsi256_si128(packed));
+}
+
+int kh_valu_exp2d_n_x86(const kh_e8 *a, const kh_e8 *b, unsigned tau, kh_e8 *out, int *ovf, unsigned n)
+{
+    if (!(kh_simd_allows(KH_SIMD_AVX2) && __builtin_cpu_supports("avx2"))) return 0;
+    unsigned i = 0;
+    for (; i + 4 <= n; i += 4) exp2d_avx2(a + i, b + i, tau, out + i, ovf + i);
+    for (; i < n; i++) out[i] = kh_valu_exp2d(a[i], b[i], tau, &ovf[i]);
+    return 1;
+}
+
 int kh_valu_fma_n_x86(const kh_e8 *va, const kh_e8 *vb, const kh_e8 *vc, kh_e8 *out, unsigned n)
 {
     unsigned i = 0;
@@ -202,6 +288,11 @@ int kh_valu_fma_n_x86(const kh_e8 *va, const kh_e8 *vb, const kh_e8 *vc, kh_e8 *
 int kh_valu_fma_n_x86(const kh_e8 *va, const kh_e8 *vb, const kh_e8 *vc, kh_e8 *out, unsigned n)
 {
     (void)va, (void)vb, (void)vc, (void)out, (void)n;
+    return 0;
+}
+int kh_valu_exp2d_n_x86(const kh_e8 *a, const kh_e8 *b, unsigned tau, kh_e8 *out, int *ovf, unsigned n)
+{
+    (void)a, (void)b, (void)tau, (void)out, (void)ovf, (void)n;
     return 0;
 }
 #endif

@@ -60,6 +60,9 @@ kh_e8 kh_valu_fma(kh_e8 va, kh_e8 vb, kh_e8 vc);
 /* out[i] = kh_valu_fma(va[i], vb[i], vc[i]) with AVX-512 or AVX2 (valu_x86.c); 0 if
  * this CPU lacks it (nothing written), 1 done. */
 int kh_valu_fma_n_x86(const kh_e8 *va, const kh_e8 *vb, const kh_e8 *vc, kh_e8 *out, unsigned n);
+/* out[i] = kh_valu_exp2d(a[i], b[i], tau, &ovf[i]) with AVX2 (valu_x86.c);
+ * 0 if this CPU lacks it (nothing written), 1 done. */
+int kh_valu_exp2d_n_x86(const kh_e8 *a, const kh_e8 *b, unsigned tau, kh_e8 *out, int *ovf, unsigned n);
 
 /* EXP2 / LOG2 / INV / RSQRT of a (numerics §9.4); op is the ALU number. */
 kh_e8 kh_valu_seed(unsigned op, kh_e8 a, unsigned opts);

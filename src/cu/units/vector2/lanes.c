@@ -88,7 +88,11 @@ static void alu_stage(v2_core *c, v2_meta *m)
         cc = x;
     }
     m->pred = m->ovf = 0;
-    if (q->op == 20) {
+    if (q->op == 20 && c->cfg.has_expd) {
+        int ov[V2_LANES];
+        kh_valu_exp2d_n(a, b, c->cfg.tau, m->out, ov, V2_LANES);
+        for (unsigned j = 0; j < V2_LANES; j++) m->ovf = (uint16_t)(m->ovf | (unsigned)ov[j] << j);
+    } else if (q->op == 20) {
         for (unsigned j = 0; j < V2_LANES; j++) {
             int ov;
             m->out[j] = kh_v2_alu(20, a[j], b[j], cc[j], c->cfg.tau, (int)c->cfg.has_expd, &pred[j], &ov);
