@@ -104,23 +104,22 @@ static void queues_edge(v2_core *c, const v2_wires *w, const v2_dispatch *e)
 
 /* ---- L1: two banks, each one read and one write port ---- */
 
-/* The RAM reads of this edge (read-first), before any engine moves the
- * read addresses or the write port. */
-static void l1_read(const v2_core *c, uint64_t q[2][4])
-{
-    for (unsigned b = 0; b < 2; b++) memcpy(q[b], c->l1[b << 8 | c->l1_ra[b]], sizeof q[b]);
-}
-
-static void l1_commit(v2_core *c, uint64_t q[2][4], const int we[2], const unsigned wa[2], uint64_t wd[2][4])
+/* The RAM edge of both banks: each reads the address it held before this
+ * edge (ra; read-first, so before its write) and writes what its write
+ * port registers held. Only this touches the RAM, and it runs after every
+ * engine that reads the output registers (l1_q) and before any that loads
+ * the write port, so the edge is the RTL's at whatever point it runs. */
+static void l1_edge(v2_core *c, const unsigned ra[2])
 {
     for (unsigned b = 0; b < 2; b++) {
-        if (we[b]) memcpy(c->l1[b << 8 | wa[b]], wd[b], sizeof wd[b]);
+        const uint64_t *rd = c->l1[b << 8 | ra[b]];
         if (c->cfg.l1_ultra) {
             memcpy(c->l1_q[b], c->l1_q1[b], sizeof c->l1_q[b]);
-            memcpy(c->l1_q1[b], q[b], sizeof c->l1_q1[b]);
+            memcpy(c->l1_q1[b], rd, sizeof c->l1_q1[b]);
         } else {
-            memcpy(c->l1_q[b], q[b], sizeof c->l1_q[b]);
+            memcpy(c->l1_q[b], rd, sizeof c->l1_q[b]);
         }
+        if (c->l1_we[b]) memcpy(c->l1[b << 8 | c->l1_wa[b]], c->l1_wd[b], sizeof c->l1_wd[b]);
     }
 }
 
@@ -192,11 +191,7 @@ void kh_v2_core_cycle(v2_core *c, const v2_in *in)
     if (c->busy) counters(c, &w, &e);
 
     /* the edge */
-    uint64_t l1q[2][4], l1wd[2][4];
-    int l1we[2] = {c->l1_we[0], c->l1_we[1]};
-    unsigned l1wa[2] = {c->l1_wa[0], c->l1_wa[1]};
-    l1_read(c, l1q);
-    if (l1we[0] || l1we[1]) memcpy(l1wd, c->l1_wd, sizeof l1wd);
+    unsigned l1ra[2] = {c->l1_ra[0], c->l1_ra[1]};
     int uw_we = w.uf_pop;
     uint8_t uw_wa = uw_we ? c->uf[c->uf_rp].wa : 0;
     kh_e8 uw_wd[V2_LANES];
@@ -209,11 +204,11 @@ void kh_v2_core_cycle(v2_core *c, const v2_in *in)
     if (w.u_rd) c->l1_ra[(c->u_ra >> 8) & 1] = c->u_ra & 255;
     kh_v2_dma_edge(c, &w, erst, 0);
     kh_v2_unpack_edge(c, &w, erst);
+    l1_edge(c, l1ra);
     l1_port_edge(c, &w);
     kh_v2_pack_edge(c, &w, erst);
     queues_edge(c, &w, &e);
     kh_v2_fe_edge(c, &w, 0);
-    l1_commit(c, l1q, l1we, l1wa, l1wd);
     if (in->ld_en && !in->ld_kind) c->imem[imem_addr(c, in)] = (uint32_t)in->ld_data;
 }
 

@@ -22,6 +22,15 @@ void kh_v2_mxq_edge(v2_core *c, int in_v, int erst)
 {
     v2_mxq *m = &c->mx;
     unsigned pass = (c->m_tag4 >> 3) & 1, chunk = c->m_tag4 & 7;
+    if (!in_v && !erst && !(m->e_act | m->q2_last | m->q1_v | m->a_v | m->b_v | m->pk_v)) {
+        /* no entry anywhere: what the edge below does then, in short */
+        m->out_v = 0;
+        m->n_v = 0;
+        m->q1_ch = (uint8_t)chunk;
+        m->b_ch = m->a_ch;
+        m->a_ch = (uint8_t)chunk;
+        return;
+    }
     /* emit: a word a cycle, word w at base + w * s0 */
     m->out_v = !erst && m->e_act;
     if (m->e_act) {

@@ -167,7 +167,10 @@ void kh_v2_unpack_edge(v2_core *c, const v2_wires *w, int erst)
         }
     }
     /* the GT4 block on the word the L1 read of two edges ago returned */
-    kh_v2_gt4_edge(&c->ugt, c->u_v2, (c->u_tag2 >> 1) & 1, c->l1_q[c->u_bk2], c->u_tag2);
+    if (c->u_v2 || kh_v2_gt4_busy(&c->ugt))
+        kh_v2_gt4_edge(&c->ugt, c->u_v2, (c->u_tag2 >> 1) & 1, c->l1_q[c->u_bk2], c->u_tag2);
+    else
+        c->ugt.out_valid = 0; /* nothing in, nothing pending: the block does not shift */
     if (erst) kh_v2_gt4_reset(&c->ugt);
 
     c->u_tag2 = c->u_tag1;
@@ -260,11 +263,15 @@ void kh_v2_pack_edge(v2_core *c, const v2_wires *w, int erst)
     /* GT4 on the converted word, or on an MX7 entry's word */
     int mx_v = c->mx.out_v;
     int p_mx4 = c->p_v4 && ((c->m_tag4 >> 4) & 1);
-    uint32_t mtag = (uint32_t)c->mx.out_addr << 5 | (unsigned)c->mx.out_eq << 4 | (unsigned)c->mx.out_last << 3;
-    uint64_t mxw[4];
-    if (mx_v) memcpy(mxw, c->mx.out_word, sizeof mxw);
-    kh_v2_gt4_edge(&c->pgt, (c->p_v4 && !p_mx4) || mx_v, !mx_v && ((c->p_tag4 >> 1) & 1), mx_v ? mxw : c->p_cv,
-                   mx_v ? mtag : c->p_tag4);
+    int g_in = (c->p_v4 && !p_mx4) || mx_v;
+    if (g_in || kh_v2_gt4_busy(&c->pgt)) {
+        uint32_t mtag = (uint32_t)c->mx.out_addr << 5 | (unsigned)c->mx.out_eq << 4 | (unsigned)c->mx.out_last << 3;
+        uint64_t mxw[4];
+        if (mx_v) memcpy(mxw, c->mx.out_word, sizeof mxw);
+        kh_v2_gt4_edge(&c->pgt, g_in, !mx_v && ((c->p_tag4 >> 1) & 1), mx_v ? mxw : c->p_cv, mx_v ? mtag : c->p_tag4);
+    } else {
+        c->pgt.out_valid = 0; /* nothing in, nothing pending: the block does not shift */
+    }
     if (erst) kh_v2_gt4_reset(&c->pgt);
     kh_v2_mxq_edge(c, p_mx4, erst);
 
