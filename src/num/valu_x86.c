@@ -218,11 +218,14 @@ static T256 void exp2d_avx2(const kh_e8 *A, const kh_e8 *B, unsigned tau, kh_e8 
     __m256i k = _mm256_sub_epi64(_mm256_srli_epi64(v, 17), _mm256_slli_epi64(_mm256_and_si256(_mm256_srli_epi64(v, 24), one), 8));
     __m256i fr = _mm256_and_si256(v, q64(0x1FFFF));
     __m256i idx = _mm256_srli_epi64(fr, 12), u = _mm256_and_si256(fr, q64(0xFFF));
-    __m256i row = _mm256_add_epi64(idx, _mm256_slli_epi64(idx, 1)); /* idx * 3 */
-    const int *coef = (const int *)&kh_vseed_coef[0][0][0];
-    __m256i c0 = _mm256_cvtepi32_epi64(_mm256_i64gather_epi32(coef, row, 4));
-    __m256i c1 = _mm256_cvtepi32_epi64(_mm256_i64gather_epi32(coef + 1, row, 4));
-    __m256i c2 = _mm256_cvtepi32_epi64(_mm256_i64gather_epi32(coef + 2, row, 4));
+    /* the table rows by plain loads: a gather is slow where the CPU's
+     * microcode guards it (GDS) */
+    uint64_t ix[4];
+    _mm256_storeu_si256((__m256i *)(void *)ix, idx);
+    const int32_t(*cf)[3] = kh_vseed_coef[0];
+    __m256i c0 = _mm256_setr_epi64x(cf[ix[0]][0], cf[ix[1]][0], cf[ix[2]][0], cf[ix[3]][0]);
+    __m256i c1 = _mm256_setr_epi64x(cf[ix[0]][1], cf[ix[1]][1], cf[ix[2]][1], cf[ix[3]][1]);
+    __m256i c2 = _mm256_setr_epi64x(cf[ix[0]][2], cf[ix[1]][2], cf[ix[2]][2], cf[ix[3]][2]);
     __m256i h = _mm256_srli_epi64(
         _mm256_add_epi64(_mm256_add_epi64(_mm256_mul_epu32(c2, u), _mm256_slli_epi64(c1, 16)), q64(1u << 15)), 16);
     __m256i base = _mm256_andnot_si256(is0(fr), c0); /* idx 0, u 0: the identity */
