@@ -25,8 +25,9 @@ static int is_seed(unsigned op) { return op >= KH_VALU_EXP2 && op <= KH_VALU_RSQ
  * compare bit. a, b, c already masked to 24 bits. */
 static inline int substitute(unsigned op, kh_e8 a, kh_e8 b, kh_e8 c, kh_e8 *fa, kh_e8 *fb, kh_e8 *fc)
 {
-    int lt, gt, eq;
-    compare(a, b, &lt, &gt, &eq);
+    int lt = 0, gt = 0, eq = 0;
+    if (op == KH_VALU_CMPLT || op == KH_VALU_CMPGT || op == KH_VALU_CMPEQ || op == KH_VALU_MAX || op == KH_VALU_MIN)
+        compare(a, b, &lt, &gt, &eq); /* only these read it: a batch of another op (op constant) skips it */
     int p = op == KH_VALU_CMPLT ? lt : op == KH_VALU_CMPGT ? gt : op == KH_VALU_CMPEQ ? eq : 0;
     const kh_e8 sign_bit = 1u << 23;
     kh_e8 va = a, vb = KH_E8_ONE, vc = 0; /* the default arms: MOV */

@@ -157,6 +157,13 @@ void kh_v2_fe_wires(v2_core *c, v2_wires *w)
  * dispatched counts without this instruction's own. */
 void kh_v2_fe_entries(const v2_core *c, const v2_wires *w, v2_dispatch *e)
 {
+    if (!w->fe_ok) { /* nothing dispatched: no push, no kind, no mark (the entries are not read) */
+        e->mq_push = e->uq_push = e->pq_push = e->fq_push = e->dq_push = 0;
+        e->k_disp = 0;
+        e->disp_m = e->disp_m_wr = e->disp_u = e->disp_p = e->uses_a = e->uses_b = e->uses_c = 0;
+        e->mark = 0;
+        return;
+    }
     const v2_dec *d = &c->ir;
     unsigned op = d->op;
     int sync = op == V2_O_VSYNC;
