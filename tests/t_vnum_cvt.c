@@ -165,6 +165,46 @@ static void cvt_to_f32_is_exact(void)
     }
 }
 
+/* The word batches (the V2 unpack and pack converters, whichever path this
+ * CPU takes) give element for element what the one-element functions give:
+ * every FP16 input, every E8M15 input, and word counts that leave a tail. */
+static void cvt_word_batches_equal_single_elements(void)
+{
+    enum { NW = 6 };
+    uint64_t w[NW], back[NW];
+    kh_e8 e8[4 * NW];
+    unsigned bad = 0;
+    for (uint32_t h0 = 0; h0 < 65536 && bad < 5; h0 += 4 * NW) {
+        for (unsigned i = 0; i < NW; i++) {
+            w[i] = 0;
+            for (unsigned e = 0; e < 4; e++) w[i] |= (uint64_t)((h0 + 4 * i + e) & 0xFFFF) << (16 * e);
+        }
+        kh_e8_from_f16_words(w, e8, NW);
+        for (unsigned k = 0; k < 4 * NW; k++) {
+            kh_e8 want = kh_e8_from_f16((uint16_t)(h0 + k));
+            if (e8[k] != want && bad++ < 5)
+                kh_test_fail(__FILE__, __LINE__, "from FP16 0x%04x: 0x%06x, one element 0x%06x", (h0 + k) & 0xFFFF,
+                             e8[k], want);
+        }
+    }
+    for (uint32_t v0 = 0; v0 < (1u << 24) && bad < 5; v0 += 4 * NW) {
+        for (unsigned k = 0; k < 4 * NW; k++) e8[k] = (v0 + k) & 0xFFFFFF;
+        kh_e8_to_f16_words(e8, back, NW);
+        for (unsigned k = 0; k < 4 * NW; k++) {
+            uint16_t want = kh_e8_to_f16(e8[k]), got = (uint16_t)(back[k / 4] >> (16 * (k % 4)));
+            if (got != want && bad++ < 5)
+                kh_test_fail(__FILE__, __LINE__, "to FP16 0x%06x: 0x%04x, one element 0x%04x", e8[k], got, want);
+        }
+    }
+    for (unsigned n = 1; n <= 3; n++) { /* an odd word last: the one-element path */
+        for (unsigned i = 0; i < n; i++) w[i] = UINT64_C(0x3C00BC0004017BFF) - i * UINT64_C(0x0001000100010001);
+        kh_e8_from_f16_words(w, e8, n);
+        kh_e8_to_f16_words(e8, back, n);
+        for (unsigned i = 0; i < n; i++)
+            CHECK_EQ(back[i], w[i]); /* normal and subnormal FP16 round-trip exactly */
+    }
+}
+
 int main(void)
 {
     KH_RUN(cvt_worked_examples);
@@ -179,5 +219,6 @@ int main(void)
 #endif
     KH_RUN(cvt_from_f32_matches_reference);
     KH_RUN(cvt_to_f32_is_exact);
+    KH_RUN(cvt_word_batches_equal_single_elements);
     return kh_test_end("t_vnum_cvt");
 }

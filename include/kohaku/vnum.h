@@ -24,6 +24,10 @@ uint16_t kh_e8_to_f16(kh_e8 v);    /* RNE; finite overflow saturates to +-65504,
                                     * Inf passes, FP16 subnormals produced */
 kh_e8 kh_e8_from_f32(uint32_t f);  /* RNE; FP32 subnormals flush to signed 0 */
 uint32_t kh_e8_to_f32(kh_e8 v);    /* exact */
+/* nwords 64-bit words of FP16 (element e at bits 16 (e % 4) of word e / 4)
+ * to 4 nwords E8M15 values and back, element by element as above. */
+void kh_e8_from_f16_words(const uint64_t *w, kh_e8 *out, unsigned nwords);
+void kh_e8_to_f16_words(const kh_e8 *in, uint64_t *w, unsigned nwords);
 
 /* ALU opcodes as the ALU sees them (numerics §9). */
 enum kh_valu_op {

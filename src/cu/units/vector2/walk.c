@@ -161,8 +161,7 @@ void kh_v2_unpack_edge(v2_core *c, const v2_wires *w, int erst)
                 memcpy(c->uf_din, c->u_hold, sizeof c->u_hold);
                 memcpy(c->uf_din + 8, f, sizeof f);
             } else {
-                for (unsigned e = 0; e < 16; e++)
-                    c->uf_din[e] = kh_e8_from_f16((uint16_t)(g->out_data[e >> 2] >> ((e & 3) * 16)));
+                kh_e8_from_f16_words(g->out_data, c->uf_din, 4);
             }
         }
     }
@@ -280,11 +279,7 @@ void kh_v2_pack_edge(v2_core *c, const v2_wires *w, int erst)
         uint32_t t = c->p_tag3;
         const kh_e8 *r = c->ln.pk_rd;
         if (!(t & 1)) {
-            for (unsigned q = 0; q < 4; q++) {
-                uint64_t v = 0;
-                for (unsigned e = 0; e < 4; e++) v |= (uint64_t)kh_e8_to_f16(r[q * 4 + e]) << (16 * e);
-                c->p_cv[q] = v;
-            }
+            kh_e8_to_f16_words(r, c->p_cv, 4);
         } else {
             const kh_e8 *h = r + ((t >> 2) & 1) * 8;
             for (unsigned q = 0; q < 4; q++)
