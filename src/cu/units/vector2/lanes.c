@@ -105,6 +105,17 @@ static void alu_stage(v2_core *c, v2_meta *m)
     }
 }
 
+/* The merge's swapping lanes: lane j swaps when j & k is nonzero, i.e.
+ * unless j has every bit of k clear (0x5555: lanes with bit 0 clear, ...). */
+static uint16_t merge_swap(unsigned k)
+{
+    static const uint16_t clear[4] = {0x5555, 0x3333, 0x0F0F, 0x00FF};
+    unsigned keep = 0xFFFF;
+    for (unsigned b = 0; b < 4; b++)
+        if ((k >> b) & 1) keep &= clear[b];
+    return (uint16_t)~keep;
+}
+
 static void rf_read(const v2_lanes *l, unsigned a, kh_e8 *out)
 {
     memcpy(out, l->rf[a >> 3][a & 7], sizeof(kh_e8) * V2_LANES);
@@ -162,8 +173,7 @@ void kh_v2_lanes_edge(v2_core *c, const v2_wires *w, int uw_we, uint8_t uw_wa, c
     }
     l->q1 = l->iss;
     l->q1.swap = 0;
-    if (l->iss.xm == V2_XM_MRG) /* lane j swaps when j & k is nonzero */
-        for (unsigned j = 0; j < V2_LANES; j++) l->q1.swap = (uint16_t)(l->q1.swap | (unsigned)((j & l->iss.xk) != 0) << j);
+    if (l->iss.xm == V2_XM_MRG) l->q1.swap = merge_swap(l->iss.xk);
 
     /* the write ports' writes of this edge, from the registers loaded at the last */
     for (unsigned b = 0; b < 2; b++) {
