@@ -27,12 +27,33 @@ for level in portable avx2 avx-vnni avx512; do
     done
     expect_rc "$level: replay cluster -v, every cycle, is the default's" 0 cmp -s "$tmpd/cluster.out" "$tmpd/cluster.$level.out"
 done
-# the vector ALU's FMA lanes (AVX-512, AVX2, scalar) against the single
-# lane, on whichever of them each level leaves this CPU
+# the V2 core (EXP2D lanes, the unpack and pack converters: AVX2 or one
+# lane at a time): every counter and every memory word at every level
+v2="$KH_DATA/vectors/vector2"
+v2own="$KH_DATA/vectors/vector2_own"
+for c in "$v2/softmax_128x128" "$v2/attn_om_rs1_b8" "$v2own/gt4"; do
+    n=$(basename "$c")
+    "$KOHAKU" replay vector2 "$c/prog.hex" "$c/mem.hex" --memwait 1 --out "$tmpd/v2.$n.mem" > "$tmpd/v2.$n.out" 2>&1
+    for level in portable avx2 avx512; do
+        KOHAKU_SIMD=$level "$KOHAKU" replay vector2 "$c/prog.hex" "$c/mem.hex" --memwait 1 --out "$tmpd/v2.$n.$level.mem" \
+            > "$tmpd/v2.$n.$level.out" 2>&1
+        expect_rc "$level: replay vector2 $n prints what the default prints" 0 cmp -s "$tmpd/v2.$n.out" "$tmpd/v2.$n.$level.out"
+        expect_rc "$level: replay vector2 $n's memory is the default's" 0 cmp -s "$tmpd/v2.$n.mem" "$tmpd/v2.$n.$level.mem"
+    done
+done
+# the vector ALU's FMA and EXP2D lanes (AVX-512, AVX2, scalar) and the
+# FP16 word converters against the single lane, on whichever of them each
+# level leaves this CPU
 t_alu="$(dirname "$KOHAKU")/tests/t_vnum_alu"
+t_cvt="$(dirname "$KOHAKU")/tests/t_vnum_cvt"
 if [ -x "$t_alu" ]; then
     for level in portable avx2 avx512; do
         expect_rc "$level: t_vnum_alu's batches equal its single lanes" 0 env KOHAKU_SIMD=$level "$t_alu"
+    done
+fi
+if [ -x "$t_cvt" ]; then
+    for level in portable avx2; do
+        expect_rc "$level: t_vnum_cvt's word batches equal its single elements" 0 env KOHAKU_SIMD=$level "$t_cvt"
     done
 fi
 rm -rf "$tmpd"
