@@ -142,16 +142,18 @@ void kh_v2_sb_edge(v2_core *c, const v2_wires *w, const v2_dispatch *e)
     }
     if (w->wb_last && w->wb_cmp) c->pP[w->wb_pr] = (uint8_t)((c->pP[w->wb_pr] - 1) & 31);
     if (!e->k_disp && !w->k_done && !e->mark) return; /* no kind moved: marks and counts hold */
-    for (unsigned i = 0; i < 8; i++) {
-        if (e->mark && c->ir.mid == i) {
-            c->mk_on[i] = e->mark_on;
-            c->mk_tgt[i] = e->mark_tgt;
-            c->mk_cnt[i] = e->mark_cnt;
-        } else if (c->mk_cnt[i] != 0 && ((w->k_done >> c->mk_on[i]) & 1)) {
-            c->mk_cnt[i]--;
+    if (e->mark || w->k_done) /* a mark moves only when recorded or when its kind finishes one */
+        for (unsigned i = 0; i < 8; i++) {
+            if (e->mark && c->ir.mid == i) {
+                c->mk_on[i] = e->mark_on;
+                c->mk_tgt[i] = e->mark_tgt;
+                c->mk_cnt[i] = e->mark_cnt;
+            } else if (c->mk_cnt[i] != 0 && ((w->k_done >> c->mk_on[i]) & 1)) {
+                c->mk_cnt[i]--;
+            }
         }
-    }
-    for (unsigned k = 0; k < V2_NK; k++) {
+    for (unsigned moved = e->k_disp | w->k_done; moved; moved &= moved - 1) { /* the kinds that moved */
+        unsigned k = (unsigned)__builtin_ctz(moved);
         unsigned dk = (e->k_disp >> k) & 1, ck = (w->k_done >> k) & 1;
         if (dk) c->n_disp[k]++;
         if (ck) c->n_done[k]++;
