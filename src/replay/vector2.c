@@ -111,7 +111,9 @@ static void posedge(bench *b, const kh_flit *agent)
     int recv_pop = recv_valid && fr->recv_ready;
     int inst_take = inst_valid && fr->inst_ready;
     int done = fr->exec_done && b->in_flight;
-    kh_flit inst_head = *sfifo_head(&b->inst_q), recv_head = *sfifo_head(&b->recv_q);
+    /* the heads as they are before this edge: the edge's pop only moves rp,
+     * and its push never lands on the old head (it is refused when full) */
+    const kh_flit *inst_head = sfifo_head(&b->inst_q), *recv_head = sfifo_head(&b->recv_q);
 
     /* ---- the testbench's memory, at the edge, from the output register ---- */
     int wd_now = 0;
@@ -218,10 +220,10 @@ static void posedge(bench *b, const kh_flit *agent)
     int pop = b->inst_pop;
     b->inst_pop = 0;
     if (inst_take) {
-        b->rep_x = (unsigned)kh_hdr_src_x(inst_head.w);
-        b->rep_y = (unsigned)kh_hdr_src_y(inst_head.w);
-        b->rep_id = (unsigned)kh_hdr_txn(inst_head.w);
-        b->rep_last = (int)kh_hdr_last(inst_head.w);
+        b->rep_x = (unsigned)kh_hdr_src_x(inst_head->w);
+        b->rep_y = (unsigned)kh_hdr_src_y(inst_head->w);
+        b->rep_id = (unsigned)kh_hdr_txn(inst_head->w);
+        b->rep_last = (int)kh_hdr_last(inst_head->w);
         b->in_flight = 1;
         b->inst_pop = 1;
     }
@@ -232,7 +234,7 @@ static void posedge(bench *b, const kh_flit *agent)
                recv_pop);
 
     /* ---- vec_cu and the core ---- */
-    v2_frame_io io = {.recv_valid = recv_valid, .recv = &recv_head, .inst_valid = inst_valid, .inst = &inst_head,
+    v2_frame_io io = {.recv_valid = recv_valid, .recv = recv_head, .inst_valid = inst_valid, .inst = inst_head,
                       .send_ready = send_ready};
     kh_v2_frame_cycle(fr, &io);
 }
