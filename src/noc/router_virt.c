@@ -16,9 +16,11 @@
  *    offered again in every step the router takes, and a hop's cycles
  *    would be such steps): the router's own flits and its hops then never
  *    meet, and its steps need not see the hops;
- *  - the hops already worked out keep their cycles: the FIFO had room at
- *    the start of T, and every round-robin this one takes part in is won by
- *    the hop that already had it;
+ *  - the FIFO had room at the start of T, and either every round-robin
+ *    this one takes part in is won by the hop that already had it, or the
+ *    router has no flit of its own at all: then the hops' grants from this
+ *    one's load on are worked out again with it (replan), as the router's
+ *    phases would make them, and their timers moved;
  *  - the output is neither a tie-off nor a masked turn.
  * A flit of the router's own taken behind hops on an input is loaded in the
  * cycle the per-cycle engine loads it, if the last hop is granted by then.
@@ -99,8 +101,9 @@ void kh_router_vok(kh_router *r)
 }
 
 /* The slow part of an admission: hops already on the output from other
- * inputs. Their cycles are kept, or 0. *held comes in with the FIFO's
- * occupancy without hops. */
+ * inputs. 1: their cycles are kept; 0: the FIFO has no room; -1: this flit
+ * would win a round-robin a hop already had (*ld is set then). *held comes
+ * in with the FIFO's occupancy without hops. */
 static __attribute__((noinline)) int admit_beside(kh_router *r, unsigned i, unsigned o, kh_cycle T, unsigned *held, kh_cycle *ld, kh_cycle *gr)
 {
     const kh_fifo *q = &r->in[i];
@@ -114,6 +117,7 @@ static __attribute__((noinline)) int admit_beside(kh_router *r, unsigned i, unsi
     if (*held > q->cap) return 0;
     kh_cycle l = T + F;
     if (ahead && ahead->gr > l) l = ahead->gr;
+    *ld = l;
     /* the grant: the first cycle from l + 1 in which no hop has the
      * output; in each earlier one the hop that has it must still win with
      * this one requesting too (one with no hop granted has no requester) */
@@ -130,11 +134,104 @@ static __attribute__((noinline)) int admit_beside(kh_router *r, unsigned i, unsi
             }
         }
         if (!granted) break;
-        if (kh_router_first_from[g % KH_NDIRS][mask] != granted->in) return 0;
+        if (kh_router_first_from[g % KH_NDIRS][mask] != granted->in) return -1;
         g++;
     }
-    *ld = l;
     *gr = g;
+    return 1;
+}
+
+/* A hop planned afresh: flit-hop records not granted before a cycle. */
+typedef struct replan_ent {
+    kh_vhop *v;        /* NULL: the flit being taken */
+    kh_cycle take, ld, gr;
+    unsigned out;
+} replan_ent;
+
+/* This flit, taken on input i for output o in cycle now and loaded at ld,
+ * wins a round-robin a hop already had: instead of making the hops the
+ * router's own, their grants from ld + 1 on are worked out again with it,
+ * as phases 2 and 3 of the per-cycle router would make them (each output
+ * grants one requesting slot a cycle, the first from p = cycle mod 5: a
+ * hop's register is always taken the cycle after its grant, or the hops
+ * are converted then; a slot granted in cycle g loads the next flit of its
+ * input in g if it is visible, and that one requests from g + 1). Only in a
+ * router with no flit of its own (those could sit behind hops and load by
+ * their grants). Nothing changes before ld + 1 > now + 1: the grants before
+ * it, the loads and FIFO occupancies of cycles already run, and the timers
+ * of this and the next cycle, stay. 1: the hops' cycles are changed and
+ * their timers moved, *gr is this flit's grant; 0: a grant would leave the
+ * timer wheel (the caller converts). */
+static __attribute__((noinline)) int replan(kh_router *r, unsigned i, unsigned o, kh_cycle now, kh_cycle ld, kh_cycle *gr)
+{
+    unsigned F = lat(r);
+    kh_cycle start = ld + 1;
+    replan_ent e[KH_NDIRS][KH_VHOPS + 1];
+    unsigned n[KH_NDIRS] = {0}, head[KH_NDIRS] = {0}, left = 0;
+    for (uint64_t m = r->vused; m; m &= m - 1) {
+        kh_vhop *v = &r->vh[__builtin_ctzll(m)];
+        if (v->gr < start) continue; /* granted before: kept */
+        unsigned in = v->in, j = n[in]++;
+        while (j && e[in][j - 1].take > v->take) { /* take order: the FIFO's */
+            e[in][j] = e[in][j - 1];
+            j--;
+        }
+        e[in][j] = (replan_ent){.v = v, .take = v->take, .ld = v->ld, .gr = v->gr, .out = v->out};
+        left++;
+    }
+    /* this flit is the last taken on its input; the hops ahead of it there
+     * are granted by ld, before start */
+    if (n[i]) abort(); /* a hop ahead on the input granted after this one's load: a simulator bug */
+    e[i][n[i]++] = (replan_ent){.v = NULL, .take = now, .ld = ld, .gr = 0, .out = o};
+    left++;
+    /* the first hop of each input keeps its load (the hop ahead of it was
+     * granted before start); the others load when the one ahead is granted */
+    kh_cycle g = start;
+    while (left) {
+        unsigned req[KH_NDIRS] = {0};
+        kh_cycle next_ld = KH_NEVER;
+        for (unsigned in = 0; in < KH_NDIRS; in++) {
+            if (head[in] == n[in]) continue;
+            const replan_ent *x = &e[in][head[in]];
+            if (x->ld < g)
+                req[x->out] |= 1u << in;
+            else if (x->ld < next_ld)
+                next_ld = x->ld;
+        }
+        unsigned any = 0;
+        for (unsigned out = 0; out < KH_NDIRS; out++) any |= req[out];
+        if (!any) { /* nothing requests before the next load */
+            g = next_ld + 1;
+            continue;
+        }
+        if (g + 1 - now >= KH_WHEEL) return 0; /* its offer's timer */
+        for (unsigned out = 0; out < KH_NDIRS; out++) {
+            if (!req[out]) continue;
+            unsigned w = kh_router_first_from[g % KH_NDIRS][req[out]];
+            e[w][head[w]].gr = g;
+            left--;
+            if (++head[w] < n[w]) {
+                replan_ent *nx = &e[w][head[w]];
+                kh_cycle vis = nx->take + F;
+                nx->ld = vis > g ? vis : g;
+            }
+        }
+        g++;
+    }
+    for (unsigned in = 0; in < KH_NDIRS; in++)
+        for (unsigned k = 0; k < n[in]; k++) {
+            const replan_ent *x = &e[in][k];
+            if (!x->v) {
+                *gr = x->gr;
+                continue;
+            }
+            kh_vhop *v = x->v;
+            v->ld = x->ld;
+            if (v->gr != x->gr) {
+                v->gr = x->gr;
+                kh_timer_arm(r->comp.sim, &v->tm, x->gr + 1);
+            }
+        }
     return 1;
 }
 
@@ -154,7 +251,9 @@ static inline __attribute__((always_inline)) int admit(kh_router *r, unsigned i,
     if (held > r->in[i].cap) return 0;
     uint64_t hin = r->vin[i];
     if (r->vout[o] & ~hin) {
-        if (!admit_beside(r, i, o, now, &held, &ld, &gr) || gr + 1 - now >= KH_WHEEL) return 0;
+        int ok = admit_beside(r, i, o, now, &held, &ld, &gr);
+        if (ok < 0 && !(r->nonempty | r->slot_full | r->out_full)) ok = replan(r, i, o, now, ld, &gr);
+        if (ok <= 0 || gr + 1 - now >= KH_WHEEL) return 0;
     } else if (hin) {
         /* behind hops on its input only (a stream): the FIFO's room, and
          * loaded once the hop ahead is granted */
