@@ -235,6 +235,19 @@ static __attribute__((noinline)) int replan(kh_router *r, unsigned i, unsigned o
     return 1;
 }
 
+/* The router's hop records, at its first hop: each knows its router and
+ * its timer's function from then on. */
+static __attribute__((noinline)) kh_vhop *vh_alloc(kh_router *r)
+{
+    r->vh = calloc(KH_VHOPS, sizeof *r->vh);
+    if (r->vh)
+        for (unsigned k = 0; k < KH_VHOPS; k++) {
+            r->vh[k].r = r;
+            r->vh[k].tm.fn = offer_due;
+        }
+    return r->vh;
+}
+
 /* r takes f on input i in cycle now as a hop: 1, or 0 (the rules at the
  * top of the file). */
 static inline __attribute__((always_inline)) int admit(kh_router *r, unsigned i, const kh_flit *f, kh_cycle now)
@@ -274,7 +287,7 @@ static inline __attribute__((always_inline)) int admit(kh_router *r, unsigned i,
         }
     }
     if (!~r->vused) return 0; /* every record in use */
-    if (!r->vh && !(r->vh = calloc(KH_VHOPS, sizeof *r->vh))) return 0;
+    if (!r->vh && !vh_alloc(r)) return 0;
     unsigned k = (unsigned)__builtin_ctzll(~r->vused);
     uint64_t bit = UINT64_C(1) << k;
     kh_vhop *v = &r->vh[k];
@@ -285,12 +298,10 @@ static inline __attribute__((always_inline)) int admit(kh_router *r, unsigned i,
     v->take = now;
     v->ld = ld;
     v->gr = gr;
-    v->r = r;
     v->in = (uint8_t)i;
     v->out = (uint8_t)o;
     v->held = (uint8_t)held;
     if (!r->comp.settle) kh_comp_unsettled(&r->comp, router_settle);
-    v->tm.fn = offer_due;
     kh_timer_arm(r->comp.sim, &v->tm, gr + 1);
     return 1;
 }
@@ -302,9 +313,10 @@ static void conv_at_end(void *ctx, kh_cycle now)
     if (r->vused) kh_router_vconvert(r, now, 0);
 }
 
-int kh_router_vtake(kh_router *r, unsigned port, const kh_flit *f, kh_cycle now)
+/* A take the router does not admit as a hop: into its FIFO (out of line,
+ * so that the admission's frame stays small). */
+static __attribute__((noinline)) int vtake_own(kh_router *r, unsigned port, const kh_flit *f, kh_cycle now)
 {
-    if (admit(r, port, f, now)) return 1;
     if (!r->vused) return kh_router_take_fifo(r, port, f, now, 0);
     /* beside hops: those in this FIFO count for its room. This flit meets
      * a hop granted its output from its first request on (it is loaded at
@@ -336,6 +348,11 @@ int kh_router_vtake(kh_router *r, unsigned port, const kh_flit *f, kh_cycle now)
         kh_sim_at_end(r->comp.sim, &r->conv);
     }
     return taken;
+}
+
+int kh_router_vtake(kh_router *r, unsigned port, const kh_flit *f, kh_cycle now)
+{
+    return admit(r, port, f, now) || vtake_own(r, port, f, now);
 }
 
 /* A hop's offer, at the start of its cycle, to what is behind its output.
