@@ -40,14 +40,20 @@
 
 static unsigned lat(const kh_router *r) { return r->in[0].latency; }
 
+/* v's timer has run or is disarmed: v out of the router. */
+static inline void vh_release(kh_router *r, const kh_vhop *v)
+{
+    uint64_t keep = ~(UINT64_C(1) << v->k);
+    r->vused &= keep;
+    r->vin[v->in] &= keep;
+    r->vout[v->out] &= keep;
+}
+
 /* v is over or converted: out of the router, its timer disarmed. */
 static inline void vh_free(kh_router *r, kh_vhop *v)
 {
     if (kh_timer_armed(&v->tm)) kh_timer_disarm(r->comp.sim, &v->tm);
-    uint64_t keep = ~(UINT64_C(1) << (v - r->vh));
-    r->vused &= keep;
-    r->vin[v->in] &= keep;
-    r->vout[v->out] &= keep;
+    vh_release(r, v);
 }
 
 /* Add to the router's counters v's events up to cycle `through` (its take
@@ -243,6 +249,7 @@ static __attribute__((noinline)) kh_vhop *vh_alloc(kh_router *r)
     if (r->vh)
         for (unsigned k = 0; k < KH_VHOPS; k++) {
             r->vh[k].r = r;
+            r->vh[k].k = (uint8_t)k;
             r->vh[k].tm.fn = offer_due;
         }
     return r->vh;
@@ -365,13 +372,24 @@ static void offer_due(kh_timer *t, kh_cycle now)
     unsigned o = v->out;
     kh_link *l = r->out_link[o];
     kh_router *d = r->down[o];
-    if (d ? kh_router_take(d, r->down_port[o], &v->f, now) : l->accept(l->dst, l->dst_port, &v->f, now)) {
+    int taken;
+    if (!d) {
+        taken = l->accept(l->dst, l->dst_port, &v->f, now);
+    } else if ((d->vused || !(d->nonempty | d->slot_full | d->out_full)) && kh_comp_fast(&d->comp)) {
+        /* kh_router_take with the admission inline: most hops lead to
+         * another router's hop */
+        unsigned port = r->down_port[o];
+        taken = admit(d, port, &v->f, now) || vtake_own(d, port, &v->f, now);
+    } else {
+        taken = kh_router_take_fifo(d, r->down_port[o], &v->f, now, 0);
+    }
+    if (taken) {
         if (d)
             kh_noc_taken(l, &v->f, now);
         else
             kh_link_taken(l, &v->f, now);
         vh_count(r, v, now);
-        vh_free(r, v);
+        vh_release(r, v); /* its timer has run */
         return;
     }
     kh_link_refused(l, now);
