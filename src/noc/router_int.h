@@ -22,6 +22,7 @@ struct kh_vhop {
     struct kh_router *r;
     uint8_t in, out;
     uint8_t held;       /* the input FIFO's occupancy at the take, this flit included (its high-water mark) */
+    uint8_t k;          /* its bit in the router's hop masks (set with r at allocation) */
 };
 #define KH_VHOPS 64 /* hops a router holds at once (vused's bits) */
 

@@ -16,9 +16,11 @@
  *    offered again in every step the router takes, and a hop's cycles
  *    would be such steps): the router's own flits and its hops then never
  *    meet, and its steps need not see the hops;
- *  - the hops already worked out keep their cycles: the FIFO had room at
- *    the start of T, and every round-robin this one takes part in is won by
- *    the hop that already had it;
+ *  - the FIFO had room at the start of T, and either every round-robin
+ *    this one takes part in is won by the hop that already had it, or the
+ *    router has no flit of its own at all: then the hops' grants from this
+ *    one's load on are worked out again with it (replan), as the router's
+ *    phases would make them, and their timers moved;
  *  - the output is neither a tie-off nor a masked turn.
  * A flit of the router's own taken behind hops on an input is loaded in the
  * cycle the per-cycle engine loads it, if the last hop is granted by then.
@@ -38,14 +40,20 @@
 
 static unsigned lat(const kh_router *r) { return r->in[0].latency; }
 
+/* v's timer has run or is disarmed: v out of the router. */
+static inline void vh_release(kh_router *r, const kh_vhop *v)
+{
+    uint64_t keep = ~(UINT64_C(1) << v->k);
+    r->vused &= keep;
+    r->vin[v->in] &= keep;
+    r->vout[v->out] &= keep;
+}
+
 /* v is over or converted: out of the router, its timer disarmed. */
 static inline void vh_free(kh_router *r, kh_vhop *v)
 {
     if (kh_timer_armed(&v->tm)) kh_timer_disarm(r->comp.sim, &v->tm);
-    uint64_t keep = ~(UINT64_C(1) << (v - r->vh));
-    r->vused &= keep;
-    r->vin[v->in] &= keep;
-    r->vout[v->out] &= keep;
+    vh_release(r, v);
 }
 
 /* Add to the router's counters v's events up to cycle `through` (its take
@@ -99,8 +107,9 @@ void kh_router_vok(kh_router *r)
 }
 
 /* The slow part of an admission: hops already on the output from other
- * inputs. Their cycles are kept, or 0. *held comes in with the FIFO's
- * occupancy without hops. */
+ * inputs. 1: their cycles are kept; 0: the FIFO has no room; -1: this flit
+ * would win a round-robin a hop already had (*ld is set then). *held comes
+ * in with the FIFO's occupancy without hops. */
 static __attribute__((noinline)) int admit_beside(kh_router *r, unsigned i, unsigned o, kh_cycle T, unsigned *held, kh_cycle *ld, kh_cycle *gr)
 {
     const kh_fifo *q = &r->in[i];
@@ -114,6 +123,7 @@ static __attribute__((noinline)) int admit_beside(kh_router *r, unsigned i, unsi
     if (*held > q->cap) return 0;
     kh_cycle l = T + F;
     if (ahead && ahead->gr > l) l = ahead->gr;
+    *ld = l;
     /* the grant: the first cycle from l + 1 in which no hop has the
      * output; in each earlier one the hop that has it must still win with
      * this one requesting too (one with no hop granted has no requester) */
@@ -130,12 +140,128 @@ static __attribute__((noinline)) int admit_beside(kh_router *r, unsigned i, unsi
             }
         }
         if (!granted) break;
-        if (kh_router_first_from[g % KH_NDIRS][mask] != granted->in) return 0;
+        if (kh_router_first_from[g % KH_NDIRS][mask] != granted->in) return -1;
         g++;
     }
-    *ld = l;
     *gr = g;
     return 1;
+}
+
+/* A router holding more hops than this converts them rather than plan
+ * them again: planning costs about a router step per hop planned, and a
+ * router with that many is near saturation, where its own flits are
+ * cheaper (bench noc 4x4 saturating: 3.3 M instructions of planning in
+ * 50 000 cycles without the bound). */
+#ifndef KH_REPLAN_HOPS
+#define KH_REPLAN_HOPS 8
+#endif
+
+/* A hop planned afresh: flit-hop records not granted before a cycle. */
+typedef struct replan_ent {
+    kh_vhop *v;        /* NULL: the flit being taken */
+    kh_cycle take, ld, gr;
+    unsigned out;
+} replan_ent;
+
+/* This flit, taken on input i for output o in cycle now and loaded at ld,
+ * wins a round-robin a hop already had: instead of making the hops the
+ * router's own, their grants from ld + 1 on are worked out again with it,
+ * as phases 2 and 3 of the per-cycle router would make them (each output
+ * grants one requesting slot a cycle, the first from p = cycle mod 5: a
+ * hop's register is always taken the cycle after its grant, or the hops
+ * are converted then; a slot granted in cycle g loads the next flit of its
+ * input in g if it is visible, and that one requests from g + 1). Only in a
+ * router with no flit of its own (those could sit behind hops and load by
+ * their grants). Nothing changes before ld + 1 > now + 1: the grants before
+ * it, the loads and FIFO occupancies of cycles already run, and the timers
+ * of this and the next cycle, stay. 1: the hops' cycles are changed and
+ * their timers moved, *gr is this flit's grant; 0: a grant would leave the
+ * timer wheel (the caller converts). */
+static __attribute__((noinline)) int replan(kh_router *r, unsigned i, unsigned o, kh_cycle now, kh_cycle ld, kh_cycle *gr)
+{
+    unsigned F = lat(r);
+    kh_cycle start = ld + 1;
+    replan_ent e[KH_NDIRS][KH_VHOPS + 1];
+    unsigned n[KH_NDIRS] = {0}, head[KH_NDIRS] = {0}, left = 0;
+    for (uint64_t m = r->vused; m; m &= m - 1) {
+        kh_vhop *v = &r->vh[__builtin_ctzll(m)];
+        if (v->gr < start) continue; /* granted before: kept */
+        unsigned in = v->in, j = n[in]++;
+        while (j && e[in][j - 1].take > v->take) { /* take order: the FIFO's */
+            e[in][j] = e[in][j - 1];
+            j--;
+        }
+        e[in][j] = (replan_ent){.v = v, .take = v->take, .ld = v->ld, .gr = v->gr, .out = v->out};
+        left++;
+    }
+    /* this flit is the last taken on its input; the hops ahead of it there
+     * are granted by ld, before start */
+    if (n[i]) abort(); /* a hop ahead on the input granted after this one's load: a simulator bug */
+    e[i][n[i]++] = (replan_ent){.v = NULL, .take = now, .ld = ld, .gr = 0, .out = o};
+    left++;
+    /* the first hop of each input keeps its load (the hop ahead of it was
+     * granted before start); the others load when the one ahead is granted */
+    kh_cycle g = start;
+    while (left) {
+        unsigned req[KH_NDIRS] = {0};
+        kh_cycle next_ld = KH_NEVER;
+        for (unsigned in = 0; in < KH_NDIRS; in++) {
+            if (head[in] == n[in]) continue;
+            const replan_ent *x = &e[in][head[in]];
+            if (x->ld < g)
+                req[x->out] |= 1u << in;
+            else if (x->ld < next_ld)
+                next_ld = x->ld;
+        }
+        unsigned any = 0;
+        for (unsigned out = 0; out < KH_NDIRS; out++) any |= req[out];
+        if (!any) { /* nothing requests before the next load */
+            g = next_ld + 1;
+            continue;
+        }
+        if (g + 1 - now >= KH_WHEEL) return 0; /* its offer's timer */
+        for (unsigned out = 0; out < KH_NDIRS; out++) {
+            if (!req[out]) continue;
+            unsigned w = kh_router_first_from[g % KH_NDIRS][req[out]];
+            e[w][head[w]].gr = g;
+            left--;
+            if (++head[w] < n[w]) {
+                replan_ent *nx = &e[w][head[w]];
+                kh_cycle vis = nx->take + F;
+                nx->ld = vis > g ? vis : g;
+            }
+        }
+        g++;
+    }
+    for (unsigned in = 0; in < KH_NDIRS; in++)
+        for (unsigned k = 0; k < n[in]; k++) {
+            const replan_ent *x = &e[in][k];
+            if (!x->v) {
+                *gr = x->gr;
+                continue;
+            }
+            kh_vhop *v = x->v;
+            v->ld = x->ld;
+            if (v->gr != x->gr) {
+                v->gr = x->gr;
+                kh_timer_arm(r->comp.sim, &v->tm, x->gr + 1);
+            }
+        }
+    return 1;
+}
+
+/* The router's hop records, at its first hop: each knows its router and
+ * its timer's function from then on. */
+static __attribute__((noinline)) kh_vhop *vh_alloc(kh_router *r)
+{
+    r->vh = calloc(KH_VHOPS, sizeof *r->vh);
+    if (r->vh)
+        for (unsigned k = 0; k < KH_VHOPS; k++) {
+            r->vh[k].r = r;
+            r->vh[k].k = (uint8_t)k;
+            r->vh[k].tm.fn = offer_due;
+        }
+    return r->vh;
 }
 
 /* r takes f on input i in cycle now as a hop: 1, or 0 (the rules at the
@@ -154,7 +280,10 @@ static inline __attribute__((always_inline)) int admit(kh_router *r, unsigned i,
     if (held > r->in[i].cap) return 0;
     uint64_t hin = r->vin[i];
     if (r->vout[o] & ~hin) {
-        if (!admit_beside(r, i, o, now, &held, &ld, &gr) || gr + 1 - now >= KH_WHEEL) return 0;
+        int ok = admit_beside(r, i, o, now, &held, &ld, &gr);
+        if (ok < 0 && !(r->nonempty | r->slot_full | r->out_full) && __builtin_popcountll(r->vused) <= KH_REPLAN_HOPS)
+            ok = replan(r, i, o, now, ld, &gr);
+        if (ok <= 0 || gr + 1 - now >= KH_WHEEL) return 0;
     } else if (hin) {
         /* behind hops on its input only (a stream): the FIFO's room, and
          * loaded once the hop ahead is granted */
@@ -175,7 +304,7 @@ static inline __attribute__((always_inline)) int admit(kh_router *r, unsigned i,
         }
     }
     if (!~r->vused) return 0; /* every record in use */
-    if (!r->vh && !(r->vh = calloc(KH_VHOPS, sizeof *r->vh))) return 0;
+    if (!r->vh && !vh_alloc(r)) return 0;
     unsigned k = (unsigned)__builtin_ctzll(~r->vused);
     uint64_t bit = UINT64_C(1) << k;
     kh_vhop *v = &r->vh[k];
@@ -186,12 +315,10 @@ static inline __attribute__((always_inline)) int admit(kh_router *r, unsigned i,
     v->take = now;
     v->ld = ld;
     v->gr = gr;
-    v->r = r;
     v->in = (uint8_t)i;
     v->out = (uint8_t)o;
     v->held = (uint8_t)held;
     if (!r->comp.settle) kh_comp_unsettled(&r->comp, router_settle);
-    v->tm.fn = offer_due;
     kh_timer_arm(r->comp.sim, &v->tm, gr + 1);
     return 1;
 }
@@ -203,9 +330,10 @@ static void conv_at_end(void *ctx, kh_cycle now)
     if (r->vused) kh_router_vconvert(r, now, 0);
 }
 
-int kh_router_vtake(kh_router *r, unsigned port, const kh_flit *f, kh_cycle now)
+/* A take the router does not admit as a hop: into its FIFO (out of line,
+ * so that the admission's frame stays small). */
+static __attribute__((noinline)) int vtake_own(kh_router *r, unsigned port, const kh_flit *f, kh_cycle now)
 {
-    if (admit(r, port, f, now)) return 1;
     if (!r->vused) return kh_router_take_fifo(r, port, f, now, 0);
     /* beside hops: those in this FIFO count for its room. This flit meets
      * a hop granted its output from its first request on (it is loaded at
@@ -239,6 +367,11 @@ int kh_router_vtake(kh_router *r, unsigned port, const kh_flit *f, kh_cycle now)
     return taken;
 }
 
+int kh_router_vtake(kh_router *r, unsigned port, const kh_flit *f, kh_cycle now)
+{
+    return admit(r, port, f, now) || vtake_own(r, port, f, now);
+}
+
 /* A hop's offer, at the start of its cycle, to what is behind its output.
  * Refused, the router holds it, and its hops become its own as of the
  * start of this cycle; the router steps now, that offer made. */
@@ -249,13 +382,24 @@ static void offer_due(kh_timer *t, kh_cycle now)
     unsigned o = v->out;
     kh_link *l = r->out_link[o];
     kh_router *d = r->down[o];
-    if (d ? kh_router_take(d, r->down_port[o], &v->f, now) : l->accept(l->dst, l->dst_port, &v->f, now)) {
+    int taken;
+    if (!d) {
+        taken = l->accept(l->dst, l->dst_port, &v->f, now);
+    } else if ((d->vused || !(d->nonempty | d->slot_full | d->out_full)) && kh_comp_fast(&d->comp)) {
+        /* kh_router_take with the admission inline: most hops lead to
+         * another router's hop */
+        unsigned port = r->down_port[o];
+        taken = admit(d, port, &v->f, now) || vtake_own(d, port, &v->f, now);
+    } else {
+        taken = kh_router_take_fifo(d, r->down_port[o], &v->f, now, 0);
+    }
+    if (taken) {
         if (d)
             kh_noc_taken(l, &v->f, now);
         else
             kh_link_taken(l, &v->f, now);
         vh_count(r, v, now);
-        vh_free(r, v);
+        vh_release(r, v); /* its timer has run */
         return;
     }
     kh_link_refused(l, now);
