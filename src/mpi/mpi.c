@@ -42,7 +42,30 @@ struct kh_mpi {
     kh_sync_ops ops;
     kh_card_dist dist;
     kh_mpi_counts counts;
+    /* the cause of the next agreement (window_end sets it for a window) */
+    int in_window;
+    kh_cycle win_end;
+    kh_mpi_cause win_cause;
+    int engine_share; /* a share is the engine's POLL sample (begin) */
+    int timing;       /* KOHAKU_MPI_COUNTS: the clocks are read */
+    double t0, c0;
 };
+
+static double clock_s(clockid_t id)
+{
+    struct timespec ts;
+    clock_gettime(id, &ts);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+/* The rank's clocks at its last agreement, from its first window. */
+static void mark_end(kh_mpi *d)
+{
+    if (!d->timing || d->t0 == 0) return;
+    d->counts.wall = clock_s(CLOCK_MONOTONIC) - d->t0;
+    d->counts.cpu = clock_s(CLOCK_PROCESS_CPUTIME_ID) - d->c0;
+    d->counts.last_cycle = kh_sim_now(d->sim);
+}
 
 /* The agreement's three words: min next wake, min of (NEVER - reached),
  * or of the lane bits. */
@@ -80,8 +103,13 @@ static void agree(void *ctx, kh_cycle *next, kh_cycle *reached)
         if (first < v[0]) v[0] = first;
     }
     jitter(d);
+    double t = d->timing ? clock_s(CLOCK_MONOTONIC) : 0;
     MPI_Allreduce(MPI_IN_PLACE, v, 3, MPI_UINT64_T, d->op, d->comm);
     d->counts.windows++;
+    kh_mpi_cause cause = KH_MPI_QUERY;
+    if (d->in_window) cause = kh_sim_now(d->sim) < d->win_end ? KH_MPI_RUN_END : d->win_cause;
+    d->in_window = 0;
+    d->counts.by_cause[cause]++;
     MPI_Request rq[2];
     int nrq = 0;
     for (unsigned i = 0; i < d->nlanes; i++) {
@@ -109,11 +137,26 @@ static void agree(void *ctx, kh_cycle *next, kh_cycle *reached)
             MPI_Abort(d->comm, 1); /* a malformed record: the ranks are not the same program */
     }
     MPI_Waitall(nrq, rq, MPI_STATUSES_IGNORE);
+    if (d->timing) {
+        d->counts.blocked_agree += clock_s(CLOCK_MONOTONIC) - t;
+        mark_end(d);
+    }
     *next = v[0];
     *reached = KH_NEVER - v[1];
 }
 
-static void begin(void *ctx, kh_cycle from) { kh_card_engine_prefetch(((kh_mpi *)ctx)->card, from); }
+static void begin(void *ctx, kh_cycle from)
+{
+    kh_mpi *d = ctx;
+    if (d->timing && d->t0 == 0) {
+        d->t0 = clock_s(CLOCK_MONOTONIC);
+        d->c0 = clock_s(CLOCK_PROCESS_CPUTIME_ID);
+        d->counts.first_cycle = from;
+    }
+    d->engine_share = 1;
+    kh_card_engine_prefetch(d->card, from);
+    d->engine_share = 0;
+}
 
 static kh_cycle window_end(void *ctx, kh_cycle from)
 {
@@ -129,6 +172,9 @@ static kh_cycle window_end(void *ctx, kh_cycle from)
         if (at < from) at = from;
         if (at + 1 < w) w = at + 1;
     }
+    d->in_window = 1;
+    d->win_end = w;
+    d->win_cause = w == (d->lookahead == KH_NEVER ? KH_NEVER : from + d->lookahead) ? KH_MPI_LOOKAHEAD : KH_MPI_ENGINE;
     return w;
 }
 
@@ -221,12 +267,18 @@ static void share(void *ctx, unsigned mesh, void *bytes, size_t n)
     kh_mpi *d = ctx;
     int root = mesh < d->nmeshes ? d->owner[mesh] : 0;
     uint8_t *b = bytes;
+    double t = d->timing ? clock_s(CLOCK_MONOTONIC) : 0;
     for (size_t k = 0; k < n;) { /* counts are int */
         size_t c = n - k > ((size_t)1 << 30) ? (size_t)1 << 30 : n - k;
         MPI_Bcast(b + k, (int)c, MPI_BYTE, root, d->comm);
         k += c;
     }
     d->counts.shares++;
+    d->counts.engine_shares += d->engine_share != 0;
+    if (d->timing) {
+        d->counts.blocked_share += clock_s(CLOCK_MONOTONIC) - t;
+        mark_end(d);
+    }
 }
 
 void kh_mpi_meshes(const kh_mpi *d, int rank, unsigned *lo, unsigned *hi)
@@ -280,6 +332,7 @@ kh_mpi *kh_mpi_attach(kh_machine *m, char *err, size_t errlen)
     const char *j = getenv("KOHAKU_MPI_JITTER");
     d->jitter = j ? (unsigned)strtoul(j, NULL, 10) : 0;
     d->seed = 2654435761u * (unsigned)(d->rank + 1);
+    d->timing = getenv("KOHAKU_MPI_COUNTS") != NULL;
     unsigned last = 0;
     for (unsigned i = 0; i < d->nmeshes; i++) {
         unsigned lo, hi;
