@@ -115,6 +115,10 @@ typedef struct kh_card_dist {
     int (*owns)(void *ctx, unsigned mesh); /* this process steps mesh */
     /* Collective: the owner's n bytes reach every process (the same n everywhere). */
     void (*share)(void *ctx, unsigned mesh, void *bytes, size_t n);
+    /* Collective, may be NULL: kh_sim_idle's answer, with the owner's word
+     * *v of mesh on every process from the same agreement (a host read of
+     * a control window: one collective instead of two). */
+    int (*idle_share)(void *ctx, unsigned mesh, uint64_t *v);
 } kh_card_dist;
 void kh_card_set_dist(kh_card *c, const kh_card_dist *d); /* NULL: one process again */
 /* Between cycles at now: if the engine samples a control-window read in

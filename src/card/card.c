@@ -273,6 +273,17 @@ static int read_word(kh_card *c, uint64_t addr, uint64_t *value, char *err, size
     if (check_aligned(addr, err, errlen)) return -1;
     card_win win = decode(c, addr, &mesh, &off);
     if (win == WIN_CMD || win == WIN_CTRL) wait_for_own_writes(c);
+    if (win == WIN_CTRL && c->dist.idle_share) {
+        /* Several processes: the owner reads before the agreement on
+         * idleness, which changes nothing here (no cycle runs, and every
+         * lane was emptied by the agreement that ended the last run), and
+         * the value rides on it. */
+        kh_cycle now = kh_sim_now(c->sim);
+        uint64_t v = owns(c, mesh) ? kh_orch_read(c->mesh[mesh].orch, (uint32_t)off, now) : 0;
+        c->settled = c->dist.idle_share(c->dist.ctx, mesh, &v);
+        *value = v;
+        return 0;
+    }
     c->settled = kh_sim_idle(c->sim);
     kh_cycle now = kh_sim_now(c->sim);
     switch (win) {

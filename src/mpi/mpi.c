@@ -47,6 +47,7 @@ struct kh_mpi {
     kh_cycle win_end;
     kh_mpi_cause win_cause;
     int engine_share; /* a share is the engine's POLL sample (begin) */
+    uint64_t word;    /* the owner's word riding on the next agreement (idle_share), 0 elsewhere */
     int timing;       /* KOHAKU_MPI_COUNTS: the clocks are read */
     double t0, c0;
 };
@@ -67,17 +68,18 @@ static void mark_end(kh_mpi *d)
     d->counts.last_cycle = kh_sim_now(d->sim);
 }
 
-/* The agreement's three words: min next wake, min of (NEVER - reached),
- * or of the lane bits. */
+/* The agreement's four words: min next wake, min of (NEVER - reached),
+ * or of the lane bits, or of the word one owner shares (idle_share). */
 static void agree_op(void *in, void *inout, int *len, MPI_Datatype *type)
 {
     (void)type;
     const uint64_t *a = in;
     uint64_t *b = inout;
-    for (int i = 0; i + 2 < *len; i += 3) {
+    for (int i = 0; i + 3 < *len; i += 4) {
         if (a[i] < b[i]) b[i] = a[i];
         if (a[i + 1] < b[i + 1]) b[i + 1] = a[i + 1];
         b[i + 2] |= a[i + 2];
+        b[i + 3] |= a[i + 3];
     }
 }
 
@@ -92,7 +94,7 @@ static void jitter(kh_mpi *d)
 static void agree(void *ctx, kh_cycle *next, kh_cycle *reached)
 {
     kh_mpi *d = ctx;
-    uint64_t v[3] = {*next, KH_NEVER - *reached, 0};
+    uint64_t v[4] = {*next, KH_NEVER - *reached, 0, d->word};
     for (unsigned i = 0; i < d->nlanes; i++) {
         mpi_lane *l = &d->lane[i];
         kh_cycle first = KH_NEVER;
@@ -104,7 +106,8 @@ static void agree(void *ctx, kh_cycle *next, kh_cycle *reached)
     }
     jitter(d);
     double t = d->timing ? clock_s(CLOCK_MONOTONIC) : 0;
-    MPI_Allreduce(MPI_IN_PLACE, v, 3, MPI_UINT64_T, d->op, d->comm);
+    MPI_Allreduce(MPI_IN_PLACE, v, 4, MPI_UINT64_T, d->op, d->comm);
+    d->word = v[3];
     d->counts.windows++;
     kh_mpi_cause cause = KH_MPI_QUERY;
     if (d->in_window) cause = kh_sim_now(d->sim) < d->win_end ? KH_MPI_RUN_END : d->win_cause;
@@ -281,6 +284,17 @@ static void share(void *ctx, unsigned mesh, void *bytes, size_t n)
     }
 }
 
+static int idle_share(void *ctx, unsigned mesh, uint64_t *v)
+{
+    kh_mpi *d = ctx;
+    d->word = owns(d, mesh) ? *v : 0;
+    int idle = kh_sim_idle(d->sim); /* one agreement, the word in it */
+    *v = d->word;
+    d->word = 0;
+    d->counts.folded++;
+    return idle;
+}
+
 void kh_mpi_meshes(const kh_mpi *d, int rank, unsigned *lo, unsigned *hi)
 {
     int slot = rank;
@@ -345,7 +359,7 @@ kh_mpi *kh_mpi_attach(kh_machine *m, char *err, size_t errlen)
     MPI_Op_create(agree_op, 1, &d->op);
     d->ops = (kh_sync_ops){.agree = agree, .begin = begin, .window_end = window_end, .gather = gather,
                            .leader = d->rank == 0};
-    d->dist = (kh_card_dist){.ctx = d, .owns = owns, .share = share};
+    d->dist = (kh_card_dist){.ctx = d, .owns = owns, .share = share, .idle_share = idle_share};
     kh_sim_set_sync(d->sim, &d->ops, d);
     kh_card_set_dist(d->card, &d->dist);
     d->counts.lookahead = d->lookahead;
