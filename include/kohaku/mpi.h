@@ -48,6 +48,7 @@ typedef struct kh_mpi_counts {
     uint64_t by_cause[KH_MPI_NCAUSES]; /* agreements per cause, summing to windows */
     uint64_t engine_shares;            /* of shares: the engine's POLL samples */
     uint64_t folded;                   /* host reads whose value rode on the idleness agreement (no broadcast) */
+    uint64_t ridden;                   /* host reads answered by the agreement that ended the run before them */
     /* This rank, from its first window to its last agreement: wall and CPU
      * seconds, and the seconds spent inside the agreements (lane exchange
      * included) and the broadcasts, waiting for the other ranks or not. */

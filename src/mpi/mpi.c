@@ -48,6 +48,20 @@ struct kh_mpi {
     kh_mpi_cause win_cause;
     int engine_share; /* a share is the engine's POLL sample (begin) */
     uint64_t word;    /* the owner's word riding on the next agreement (idle_share), 0 elsewhere */
+    int sharing;      /* idle_share's agreement is under way */
+    /* The card's last read of a poll (ride): every other agreement carries
+     * it, and the last one's outcome is kept (ridden). */
+    int ride_on;
+    unsigned ride_mesh;
+    uint32_t ride_off;
+    uint64_t (*ride_read)(void *card, unsigned mesh, uint32_t off, kh_cycle at);
+    void *ride_card;
+    uint64_t ride_seq, ride_val;
+    int ride_ok, ride_idle;
+    kh_cycle ride_at;
+    kh_cycle run_end;  /* the end of the run whose windows are under way */
+    unsigned rode_mesh;
+    uint32_t rode_off;
     int timing;       /* KOHAKU_MPI_COUNTS: the clocks are read */
     double t0, c0;
 };
@@ -69,7 +83,11 @@ static void mark_end(kh_mpi *d)
 }
 
 /* The agreement's four words: min next wake, min of (NEVER - reached),
- * or of the lane bits, or of the word one owner shares (idle_share). */
+ * or of the lane bits (and RIDE_UNSETTLED), or of the word one owner
+ * shares (idle_share, ride). */
+#define RIDE_UNSETTLED (UINT64_C(1) << 63)
+
+static int owns(void *ctx, unsigned mesh);
 static void agree_op(void *in, void *inout, int *len, MPI_Datatype *type)
 {
     (void)type;
@@ -95,6 +113,13 @@ static void agree(void *ctx, kh_cycle *next, kh_cycle *reached)
 {
     kh_mpi *d = ctx;
     uint64_t v[4] = {*next, KH_NEVER - *reached, 0, d->word};
+    /* The agreement at the end of a run (the kernel settles there) or
+     * between runs: a read now, after the export, is the read the host
+     * would make after it, if every process has settled. (Not an earlier
+     * window's, even when the run skips from it to its end: a read as of
+     * a later cycle may move what it reads, a FIFO's head.) */
+    kh_cycle at = kh_sim_now(d->sim);
+    int riding = !d->sharing && d->ride_on && (!d->in_window || at == d->run_end);
     for (unsigned i = 0; i < d->nlanes; i++) {
         mpi_lane *l = &d->lane[i];
         kh_cycle first = KH_NEVER;
@@ -104,10 +129,26 @@ static void agree(void *ctx, kh_cycle *next, kh_cycle *reached)
         if (r) v[2] |= UINT64_C(1) << l->out_bit;
         if (first < v[0]) v[0] = first;
     }
+    /* after the export, as a read after the agreement would be */
+    if (riding) {
+        if (kh_sim_unsettled(d->sim)) v[2] |= RIDE_UNSETTLED;
+        else if (d->ride_mesh != KH_CARD_NO_MESH && owns(d, d->ride_mesh))
+            v[3] = d->ride_read(d->ride_card, d->ride_mesh, d->ride_off, at);
+    }
     jitter(d);
     double t = d->timing ? clock_s(CLOCK_MONOTONIC) : 0;
     MPI_Allreduce(MPI_IN_PLACE, v, 4, MPI_UINT64_T, d->op, d->comm);
     d->word = v[3];
+    if (riding) {
+        d->ride_seq++;
+        d->ride_ok = !(v[2] & RIDE_UNSETTLED);
+        d->ride_val = v[3];
+        d->ride_idle = v[0] == KH_NEVER;
+        d->ride_at = at;
+        d->rode_mesh = d->ride_mesh;
+        d->rode_off = d->ride_off;
+        d->word = 0;
+    }
     d->counts.windows++;
     kh_mpi_cause cause = KH_MPI_QUERY;
     if (d->in_window) cause = kh_sim_now(d->sim) < d->win_end ? KH_MPI_RUN_END : d->win_cause;
@@ -288,12 +329,40 @@ static int idle_share(void *ctx, unsigned mesh, uint64_t *v)
 {
     kh_mpi *d = ctx;
     d->word = owns(d, mesh) ? *v : 0;
+    d->sharing = 1;
     int idle = kh_sim_idle(d->sim); /* one agreement, the word in it */
+    d->sharing = 0;
     *v = d->word;
     d->word = 0;
     d->counts.folded++;
     return idle;
 }
+
+static void ride(void *ctx, unsigned mesh, uint32_t off,
+                 uint64_t (*read)(void *card, unsigned mesh, uint32_t off, kh_cycle at), void *card)
+{
+    kh_mpi *d = ctx;
+    d->ride_on = 1;
+    d->ride_mesh = mesh;
+    d->ride_off = off;
+    d->ride_read = read;
+    d->ride_card = card;
+}
+
+static void run_begins(void *ctx, kh_cycle end) { ((kh_mpi *)ctx)->run_end = end; }
+
+static int ridden(void *ctx, unsigned mesh, uint32_t off, kh_cycle now, uint64_t after, uint64_t *v, int *idle)
+{
+    kh_mpi *d = ctx;
+    if (!d->ride_ok || d->ride_seq <= after || d->ride_at != now || d->rode_mesh != mesh || d->rode_off != off)
+        return 0;
+    *v = d->ride_val;
+    *idle = d->ride_idle;
+    d->counts.ridden++;
+    return 1;
+}
+
+static uint64_t rides(void *ctx) { return ((kh_mpi *)ctx)->ride_seq; }
 
 void kh_mpi_meshes(const kh_mpi *d, int rank, unsigned *lo, unsigned *hi)
 {
@@ -358,8 +427,9 @@ kh_mpi *kh_mpi_attach(kh_machine *m, char *err, size_t errlen)
     if (kh_sim_share(d->sim, last, kh_sim_ncomps(d->sim))) goto nomem;
     MPI_Op_create(agree_op, 1, &d->op);
     d->ops = (kh_sync_ops){.agree = agree, .begin = begin, .window_end = window_end, .gather = gather,
-                           .leader = d->rank == 0};
-    d->dist = (kh_card_dist){.ctx = d, .owns = owns, .share = share, .idle_share = idle_share};
+                           .leader = d->rank == 0, .run = run_begins};
+    d->dist = (kh_card_dist){.ctx = d, .owns = owns, .share = share, .idle_share = idle_share,
+                            .ride = ride, .ridden = ridden, .rides = rides};
     kh_sim_set_sync(d->sim, &d->ops, d);
     kh_card_set_dist(d->card, &d->dist);
     d->counts.lookahead = d->lookahead;

@@ -163,11 +163,11 @@ static void report_counts(kh_mpi *d)
             (unsigned long long)n.windows, (unsigned long long)n.messages, (unsigned long long)n.bytes,
             (unsigned long long)n.shares);
     fprintf(stderr, "kohaku: mpi: agreements by cause: lookahead %llu, engine %llu, run end %llu, query %llu; "
-            "shared values: host %llu, engine %llu, host reads on an agreement %llu; %llu cycles simulated, %.2f agreements and %.2f shared values "
+            "shared values: host %llu, engine %llu; host reads on the idleness agreement %llu, on the run's last %llu; %llu cycles simulated, %.2f agreements and %.2f shared values "
             "per 1000\n", (unsigned long long)n.by_cause[KH_MPI_LOOKAHEAD],
             (unsigned long long)n.by_cause[KH_MPI_ENGINE], (unsigned long long)n.by_cause[KH_MPI_RUN_END],
             (unsigned long long)n.by_cause[KH_MPI_QUERY], (unsigned long long)(n.shares - n.engine_shares),
-            (unsigned long long)n.engine_shares, (unsigned long long)n.folded, (unsigned long long)cycles,
+            (unsigned long long)n.engine_shares, (unsigned long long)n.folded, (unsigned long long)n.ridden, (unsigned long long)cycles,
             cycles ? 1000.0 * (double)n.windows / (double)cycles : 0.0,
             cycles ? 1000.0 * (double)n.shares / (double)cycles : 0.0);
     for (int r = 0; r < size; r++) {
