@@ -27,7 +27,7 @@ export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
 export OMPI_MCA_btl=self,vader,tcp OMPI_MCA_btl_tcp_if_include=lo OMPI_MCA_oob_tcp_if_include=lo
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-MAPS=$(cd "$HERE/../../data/maps" && pwd)
+MAPS=$(cd "$(dirname "$HERE")/../data/maps" && pwd) # bench/../data/maps
 printf 'machine\nmesh default\nmesh default\nmesh default\nmesh default\nparam ilink_lat=8\n' > "$tmp/gemm.machine"
 printf 'machine\nmesh %s\nmesh %s\nmesh %s\nmesh %s\nparam ilink_lat=8\n' "$MAPS/saxpy_map.txt" \
     "$MAPS/saxpy_map.txt" "$MAPS/saxpy_map.txt" "$MAPS/saxpy_map.txt" > "$tmp/rounds.machine"
