@@ -1,8 +1,10 @@
 /* A machine on MPI ranks (include/kohaku/mpi.h, docs/mpi.md): the mesh
  * partition, the agreement that ends every window (one MPI_Allreduce of
- * the earliest next wake, the latest cycle executed and which lanes carry
- * anything), the lane records sent only where there are any, the owner's
- * host and engine values broadcast, and merged reports. */
+ * the earliest next wake, the latest cycle executed, which lanes carry
+ * anything and a word one owner shares: the host's reads of control
+ * windows ride on it), the lane records sent only where there are any,
+ * the owner's other host values and the engine's samples broadcast, the
+ * agreements counted by cause, and merged reports. */
 #include <mpi.h>
 #include <stdio.h>
 #include <stdlib.h>
