@@ -122,11 +122,12 @@ typedef struct kh_card_dist {
     /* May be NULL. A poll reads again what it read last, after a run: the
      * card names that read (mesh KH_CARD_NO_MESH: only whether the machine
      * is idle, a command-window read) and every agreement carries the
-     * owner's read(card, mesh, off, cycle) of it and whether the machine
+     * owner's read(card, mesh, off, cycle, &value) of it (0: it cannot read
+     * without changing state, and the ride is void) and whether the machine
      * is idle. ridden: whether the last agreement was at cycle `now`, after
      * ride number `after`, for that read, and then its value and answer. */
     void (*ride)(void *ctx, unsigned mesh, uint32_t off,
-                 uint64_t (*read)(void *card, unsigned mesh, uint32_t off, kh_cycle at), void *card);
+                 int (*read)(void *card, unsigned mesh, uint32_t off, kh_cycle at, uint64_t *v), void *card);
     int (*ridden)(void *ctx, unsigned mesh, uint32_t off, kh_cycle now, uint64_t after, uint64_t *v, int *idle);
     uint64_t (*rides)(void *ctx); /* the number of the last ride */
 } kh_card_dist;

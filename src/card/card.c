@@ -276,10 +276,18 @@ static void wait_for_own_writes(kh_card *c)
     if (c->wrote_until > now) kh_sim_run(c->sim, c->wrote_until - now);
 }
 
-static uint64_t ride_read(void *card, unsigned mesh, uint32_t off, kh_cycle at)
+/* A ride's read is taken whether or not the host reads again: only a
+ * read that changes nothing (one that would settle the orchestrator
+ * first would emit its trace events earlier than one process). */
+static int ride_read(void *card, unsigned mesh, uint32_t off, kh_cycle at, uint64_t *v)
 {
     kh_card *c = card;
-    return kh_orch_read(c->mesh[mesh].orch, off, at);
+    off &= 0xFFFF;
+    if ((off >= KH_ORCH_AUX_STATW && off < KH_ORCH_AUX_STATW + 0x80) || /* the interlink settles its registers */
+        (off >= KH_ORCH_SLOT && off < KH_ORCH_SLOT + KH_ORCH_SLOT_SIZE) || kh_orch_read_settles(c->mesh[mesh].orch, at))
+        return 0;
+    *v = kh_orch_read(c->mesh[mesh].orch, off, at);
+    return 1;
 }
 
 /* Several processes: a read the last agreement of a run already carried

@@ -56,7 +56,7 @@ struct kh_mpi {
     int ride_on;
     unsigned ride_mesh;
     uint32_t ride_off;
-    uint64_t (*ride_read)(void *card, unsigned mesh, uint32_t off, kh_cycle at);
+    int (*ride_read)(void *card, unsigned mesh, uint32_t off, kh_cycle at, uint64_t *v);
     void *ride_card;
     uint64_t ride_seq, ride_val;
     int ride_ok, ride_idle;
@@ -134,8 +134,9 @@ static void agree(void *ctx, kh_cycle *next, kh_cycle *reached)
     /* after the export, as a read after the agreement would be */
     if (riding) {
         if (kh_sim_unsettled(d->sim)) v[2] |= RIDE_UNSETTLED;
-        else if (d->ride_mesh != KH_CARD_NO_MESH && owns(d, d->ride_mesh))
-            v[3] = d->ride_read(d->ride_card, d->ride_mesh, d->ride_off, at);
+        else if (d->ride_mesh != KH_CARD_NO_MESH && owns(d, d->ride_mesh) &&
+                 !d->ride_read(d->ride_card, d->ride_mesh, d->ride_off, at, &v[3]))
+            v[2] |= RIDE_UNSETTLED;
     }
     jitter(d);
     double t = d->timing ? clock_s(CLOCK_MONOTONIC) : 0;
@@ -341,7 +342,7 @@ static int idle_share(void *ctx, unsigned mesh, uint64_t *v)
 }
 
 static void ride(void *ctx, unsigned mesh, uint32_t off,
-                 uint64_t (*read)(void *card, unsigned mesh, uint32_t off, kh_cycle at), void *card)
+                 int (*read)(void *card, unsigned mesh, uint32_t off, kh_cycle at, uint64_t *v), void *card)
 {
     kh_mpi *d = ctx;
     d->ride_on = 1;
