@@ -137,7 +137,7 @@ RV64_DEPS   := examples/rv64/crt0.S examples/rv64/flat.ld examples/rv64/node.ld 
 RV64_PROGS  := $(patsubst examples/rv64/%.c,$(BUILD)/rv64/%.elf,$(sort $(wildcard examples/rv64/*.c)))
 rv64_map     = $(if $(filter node_%,$(1)),-DEXIT_ADDR=0x20000 -T examples/rv64/node.ld,$(if $(filter pe_%,$(1)),-DEXIT_ADDR=0x20000 -T examples/rv64/pe.ld,-T examples/rv64/flat.ld))
 
-.PHONY: all lib cli test test-engines run bench fuzz clean docs install rv32 rv64
+.PHONY: all lib cli test test-engines run bench bench-mpi fuzz clean docs install rv32 rv64
 # Keep intermediate objects (tests, benches) so rebuilds stay incremental.
 .SECONDARY:
 all: $(LIB) $(SO) $(CLI)
@@ -341,6 +341,12 @@ ifeq ($(BASE),)
 else
 	@BUILD=$(BUILD) sh bench/base.sh $(BASE)
 endif
+
+# A machine on MPI ranks against one process (issue 29, docs/mpi.md): the
+# four-mesh GEMM and a session of rounds at 1 and 2 ranks, alternating.
+# N=runs (3), R=rounds (400).
+bench-mpi: $(CLI) $(MPI_CLI)
+	@BUILD=$(BUILD) MPI_BUILD=$(BUILD:build%=build-mpi%) sh bench/mpi/run.sh
 
 FUZZ_SECONDS ?= 10
 # + : fuzz/run.sh's make shares this make's jobs

@@ -524,7 +524,7 @@ static int solo_gather(void *ctx, const kh_sync_rec *mine, unsigned n, kh_sync_r
 
 static void solo_init(solo_sync *y, kh_cycle window)
 {
-    *y = (solo_sync){{solo_agree, solo_begin, solo_window_end, solo_gather, 1}, window, 0, 0};
+    *y = (solo_sync){{solo_agree, solo_begin, solo_window_end, solo_gather, 1, NULL}, window, 0, 0};
 }
 
 /* Windows of any length give the cycles of the plain kernel: a backpressured

@@ -115,7 +115,23 @@ typedef struct kh_card_dist {
     int (*owns)(void *ctx, unsigned mesh); /* this process steps mesh */
     /* Collective: the owner's n bytes reach every process (the same n everywhere). */
     void (*share)(void *ctx, unsigned mesh, void *bytes, size_t n);
+    /* Collective, may be NULL: kh_sim_idle's answer, with the owner's word
+     * *v of mesh on every process from the same agreement (a host read of
+     * a control window: one collective instead of two). */
+    int (*idle_share)(void *ctx, unsigned mesh, uint64_t *v);
+    /* May be NULL. A poll reads again what it read last, after a run: the
+     * card names that read (mesh KH_CARD_NO_MESH: only whether the machine
+     * is idle, a command-window read) and every agreement carries the
+     * owner's read(card, mesh, off, cycle, &value) of it (0: it cannot read
+     * without changing state, and the ride is void) and whether the machine
+     * is idle. ridden: whether the last agreement was at cycle `now`, after
+     * ride number `after`, for that read, and then its value and answer. */
+    void (*ride)(void *ctx, unsigned mesh, uint32_t off,
+                 int (*read)(void *card, unsigned mesh, uint32_t off, kh_cycle at, uint64_t *v), void *card);
+    int (*ridden)(void *ctx, unsigned mesh, uint32_t off, kh_cycle now, uint64_t after, uint64_t *v, int *idle);
+    uint64_t (*rides)(void *ctx); /* the number of the last ride */
 } kh_card_dist;
+#define KH_CARD_NO_MESH 0xFFFFFFFFu
 void kh_card_set_dist(kh_card *c, const kh_card_dist *d); /* NULL: one process again */
 /* Between cycles at now: if the engine samples a control-window read in
  * cycle now, its owner reads it and every process keeps the value. */

@@ -30,12 +30,30 @@ int kh_mpi_size(const kh_mpi *d);
 /* The first mesh of rank r and one past its last. */
 void kh_mpi_meshes(const kh_mpi *d, int rank, unsigned *lo, unsigned *hi);
 
+/* Why an agreement was taken (docs/mpi.md, "Measuring"). */
+typedef enum kh_mpi_cause {
+    KH_MPI_LOOKAHEAD, /* a window ended at the lookahead bound */
+    KH_MPI_ENGINE,    /* ... before an action of the control-program engine */
+    KH_MPI_RUN_END,   /* ... at the end of the host's kh_sim_run (or an idle run's end) */
+    KH_MPI_QUERY,     /* no window: the host asked whether anything is pending (a poll, kh_sim_idle) */
+    KH_MPI_NCAUSES
+} kh_mpi_cause;
+
 typedef struct kh_mpi_counts {
     uint64_t windows;   /* agreements (one MPI_Allreduce each) */
     uint64_t messages;  /* lane records sent to a peer */
     uint64_t bytes;     /* their size */
     uint64_t shares;    /* host and engine values broadcast by a mesh's owner */
     kh_cycle lookahead; /* the longest window (KH_NEVER: one rank) */
+    uint64_t by_cause[KH_MPI_NCAUSES]; /* agreements per cause, summing to windows */
+    uint64_t engine_shares;            /* of shares: the engine's POLL samples */
+    uint64_t folded;                   /* host reads whose value rode on the idleness agreement (no broadcast) */
+    uint64_t ridden;                   /* host reads answered by the agreement that ended the run before them */
+    /* This rank, from its first window to its last agreement: wall and CPU
+     * seconds, and the seconds spent inside the agreements (lane exchange
+     * included) and the broadcasts, waiting for the other ranks or not. */
+    double wall, cpu, blocked_agree, blocked_share;
+    kh_cycle first_cycle, last_cycle; /* the clock at the first window and the last agreement */
 } kh_mpi_counts;
 void kh_mpi_get_counts(const kh_mpi *d, kh_mpi_counts *out);
 

@@ -102,6 +102,10 @@ kh_comp *kh_orch_comp(kh_orch *o);
 void kh_orch_write(kh_orch *o, uint32_t off, uint64_t data, uint8_t strb, kh_cycle beat);
 /* One read beat: the register decode at the start of cycle now. */
 uint64_t kh_orch_read(kh_orch *o, uint32_t off, kh_cycle now);
+/* Whether a read at now would first settle what the orchestrator keeps
+ * for later (its last cycle's record, host beats before now): then the
+ * read changes state, and a trace sees that at the time of the read. */
+int kh_orch_read_settles(const kh_orch *o, kh_cycle now);
 /* The end-of-dispatch window (control.md §2.4, Open point 5): PROG_STAT.run
  * already reads 0 but the final flit is still to be pushed, sampling
  * PROG_DST, in this cycle; KH_NEVER outside the window. */

@@ -481,9 +481,14 @@ typedef struct kh_sync_ops {
      * each text and the array. Returns the count, -1 on no memory. */
     int (*gather)(void *ctx, const kh_sync_rec *mine, unsigned n, kh_sync_rec **all);
     int leader;       /* this process writes shared outputs (stats) */
+    /* May be NULL: a run's windows begin; they end at `end` at the latest. */
+    void (*run)(void *ctx, kh_cycle end);
 } kh_sync_ops;
 /* Attach (ops NULL: detach). Not owned. */
 void kh_sim_set_sync(kh_sim *sim, const kh_sync_ops *ops, void *ctx);
+/* Some component has advanced work the end of the run will settle (a
+ * value read now may not be what a read after the run sees). */
+int kh_sim_unsettled(const kh_sim *sim);
 const kh_sync_ops *kh_sim_sync(const kh_sim *sim);
 void *kh_sim_sync_ctx(const kh_sim *sim);
 /* Step only components [lo, hi) and those marked again later; a wake of any

@@ -45,6 +45,9 @@ struct kh_card {
     kh_cycle pre_at;
     uint32_t pre_addr;
     uint64_t pre_value;
+    /* rides up to this number came before a host access that may have
+     * changed what they carry (dist.ride) */
+    uint64_t ride_void;
 };
 
 /* What an address decodes to. */
@@ -228,6 +231,13 @@ static kh_cycle guard_shared(kh_card *c, unsigned mesh, uint32_t off, kh_cycle b
     return v[0];
 }
 
+/* A host access that may change the machine: what the agreements so far
+ * carried is stale. */
+static void void_rides(kh_card *c)
+{
+    if (c->dist.rides) c->ride_void = c->dist.rides(c->dist.ctx);
+}
+
 /* One word, no clock advance. */
 static int write_word(kh_card *c, uint64_t addr, uint64_t value, char *err, size_t errlen)
 {
@@ -266,6 +276,40 @@ static void wait_for_own_writes(kh_card *c)
     if (c->wrote_until > now) kh_sim_run(c->sim, c->wrote_until - now);
 }
 
+/* A ride's read is taken whether or not the host reads again: only a
+ * read that changes nothing (one that would settle the orchestrator
+ * first would emit its trace events earlier than one process). */
+static int ride_read(void *card, unsigned mesh, uint32_t off, kh_cycle at, uint64_t *v)
+{
+    kh_card *c = card;
+    off &= 0xFFFF;
+    if ((off >= KH_ORCH_AUX_STATW && off < KH_ORCH_AUX_STATW + 0x80) || /* the interlink settles its registers */
+        (off >= KH_ORCH_SLOT && off < KH_ORCH_SLOT + KH_ORCH_SLOT_SIZE) || kh_orch_read_settles(c->mesh[mesh].orch, at))
+        return 0;
+    *v = kh_orch_read(c->mesh[mesh].orch, off, at);
+    return 1;
+}
+
+/* Several processes: a read the last agreement of a run already carried
+ * (a poll's next read after its run), or the read riding on the agreement
+ * on idleness; either way one collective. 0 when it does not apply. */
+static int read_dist(kh_card *c, card_win win, unsigned mesh, uint32_t off, uint64_t *value)
+{
+    if (!c->dist.ride || (win != WIN_CMD && win != WIN_CTRL)) return 0;
+    kh_cycle now = kh_sim_now(c->sim);
+    unsigned m = win == WIN_CTRL ? mesh : KH_CARD_NO_MESH;
+    uint64_t v = 0;
+    int idle;
+    if (!c->dist.ridden(c->dist.ctx, m, off, now, c->ride_void, &v, &idle)) {
+        if (win == WIN_CTRL && owns(c, mesh)) v = kh_orch_read(c->mesh[mesh].orch, off, now);
+        idle = win == WIN_CTRL ? c->dist.idle_share(c->dist.ctx, mesh, &v) : kh_sim_idle(c->sim);
+    }
+    c->dist.ride(c->dist.ctx, m, off, ride_read, c); /* the next run's agreements carry it again */
+    c->settled = idle;
+    *value = win == WIN_CTRL ? v : kh_engine_read(c->engine, off, now);
+    return 1;
+}
+
 static int read_word(kh_card *c, uint64_t addr, uint64_t *value, char *err, size_t errlen)
 {
     unsigned mesh = 0;
@@ -273,6 +317,10 @@ static int read_word(kh_card *c, uint64_t addr, uint64_t *value, char *err, size
     if (check_aligned(addr, err, errlen)) return -1;
     card_win win = decode(c, addr, &mesh, &off);
     if (win == WIN_CMD || win == WIN_CTRL) wait_for_own_writes(c);
+    /* Several processes: the owner reads before the agreement on idleness,
+     * which changes nothing here (no cycle runs, and every lane was emptied
+     * by the agreement that ended the last run). */
+    if (read_dist(c, win, mesh, (uint32_t)off, value)) return 0;
     c->settled = kh_sim_idle(c->sim);
     kh_cycle now = kh_sim_now(c->sim);
     switch (win) {
@@ -313,6 +361,7 @@ static void poll_progress(kh_card *c, uint64_t addr)
 
 int kh_card_write64(kh_card *c, uint64_t addr, uint64_t value, char *err, size_t errlen)
 {
+    void_rides(c);
     c->nseen = 0;
     if (write_word(c, addr, value, err, errlen)) return -1;
     advance(c, 0, 1);
@@ -363,6 +412,7 @@ static int check_mapped(kh_card *c, uint64_t addr, size_t n, char *err, size_t e
 
 int kh_card_write_block(kh_card *c, uint64_t addr, const void *bytes, size_t n, char *err, size_t errlen)
 {
+    void_rides(c);
     const uint8_t *b = bytes;
     c->nseen = 0;
     if (check_block(addr, n, err, errlen)) return -1;

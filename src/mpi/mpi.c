@@ -1,8 +1,10 @@
 /* A machine on MPI ranks (include/kohaku/mpi.h, docs/mpi.md): the mesh
  * partition, the agreement that ends every window (one MPI_Allreduce of
- * the earliest next wake, the latest cycle executed and which lanes carry
- * anything), the lane records sent only where there are any, the owner's
- * host and engine values broadcast, and merged reports. */
+ * the earliest next wake, the latest cycle executed, which lanes carry
+ * anything and a word one owner shares: the host's reads of control
+ * windows ride on it), the lane records sent only where there are any,
+ * the owner's other host values and the engine's samples broadcast, the
+ * agreements counted by cause, and merged reports. */
 #include <mpi.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -42,19 +44,62 @@ struct kh_mpi {
     kh_sync_ops ops;
     kh_card_dist dist;
     kh_mpi_counts counts;
+    /* the cause of the next agreement (window_end sets it for a window) */
+    int in_window;
+    kh_cycle win_end;
+    kh_mpi_cause win_cause;
+    int engine_share; /* a share is the engine's POLL sample (begin) */
+    uint64_t word;    /* the owner's word riding on the next agreement (idle_share), 0 elsewhere */
+    int sharing;      /* idle_share's agreement is under way */
+    /* The card's last read of a poll (ride): every other agreement carries
+     * it, and the last one's outcome is kept (ridden). */
+    int ride_on;
+    unsigned ride_mesh;
+    uint32_t ride_off;
+    int (*ride_read)(void *card, unsigned mesh, uint32_t off, kh_cycle at, uint64_t *v);
+    void *ride_card;
+    uint64_t ride_seq, ride_val;
+    int ride_ok, ride_idle;
+    kh_cycle ride_at;
+    kh_cycle run_end;  /* the end of the run whose windows are under way */
+    unsigned rode_mesh;
+    uint32_t rode_off;
+    int timing;       /* KOHAKU_MPI_COUNTS: the clocks are read */
+    double t0, c0;
 };
 
-/* The agreement's three words: min next wake, min of (NEVER - reached),
- * or of the lane bits. */
+static double clock_s(clockid_t id)
+{
+    struct timespec ts;
+    clock_gettime(id, &ts);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+/* The rank's clocks at its last agreement, from its first window. */
+static void mark_end(kh_mpi *d)
+{
+    if (!d->timing || d->t0 == 0) return;
+    d->counts.wall = clock_s(CLOCK_MONOTONIC) - d->t0;
+    d->counts.cpu = clock_s(CLOCK_PROCESS_CPUTIME_ID) - d->c0;
+    d->counts.last_cycle = kh_sim_now(d->sim);
+}
+
+/* The agreement's four words: min next wake, min of (NEVER - reached),
+ * or of the lane bits (and RIDE_UNSETTLED), or of the word one owner
+ * shares (idle_share, ride). */
+#define RIDE_UNSETTLED (UINT64_C(1) << 63)
+
+static int owns(void *ctx, unsigned mesh);
 static void agree_op(void *in, void *inout, int *len, MPI_Datatype *type)
 {
     (void)type;
     const uint64_t *a = in;
     uint64_t *b = inout;
-    for (int i = 0; i + 2 < *len; i += 3) {
+    for (int i = 0; i + 3 < *len; i += 4) {
         if (a[i] < b[i]) b[i] = a[i];
         if (a[i + 1] < b[i + 1]) b[i + 1] = a[i + 1];
         b[i + 2] |= a[i + 2];
+        b[i + 3] |= a[i + 3];
     }
 }
 
@@ -69,7 +114,14 @@ static void jitter(kh_mpi *d)
 static void agree(void *ctx, kh_cycle *next, kh_cycle *reached)
 {
     kh_mpi *d = ctx;
-    uint64_t v[3] = {*next, KH_NEVER - *reached, 0};
+    uint64_t v[4] = {*next, KH_NEVER - *reached, 0, d->word};
+    /* The agreement at the end of a run (the kernel settles there) or
+     * between runs: a read now, after the export, is the read the host
+     * would make after it, if every process has settled. (Not an earlier
+     * window's, even when the run skips from it to its end: a read as of
+     * a later cycle may move what it reads, a FIFO's head.) */
+    kh_cycle at = kh_sim_now(d->sim);
+    int riding = !d->sharing && d->ride_on && (!d->in_window || at == d->run_end);
     for (unsigned i = 0; i < d->nlanes; i++) {
         mpi_lane *l = &d->lane[i];
         kh_cycle first = KH_NEVER;
@@ -79,9 +131,32 @@ static void agree(void *ctx, kh_cycle *next, kh_cycle *reached)
         if (r) v[2] |= UINT64_C(1) << l->out_bit;
         if (first < v[0]) v[0] = first;
     }
+    /* after the export, as a read after the agreement would be */
+    if (riding) {
+        if (kh_sim_unsettled(d->sim)) v[2] |= RIDE_UNSETTLED;
+        else if (d->ride_mesh != KH_CARD_NO_MESH && owns(d, d->ride_mesh) &&
+                 !d->ride_read(d->ride_card, d->ride_mesh, d->ride_off, at, &v[3]))
+            v[2] |= RIDE_UNSETTLED;
+    }
     jitter(d);
-    MPI_Allreduce(MPI_IN_PLACE, v, 3, MPI_UINT64_T, d->op, d->comm);
+    double t = d->timing ? clock_s(CLOCK_MONOTONIC) : 0;
+    MPI_Allreduce(MPI_IN_PLACE, v, 4, MPI_UINT64_T, d->op, d->comm);
+    d->word = v[3];
+    if (riding) {
+        d->ride_seq++;
+        d->ride_ok = !(v[2] & RIDE_UNSETTLED);
+        d->ride_val = v[3];
+        d->ride_idle = v[0] == KH_NEVER;
+        d->ride_at = at;
+        d->rode_mesh = d->ride_mesh;
+        d->rode_off = d->ride_off;
+        d->word = 0;
+    }
     d->counts.windows++;
+    kh_mpi_cause cause = KH_MPI_QUERY;
+    if (d->in_window) cause = kh_sim_now(d->sim) < d->win_end ? KH_MPI_RUN_END : d->win_cause;
+    d->in_window = 0;
+    d->counts.by_cause[cause]++;
     MPI_Request rq[2];
     int nrq = 0;
     for (unsigned i = 0; i < d->nlanes; i++) {
@@ -109,11 +184,26 @@ static void agree(void *ctx, kh_cycle *next, kh_cycle *reached)
             MPI_Abort(d->comm, 1); /* a malformed record: the ranks are not the same program */
     }
     MPI_Waitall(nrq, rq, MPI_STATUSES_IGNORE);
+    if (d->timing) {
+        d->counts.blocked_agree += clock_s(CLOCK_MONOTONIC) - t;
+        mark_end(d);
+    }
     *next = v[0];
     *reached = KH_NEVER - v[1];
 }
 
-static void begin(void *ctx, kh_cycle from) { kh_card_engine_prefetch(((kh_mpi *)ctx)->card, from); }
+static void begin(void *ctx, kh_cycle from)
+{
+    kh_mpi *d = ctx;
+    if (d->timing && d->t0 == 0) {
+        d->t0 = clock_s(CLOCK_MONOTONIC);
+        d->c0 = clock_s(CLOCK_PROCESS_CPUTIME_ID);
+        d->counts.first_cycle = from;
+    }
+    d->engine_share = 1;
+    kh_card_engine_prefetch(d->card, from);
+    d->engine_share = 0;
+}
 
 static kh_cycle window_end(void *ctx, kh_cycle from)
 {
@@ -129,6 +219,9 @@ static kh_cycle window_end(void *ctx, kh_cycle from)
         if (at < from) at = from;
         if (at + 1 < w) w = at + 1;
     }
+    d->in_window = 1;
+    d->win_end = w;
+    d->win_cause = w == (d->lookahead == KH_NEVER ? KH_NEVER : from + d->lookahead) ? KH_MPI_LOOKAHEAD : KH_MPI_ENGINE;
     return w;
 }
 
@@ -221,13 +314,58 @@ static void share(void *ctx, unsigned mesh, void *bytes, size_t n)
     kh_mpi *d = ctx;
     int root = mesh < d->nmeshes ? d->owner[mesh] : 0;
     uint8_t *b = bytes;
+    double t = d->timing ? clock_s(CLOCK_MONOTONIC) : 0;
     for (size_t k = 0; k < n;) { /* counts are int */
         size_t c = n - k > ((size_t)1 << 30) ? (size_t)1 << 30 : n - k;
         MPI_Bcast(b + k, (int)c, MPI_BYTE, root, d->comm);
         k += c;
     }
     d->counts.shares++;
+    d->counts.engine_shares += d->engine_share != 0;
+    if (d->timing) {
+        d->counts.blocked_share += clock_s(CLOCK_MONOTONIC) - t;
+        mark_end(d);
+    }
 }
+
+static int idle_share(void *ctx, unsigned mesh, uint64_t *v)
+{
+    kh_mpi *d = ctx;
+    d->word = owns(d, mesh) ? *v : 0;
+    d->sharing = 1;
+    int idle = kh_sim_idle(d->sim); /* one agreement, the word in it */
+    d->sharing = 0;
+    *v = d->word;
+    d->word = 0;
+    d->counts.folded++;
+    return idle;
+}
+
+static void ride(void *ctx, unsigned mesh, uint32_t off,
+                 int (*read)(void *card, unsigned mesh, uint32_t off, kh_cycle at, uint64_t *v), void *card)
+{
+    kh_mpi *d = ctx;
+    d->ride_on = 1;
+    d->ride_mesh = mesh;
+    d->ride_off = off;
+    d->ride_read = read;
+    d->ride_card = card;
+}
+
+static void run_begins(void *ctx, kh_cycle end) { ((kh_mpi *)ctx)->run_end = end; }
+
+static int ridden(void *ctx, unsigned mesh, uint32_t off, kh_cycle now, uint64_t after, uint64_t *v, int *idle)
+{
+    kh_mpi *d = ctx;
+    if (!d->ride_ok || d->ride_seq <= after || d->ride_at != now || d->rode_mesh != mesh || d->rode_off != off)
+        return 0;
+    *v = d->ride_val;
+    *idle = d->ride_idle;
+    d->counts.ridden++;
+    return 1;
+}
+
+static uint64_t rides(void *ctx) { return ((kh_mpi *)ctx)->ride_seq; }
 
 void kh_mpi_meshes(const kh_mpi *d, int rank, unsigned *lo, unsigned *hi)
 {
@@ -280,6 +418,7 @@ kh_mpi *kh_mpi_attach(kh_machine *m, char *err, size_t errlen)
     const char *j = getenv("KOHAKU_MPI_JITTER");
     d->jitter = j ? (unsigned)strtoul(j, NULL, 10) : 0;
     d->seed = 2654435761u * (unsigned)(d->rank + 1);
+    d->timing = getenv("KOHAKU_MPI_COUNTS") != NULL;
     unsigned last = 0;
     for (unsigned i = 0; i < d->nmeshes; i++) {
         unsigned lo, hi;
@@ -291,8 +430,9 @@ kh_mpi *kh_mpi_attach(kh_machine *m, char *err, size_t errlen)
     if (kh_sim_share(d->sim, last, kh_sim_ncomps(d->sim))) goto nomem;
     MPI_Op_create(agree_op, 1, &d->op);
     d->ops = (kh_sync_ops){.agree = agree, .begin = begin, .window_end = window_end, .gather = gather,
-                           .leader = d->rank == 0};
-    d->dist = (kh_card_dist){.ctx = d, .owns = owns, .share = share};
+                           .leader = d->rank == 0, .run = run_begins};
+    d->dist = (kh_card_dist){.ctx = d, .owns = owns, .share = share, .idle_share = idle_share,
+                            .ride = ride, .ridden = ridden, .rides = rides};
     kh_sim_set_sync(d->sim, &d->ops, d);
     kh_card_set_dist(d->card, &d->dist);
     d->counts.lookahead = d->lookahead;

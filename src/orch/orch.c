@@ -96,6 +96,14 @@ void kh_orch_settle(kh_orch *o, kh_cycle now)
     }
 }
 
+int kh_orch_read_settles(const kh_orch *o, kh_cycle now)
+{
+    if (o->cyc.at != KH_NEVER && o->cyc.at < now) return 1;
+    for (unsigned i = 0; i < o->nbeats && o->beats[i].at < now; i++)
+        if (!o->beats[i].landed) return 1;
+    return 0;
+}
+
 void kh_orch_write(kh_orch *o, uint32_t off, uint64_t data, uint8_t strb, kh_cycle beat)
 {
     kh_cycle now = kh_sim_now(o->comp.sim);

@@ -369,6 +369,7 @@ static kh_cycle run_windows(kh_sim *sim, kh_cycle end, kh_cycle *reached)
 {
     kh_cycle mine = sim->sched.now, g = sim->sched.now;
     *reached = mine;
+    if (sim->sync->run) sim->sync->run(sim->sync_ctx, end);
     if (g >= end) { /* no cycle to run: only the question whether anything is pending */
         g = next_due(sim);
         sim->sync->agree(sim->sync_ctx, &g, reached);
@@ -386,6 +387,7 @@ static kh_cycle run_windows(kh_sim *sim, kh_cycle end, kh_cycle *reached)
             mine = t + 1;
         }
         sim->sched.now = w;
+        if (w == end) settle_all(sim); /* the run's last agreement sees the state its caller will */
         g = next_due(sim);
         r = mine;
         sim->sync->agree(sim->sync_ctx, &g, &r);
@@ -575,6 +577,7 @@ void kh_sim_set_sync(kh_sim *sim, const kh_sync_ops *ops, void *ctx)
 }
 
 const kh_sync_ops *kh_sim_sync(const kh_sim *sim) { return sim->sync; }
+int kh_sim_unsettled(const kh_sim *sim) { return sim->unsettled != NULL; }
 void *kh_sim_sync_ctx(const kh_sim *sim) { return sim->sync_ctx; }
 
 static int mark(kh_sim *sim, unsigned lo, unsigned hi, int shared)

@@ -7,7 +7,7 @@
 # lookahead (ilink_lat 1), another rank order and a timing perturbation. Needs Open MPI and the MPI
 # build (make test builds it when mpicc is there); counted as skipped otherwise.
 . tests/cli/lib.inc
-plan 28
+plan 35
 MPIK=${KOHAKU_MPI:-}
 # make test builds build-mpi/kohaku (build-mpi-san/ under SAN=1) when it finds mpicc
 lack=""
@@ -102,6 +102,38 @@ same_gemm "a 196-cluster GEMM under mpirun" 1 0 1792 1024 32 --map examples/mesh
 for n in 2 4; do
     same_gemm "a GEMM on the four-mesh example (8 tiles), $n ranks" $n 0 128 64 32 --map examples/four_mesh.machine
 done
+
+# make bench-mpi's workloads (issue 29): the session of saxpy rounds on four
+# meshes, with a cross-rank mover copy and doorbell every round, at 1, 2 and
+# 4 ranks; the four-mesh GEMM 1536 512 512 (ilink_lat 8) at 2 ranks.
+MAPS=$(cd data/maps && pwd)
+printf 'machine\nmesh %s\nmesh %s\nmesh %s\nmesh %s\nparam ilink_lat=8\n' "$MAPS/saxpy_map.txt" \
+    "$MAPS/saxpy_map.txt" "$MAPS/saxpy_map.txt" "$MAPS/saxpy_map.txt" > "$tmp/rounds.machine"
+sh bench/mpi/rounds.sh 3 > "$tmp/rounds.session"
+expect_rc "the rounds session's own checks pass in one process" 0 $KOHAKU run "$tmp/rounds.machine" "$tmp/rounds.session"
+for n in 1 2 4; do
+    same_run "the bench's rounds session, $n rank(s)" $n "$tmp/rounds.machine" "$tmp/rounds.session"
+done
+printf 'machine\nmesh default\nmesh default\nmesh default\nmesh default\nparam ilink_lat=8\n' > "$tmp/gemm8.machine"
+same_gemm "the bench's four-mesh GEMM 1536 512 512, 2 ranks" 2 0 1536 512 512 --map "$tmp/gemm8.machine"
+# KOHAKU_MPI_COUNTS=1: stdout unchanged, the agreements by cause add up to
+# the total, and every rank reports its time.
+KOHAKU_MPI_COUNTS=1 mpi 2 run "$tmp/rounds.machine" "$tmp/rounds.session" > "$tmp/c.txt" 2> "$tmp/c.err"
+$KOHAKU run "$tmp/rounds.machine" "$tmp/rounds.session" > "$tmp/c1.txt" 2>/dev/null
+total=$(sed -n 's/.*lookahead 8, \([0-9]*\) agreements, \([1-9][0-9]*\) lane messages.*/\1/p' "$tmp/c.err")
+sum=$(sed -n 's/.*by cause: lookahead \([0-9]*\), engine \([0-9]*\), run end \([0-9]*\), query \([0-9]*\);.*/\1 \2 \3 \4/p' \
+    "$tmp/c.err" | awk '{print $1 + $2 + $3 + $4}')
+if cmp -s "$tmp/c.txt" "$tmp/c1.txt" && [ -n "$total" ] && [ "$total" -gt 0 ] && [ "$total" = "$sum" ] \
+    && [ "$(grep -c '^kohaku: mpi: rank [01] (meshes [0-9]-[0-9]): simulation .* s wall' "$tmp/c.err")" -eq 2 ]
+then kh_pass=$((kh_pass + 1))
+else kh_fail=$((kh_fail + 1)); echo "FAIL $kh_name: KOHAKU_MPI_COUNTS (total $total, causes $sum)"; head -n 4 "$tmp/c.err"; fi
+# A host read of a control window (each of the session's polls) rides on
+# an agreement (the idleness question's, or the last of the run before it)
+# instead of a broadcast of its own.
+reads=$(sed -n "s/.*host reads on the idleness agreement \([0-9]*\), on the run's last \([0-9]*\);.*/\1 \2/p" \
+    "$tmp/c.err" | awk '{print $1 + $2}')
+if [ -n "$reads" ] && [ "$reads" -gt 0 ]; then kh_pass=$((kh_pass + 1))
+else kh_fail=$((kh_fail + 1)); echo "FAIL $kh_name: no host read rode on an agreement"; head -n 2 "$tmp/c.err"; fi
 
 # A failing check fails on every rank with the same message, printed once.
 printf 'mesh 3\nread AUX_STATW(0) 0x1\n' > "$tmp/bad.session"

@@ -141,20 +141,51 @@ kh_cli_part *kh_cli_partition(kh_machine *m, kh_checkout *ck, char *err, size_t 
     return p;
 }
 
-/* KOHAKU_MPI_COUNTS=1: rank 0 reports the synchronisation's cost (docs/mpi.md). */
+/* KOHAKU_MPI_COUNTS=1: rank 0 reports the synchronisation's cost, the
+ * agreements by cause and each rank's time (docs/mpi.md); rank 0's
+ * environment decides for every rank. */
+static void report_counts(kh_mpi *d)
+{
+    int show = kh_mpi_rank(d) == 0 && getenv("KOHAKU_MPI_COUNTS");
+    MPI_Bcast(&show, 1, MPI_INT, 0, MPI_COMM_WORLD);
+    if (!show) return;
+    kh_mpi_counts n;
+    kh_mpi_get_counts(d, &n);
+    enum { PER = 4 };
+    double mine[PER] = {n.wall, n.cpu, n.blocked_agree, n.blocked_share}, *all = NULL;
+    int size = kh_mpi_size(d);
+    if (kh_mpi_rank(d) == 0 && !(all = calloc((size_t)size * PER, sizeof *all))) MPI_Abort(MPI_COMM_WORLD, 1);
+    MPI_Gather(mine, PER, MPI_DOUBLE, all, PER, MPI_DOUBLE, 0, MPI_COMM_WORLD);
+    if (kh_mpi_rank(d)) return;
+    kh_cycle cycles = n.last_cycle > n.first_cycle ? n.last_cycle - n.first_cycle : 0;
+    fprintf(stderr, "kohaku: mpi: %d rank(s), lookahead %lld, %llu agreements, %llu lane messages (%llu bytes), "
+            "%llu shared values\n", size, n.lookahead == KH_NEVER ? -1LL : (long long)n.lookahead,
+            (unsigned long long)n.windows, (unsigned long long)n.messages, (unsigned long long)n.bytes,
+            (unsigned long long)n.shares);
+    fprintf(stderr, "kohaku: mpi: agreements by cause: lookahead %llu, engine %llu, run end %llu, query %llu; "
+            "shared values: host %llu, engine %llu; host reads on the idleness agreement %llu, on the run's last %llu; %llu cycles simulated, %.2f agreements and %.2f shared values "
+            "per 1000\n", (unsigned long long)n.by_cause[KH_MPI_LOOKAHEAD],
+            (unsigned long long)n.by_cause[KH_MPI_ENGINE], (unsigned long long)n.by_cause[KH_MPI_RUN_END],
+            (unsigned long long)n.by_cause[KH_MPI_QUERY], (unsigned long long)(n.shares - n.engine_shares),
+            (unsigned long long)n.engine_shares, (unsigned long long)n.folded, (unsigned long long)n.ridden, (unsigned long long)cycles,
+            cycles ? 1000.0 * (double)n.windows / (double)cycles : 0.0,
+            cycles ? 1000.0 * (double)n.shares / (double)cycles : 0.0);
+    for (int r = 0; r < size; r++) {
+        unsigned lo, hi;
+        kh_mpi_meshes(d, r, &lo, &hi);
+        const double *v = all + (size_t)r * PER;
+        fprintf(stderr, "kohaku: mpi: rank %d (meshes %u-%u): simulation %.3f s wall, %.3f s cpu, %.3f s in "
+                "agreements, %.3f s in broadcasts\n", r, lo, hi - 1, v[0], v[1], v[2], v[3]);
+    }
+    free(all);
+}
+
 void kh_cli_unpartition(kh_cli_part *p)
 {
     if (!p) return;
     kh_cli_stderr(p, NULL);
     kh_mpi *d = p->d;
-    if (kh_mpi_rank(d) == 0 && getenv("KOHAKU_MPI_COUNTS")) {
-        kh_mpi_counts n;
-        kh_mpi_get_counts(d, &n);
-        fprintf(stderr, "kohaku: mpi: %d rank(s), lookahead %lld, %llu agreements, %llu lane messages (%llu bytes), "
-                "%llu shared values\n", kh_mpi_size(d), n.lookahead == KH_NEVER ? -1LL : (long long)n.lookahead,
-                (unsigned long long)n.windows, (unsigned long long)n.messages, (unsigned long long)n.bytes,
-                (unsigned long long)n.shares);
-    }
+    report_counts(d);
     kh_mpi_detach(d);
     if (p->ck) p->ck->keep = NULL;
     free(p->last_error);
