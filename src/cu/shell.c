@@ -584,7 +584,8 @@ static void shell_destroy(kh_comp *c)
     free(cu);
 }
 
-static const kh_comp_ops shell_ops = {"cu", shell_step, shell_stuck, shell_stats, shell_destroy, NULL};
+static const kh_comp_ops shell_ops = {
+    .kind = "cu", .step = shell_step, .describe_stuck = shell_stuck, .stats_json = shell_stats, .destroy = shell_destroy};
 
 kh_cu *kh_cu_new(kh_sim *sim, const kh_unit_kind *kind, const kh_cu_place *place, char *err,
                  size_t errlen)
