@@ -40,7 +40,7 @@ void kh_ck_free(kh_ck *ck);
 int kh_ck_loading(const kh_ck *ck); /* 1: reading (restore), 0: writing (save) */
 /* The writer's bytes so far. */
 const uint8_t *kh_ck_data(const kh_ck *ck, size_t *n);
-/* Bytes of the input not read yet (reader). */
+/* Bytes of the input (the open section's) not read yet (reader). */
 size_t kh_ck_left(const kh_ck *ck);
 
 /* Refuse: keeps the first message (printf format), later reads yield 0.
@@ -76,6 +76,11 @@ void kh_ck_bytes(kh_ck *ck, void *p, size_t n);
 /* A pointer into base[0..n) kept as an index (n: none, NULL). Returns the
  * pointer restored (or p on save). */
 void *kh_ck_index(kh_ck *ck, void *p, void *base, size_t size, size_t n, const char *what);
+
+/* A sparse store (src/util/pages.h): its pages in page order; restore
+ * fills an empty store, refusing a page number >= max_pages. */
+struct kh_pages;
+void kh_ck_pages(kh_ck *ck, struct kh_pages *p, uint64_t max_pages);
 
 /* ---- sections: a tag, a name, a length and a CRC-32 over the payload ---- */
 

@@ -55,7 +55,7 @@ const uint8_t *kh_ck_data(const kh_ck *ck, size_t *n)
     *n = ck->n;
     return ck->buf;
 }
-size_t kh_ck_left(const kh_ck *ck) { return ck->inlen - ck->pos; }
+size_t kh_ck_left(const kh_ck *ck) { return ck->end - ck->pos; }
 int kh_ck_failed(const kh_ck *ck) { return ck->err[0] != 0; }
 const char *kh_ck_error(const kh_ck *ck) { return ck->err; }
 const char *kh_ck_where(const kh_ck *ck) { return ck->where; }
