@@ -60,14 +60,14 @@ static void desc_write(kh_ck *ck, unsigned nmeshes, int interlink, char *const *
         uint8_t has = maps[i] != NULL;
         KH_CK(ck, has);
         if (!has) continue;
-        uint32_t len = (uint32_t)strlen(maps[i]);
+        uint64_t len = strlen(maps[i]);
         KH_CK(ck, len);
         kh_ck_bytes(ck, maps[i], len);
     }
-    uint32_t rows = 0;
+    uint64_t rows = 0;
     while (kh_params_row(rows)) rows++;
     KH_CK(ck, rows);
-    for (uint32_t i = 0; i < rows; i++) {
+    for (uint64_t i = 0; i < rows; i++) {
         const kh_param_info *r = kh_params_row(i);
         char name[64];
         snprintf(name, sizeof name, "%s", r->name);
