@@ -3,37 +3,59 @@
 # cycle count, the statistics); save, restore, save gives the same file;
 # every refusal names what differs or where the file breaks, exit 1.
 . tests/cli/lib.inc
-plan 19
+plan 27
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 map=$KH_DATA/maps/saxpy_map.txt
-# The saxpy example with `save` after line $1 (and `run $2` before it).
+# variant SESSION LINE CYCLES NAME: SESSION with `save` after LINE (and
+# `run CYCLES` before it), its data files named from its own folder
 variant() {
-    awk -v at="$1" -v n="$2" -v f="$tmp/$3.ck" '{print} NR == at {if (n > 0) print "run " n; print "save " f}' \
-        examples/saxpy.session > "$tmp/$3.session"
+    dir=$(cd "$(dirname "$1")" && pwd)
+    awk -v at="$2" -v n="$3" -v f="$tmp/$4.ck" -v d="$dir" \
+        '{ if ($1 == "upload" && $3 == "file") $4 = d "/" $4; print }
+         NR == at { if (n > 0) print "run " n; print "save " f }' "$1" > "$tmp/$4.session"
 }
 # stats without the run's name (it names the machine or the file)
 strip() { sed 's/"name":"run [^"]*"/"name":"run"/' "$1"; }
-# resume NAME: the whole run vs the run resumed from NAME's checkpoint
+# resume NAME MACHINE [OPTIONS]: the whole run vs the run resumed from
+# NAME's checkpoint: the resumed run prints what the whole one printed
+# after the save, on standard output and standard error, and the same
+# statistics
 resume() {
-    "$KOHAKU" run "$map" "$tmp/$1.session" --stats "$tmp/$1.full.json" > "$tmp/$1.full.out" 2> "$tmp/$1.full.err"
-    "$KOHAKU" run --restore "$tmp/$1.ck" "$tmp/$1.session" --stats "$tmp/$1.rest.json" > "$tmp/$1.rest.out" \
-        2> "$tmp/$1.rest.err" || return 1
-    # the resumed run prints what the whole one printed after the save
-    tail -n "$(wc -l < "$tmp/$1.rest.out")" "$tmp/$1.full.out" | cmp -s - "$tmp/$1.rest.out" || return 1
-    cmp -s "$tmp/$1.full.err" "$tmp/$1.rest.err" || return 1
-    strip "$tmp/$1.full.json" > "$tmp/a.json"
-    strip "$tmp/$1.rest.json" > "$tmp/b.json"
+    v=$1 m=$2
+    shift 2
+    "$KOHAKU" run "$m" "$tmp/$v.session" "$@" --stats "$tmp/$v.full.json" > "$tmp/$v.full.out" 2> "$tmp/$v.full.err" \
+        || return 1
+    "$KOHAKU" run --restore "$tmp/$v.ck" "$tmp/$v.session" --stats "$tmp/$v.rest.json" > "$tmp/$v.rest.out" \
+        2> "$tmp/$v.rest.err" || return 1
+    tail -n "$(wc -l < "$tmp/$v.rest.out")" "$tmp/$v.full.out" | cmp -s - "$tmp/$v.rest.out" || return 1
+    # what the whole run wrote to standard error after the save (a warning
+    # logged before it is not logged again)
+    n=$(wc -l < "$tmp/$v.rest.err")
+    if [ "$n" -gt 0 ]; then tail -n "$n" "$tmp/$v.full.err" | cmp -s - "$tmp/$v.rest.err" || return 1; fi
+    strip "$tmp/$v.full.json" > "$tmp/a.json"
+    strip "$tmp/$v.rest.json" > "$tmp/b.json"
     cmp -s "$tmp/a.json" "$tmp/b.json"
 }
-variant 23 0 uploaded      # operands in DRAM, nothing kicked
-variant 35 0 kicked        # the kick written, not yet acted
-variant 35 40 burst        # the unit mid-burst: reads in flight
-variant 35 90 writing      # results being written back
-variant 39 0 done          # after the poll
+variant examples/saxpy.session 23 0 uploaded      # operands in DRAM, nothing kicked
+variant examples/saxpy.session 35 0 kicked        # the kick written, not yet acted
+variant examples/saxpy.session 35 40 burst        # the unit mid-burst: reads in flight
+variant examples/saxpy.session 35 90 writing      # results being written back
+variant examples/saxpy.session 39 0 done          # after the poll
 for v in uploaded kicked burst writing done; do
-    expect_rc "saxpy resumed from $v: the same outputs, cycles and stats" 0 resume $v
+    expect_rc "saxpy resumed from $v: the same outputs, cycles and stats" 0 resume $v "$map"
 done
+# the default machine: the vector example and upstream's recorded GEMM
+# session (its FILLs, GEMMs and drains on the clusters)
+variant examples/vector_scale.session 62 60 vec_mid
+expect_rc "the vector example resumed mid-run" 0 resume vec_mid "$KH_DATA/maps/mesh_1x1_min.txt"
+U=tests/data/upstream-7703ee8/matmul_32x64x32.session
+for at in 9 120 300 404 470; do
+    variant $U $at 0 up$at
+    expect_rc "upstream's matmul session resumed after line $at" 0 resume up$at default --param read_quant=1
+done
+variant $U 404 300 upmid
+expect_rc "upstream's matmul session resumed 300 cycles into its run" 0 resume upmid default --param read_quant=1
 # save, restore, save: the second save of a resumed run is the bytes of
 # the run that never stopped
 printf 'run 40\nsave %s\nsave %s\n' "$tmp/s1.ck" "$tmp/s2.ck" > "$tmp/again.session"
@@ -53,9 +75,11 @@ expect_rc "a session saves on the saxpy map" 0 "$KOHAKU" run "$map" "$tmp/cpu.se
 "$KOHAKU" run --restore "$tmp/cpu.ck" "$tmp/cpu.session" > "$tmp/cpu.rest" 2>&1
 expect_rc "resumed: the same read and cycle" 0 cmp "$tmp/cpu.full" "$tmp/cpu.rest"
 # refusals, exit 1, naming what differs or where
-expect_err_has "a component not covered yet is named" "has no checkpoint state yet" \
-    "$KOHAKU" run default "$tmp/again.session"
-expect_rc "... exit 1" 1 "$KOHAKU" run default "$tmp/again.session"
+expect_err_has "a unit kind not covered yet is named" "unit 'vc2(2,0)' (kind vec_cu_v2) has no checkpoint state" \
+    "$KOHAKU" run default "$tmp/again.session" --param vec_core_v2=1
+expect_rc "... exit 1" 1 "$KOHAKU" run default "$tmp/again.session" --param vec_core_v2=1
+expect_err_has "a component not covered yet is named" "'m0.interlink(mesh 0)' (kind interlink) has no checkpoint" \
+    "$KOHAKU" run examples/two_mesh.machine "$tmp/again.session"
 expect_err_has "another machine: the parameter named" "parameter router_fifo_depth is 512 in the file, 64 here" \
     "$KOHAKU" run --restore "$tmp/burst.ck" "$map" "$tmp/burst.session" --param router_fifo_depth=64
 cp "$tmp/burst.ck" "$tmp/ver.ck"
