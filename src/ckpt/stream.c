@@ -75,7 +75,7 @@ int kh_ck_fail(kh_ck *ck, const char *fmt, ...)
 
 static void put(kh_ck *ck, const void *p, size_t n)
 {
-    if (ck->err[0]) return;
+    if (ck->err[0] || !n) return; /* nothing: p may be NULL (an empty array) */
     if (ck->cap - ck->n < n) {
         size_t cap = ck->cap ? ck->cap : 4096;
         while (cap - ck->n < n) {
@@ -100,6 +100,7 @@ static void put(kh_ck *ck, const void *p, size_t n)
 /* n bytes from the input, or zeros and a refusal naming where it ends. */
 static void get(kh_ck *ck, void *p, size_t n)
 {
+    if (!n) return; /* nothing: p may be NULL (an empty array) */
     if (ck->err[0] || ck->end - ck->pos < n) {
         if (!ck->err[0])
             kh_ck_fail(ck, "%s ends early: %zu bytes wanted at offset %zu, %zu left", ck->where, n, ck->pos,
