@@ -182,6 +182,17 @@ static void refusals_name_what_breaks(void)
     CHECK(strstr(err, "parameter recv_depth is 512 in the file, 64 here") != NULL);
     kh_machine_free(r);
     kh_machine_free(other);
+    /* a section name longer than a name can be (found by fuzz_ckpt) */
+    uint8_t hdr[64];
+    memcpy(hdr, b, 32);
+    memcpy(hdr + 32, "DESC", 4);
+    hdr[36] = 0x2c; /* 300 */
+    hdr[37] = 0x01;
+    memset(hdr + 38, 'x', sizeof hdr - 38);
+    r = kh_machine_restore_bytes(hdr, sizeof hdr, NULL, NULL, err, sizeof err);
+    CHECK(r == NULL);
+    CHECK(strstr(err, "a name of 300 bytes") != NULL);
+    kh_machine_free(r);
     /* the intact file still restores */
     r = kh_machine_restore_bytes(b, n, mc, NULL, err, sizeof err);
     CHECK(r != NULL);

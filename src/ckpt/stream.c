@@ -269,6 +269,8 @@ int kh_ck_section_open(kh_ck *ck, const char *tag4, const char *name, char *got,
     uint16_t len = 0;
     KH_CK(ck, len);
     char nm[256];
+    if (!ck->err[0] && len > 255) /* the writer keeps names below 256 bytes */
+        return kh_ck_fail(ck, "section header at offset %zu: a name of %u bytes (at most 255)", at, len);
     get(ck, nm, len);
     uint64_t plen = 0;
     uint32_t crc = 0;
