@@ -14,6 +14,9 @@ status=0
 "$K" bench gemm || status=1
 # the V2 vector core alone on upstream's kernels (issue 34): cycles per CPU second
 "$BUILD/bench/b_vector2" data || status=1
+# checkpoints (issue 30): save and restore of the default machine mid 1024^3
+# GEMM, wall and CPU seconds, file size against the memory touched
+"$BUILD/bench/ckpt" || status=1
 # cycle fidelity on two loaded machines against the RTL (issue 17)
 sh bench/fidelity.sh "$K" data || status=1
 exit $status

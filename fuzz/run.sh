@@ -19,7 +19,7 @@ if ! command -v "$CC" >/dev/null 2>&1; then
     exit 2
 fi
 SAN="-fsanitize=address,undefined -fno-sanitize-recover=all"
-make -s BUILD=$B CC="$CC" EXTRA_CFLAGS="-fsanitize=fuzzer-no-link $SAN" \
+make -s BUILD=$B CC="$CC" LTO=0 EXTRA_CFLAGS="-fsanitize=fuzzer-no-link $SAN" \
     EXTRA_LDFLAGS="$SAN" "$B/libkohaku.a" || exit 1
 # The value of a marker in the first lines of a target.
 marker() { sed -n "1,8s|^/\* $2: \(.*\) \*/\$|\1|p" "$1"; }

@@ -429,7 +429,7 @@ static int ctl_sender_accept(kh_comp *dst, unsigned port, const kh_flit *f, kh_c
 
 static void ctl_sender_destroy(kh_comp *c) { (void)c; }
 
-static const kh_comp_ops ctl_sender_ops = {"sender", ctl_sender_step, NULL, NULL, ctl_sender_destroy, NULL};
+static const kh_comp_ops ctl_sender_ops = {"sender", ctl_sender_step, NULL, NULL, ctl_sender_destroy, NULL, NULL};
 
 /* The reply to CU_CTRL `index` sent at cycle k after a 3-cycle instruction
  * sent at cycle 0, with the sender stepping before (sender_first) or after

@@ -89,8 +89,8 @@ static void receiver_destroy(kh_comp *c)
 static void sender_destroy(kh_comp *c) { free(c); }
 
 static const kh_comp_ops receiver_ops = {"receiver", receiver_step, receiver_stuck, NULL,
-                                         receiver_destroy, NULL};
-static const kh_comp_ops sender_ops_owned = {"sender", sender_step, NULL, NULL, sender_destroy, NULL};
+                                         receiver_destroy, NULL, NULL};
+static const kh_comp_ops sender_ops_owned = {"sender", sender_step, NULL, NULL, sender_destroy, NULL, NULL};
 
 /* Build sender -> receiver; `receiver_first` registers the receiver first,
  * so same-cycle steps run in the other order. */
@@ -298,7 +298,7 @@ static void sleeper_step(kh_comp *c, kh_cycle now)
     s->last = now;
 }
 
-static const kh_comp_ops sleeper_ops = {"sleeper", sleeper_step, NULL, NULL, sender_destroy, NULL};
+static const kh_comp_ops sleeper_ops = {"sleeper", sleeper_step, NULL, NULL, sender_destroy, NULL, NULL};
 
 static void idle_cycles_are_skipped(void)
 {
@@ -423,7 +423,7 @@ static void log_hook(void *ctx, kh_cycle now)
     l->runs++;
 }
 
-static const kh_comp_ops tally_ops = {"tally", tally_step, NULL, NULL, sender_destroy, NULL};
+static const kh_comp_ops tally_ops = {"tally", tally_step, NULL, NULL, sender_destroy, NULL, NULL};
 
 static void end_hook_runs_once_after_every_step_of_the_cycle(void)
 {

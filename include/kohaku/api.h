@@ -16,7 +16,8 @@
 #include <stdint.h>
 
 #define KH_API_MAJOR 1
-#define KH_API_MINOR 2 /* 1: kh_dev_diag_count, kh_dev_diag, kh_dev_param, the parameter host_map; 2: kh_dev_set_engine */
+#define KH_API_MINOR 3 /* 1: kh_dev_diag_count, kh_dev_diag, kh_dev_param, the parameter host_map; 2: kh_dev_set_engine;
+                         * 3: kh_dev_save, kh_dev_restore */
 /* The library's API version: major << 16 | minor. A program built against
  * KH_API_MAJOR runs with any library of the same major version. */
 unsigned kh_api_version(void);
@@ -72,6 +73,18 @@ int kh_dev_set_stuck_reads(kh_dev *d, unsigned n);
  * engine) or "cycle" (the per-cycle reference); every result is the same
  * (docs/design.md §2). KH_E_ARG for another name. */
 int kh_dev_set_engine(kh_dev *d, const char *engine);
+
+/* Checkpoints (docs/checkpoint.md): the whole machine to a file, between
+ * calls; a machine with a part a checkpoint does not cover yet (named in
+ * the message), or the live checker on, is KH_E_REFUSED and nothing is
+ * written; a file that cannot be written KH_E_IO. The dev's own counters
+ * (kh_dev_accesses, the stuck-read run) are not in it. */
+int kh_dev_save(kh_dev *d, const char *path);
+/* Open the machine a checkpoint holds, at the cycle it was saved. A file
+ * that cannot be read is KH_E_IO; one refused (another format version or
+ * parameter set, truncated, corrupted: err names what differs or where)
+ * KH_E_MACHINE; *out is NULL then. */
+int kh_dev_restore(kh_dev **out, const char *path, char *err, size_t errlen);
 
 /* Advance n cycles with no host traffic. KH_E_ARG, and no cycle run, if
  * the clock would pass its end, cycle 2^62. */

@@ -133,6 +133,9 @@ typedef struct kh_card_dist {
 } kh_card_dist;
 #define KH_CARD_NO_MESH 0xFFFFFFFFu
 void kh_card_set_dist(kh_card *c, const kh_card_dist *d); /* NULL: one process again */
+/* Checkpoints (kohaku/ckpt.h): the host link's timing state (save and restore). */
+struct kh_ck;
+void kh_card_ckpt(kh_card *c, struct kh_ck *ck);
 /* Between cycles at now: if the engine samples a control-window read in
  * cycle now, its owner reads it and every process keeps the value. */
 void kh_card_engine_prefetch(kh_card *c, kh_cycle now);

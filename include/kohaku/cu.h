@@ -35,6 +35,7 @@ typedef struct kh_cu_place {
     uint8_t mesh_id;      /* this mesh's id (0 in a one-mesh machine) */
 } kh_cu_place;
 
+struct kh_ck;
 typedef struct kh_unit_kind {
     const char *token;   /* map token, e.g. "mat"; NULL if not placeable */
     const char *name;    /* e.g. "mx_cluster_cu" */
@@ -73,6 +74,10 @@ typedef struct kh_unit_kind {
     int (*check_params)(const kh_params *p, char *err, size_t errlen);
     const char *profile;                /* e.g. "rec-cluster" */
     void (*apply_profile)(kh_params *p);
+    /* Checkpoints (kohaku/ckpt.h, docs/checkpoint.md): visit the unit's
+     * dynamic state (save or restore). NULL: not covered yet, and a save
+     * of a machine holding the kind refuses naming it. */
+    void (*ckpt)(void *unit, struct kh_ck *ck);
 } kh_unit_kind;
 
 /* Registry (src/cu/registry.c): one row per unit kind. */

@@ -85,6 +85,13 @@ int kh_gemm_upload(kh_machine *mc, const kh_gemm_plan *p, int recipe, const uint
 int kh_gemm_quantise(kh_machine *mc, const kh_gemm_plan *p, int recipe, kh_gemm_stats *st, char *err,
                      size_t errlen);
 int kh_gemm_execute(kh_machine *mc, const kh_gemm_plan *p, kh_gemm_stats *st, char *err, size_t errlen);
+/* The same, calling pause(ctx, mc) between the engine's runs while a
+ * control program is in flight (the machine mid-GEMM, between cycles: a
+ * checkpoint may be taken there, docs/checkpoint.md); a nonzero return
+ * stops the GEMM with an error. */
+typedef int (*kh_gemm_pause_fn)(void *ctx, kh_machine *mc);
+int kh_gemm_execute_paused(kh_machine *mc, const kh_gemm_plan *p, kh_gemm_stats *st, kh_gemm_pause_fn pause,
+                           void *ctx, char *err, size_t errlen);
 int kh_gemm_read_c(kh_machine *mc, const kh_gemm_plan *p, uint16_t *c, char *err, size_t errlen);
 /* All four: a [m][k], bt [n][k] in, c [m][n] out (row-major FP16 bits). */
 int kh_gemm_machine(kh_machine *mc, const kh_gemm_plan *p, int recipe, const uint16_t *a, const uint16_t *bt,

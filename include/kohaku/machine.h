@@ -137,6 +137,32 @@ kh_check *kh_machine_check(const kh_machine *m);
  * stats' run section; appended to buf (kh_bufcat). */
 void kh_machine_layout_json(const kh_machine *m, char *buf, size_t len, size_t *used);
 
+/* ---- checkpoints (docs/checkpoint.md) ---- */
+
+/* Where a session stood when it saved (0s when the library saved). */
+typedef struct kh_ckpt_info {
+    uint32_t session_cmd;  /* the index of the session command after the save */
+    uint32_t session_line; /* the save line's number */
+    char session_name[256];
+} kh_ckpt_info;
+/* Save the whole machine, between runs, to path (written beside it, then
+ * renamed). A machine with a part a checkpoint does not cover yet, the
+ * live checker on, or partitioned across processes is refused, naming
+ * it, and nothing is written. 0, or -1 with the message. */
+int kh_machine_save(kh_machine *m, const char *path, const kh_ckpt_info *info, char *err, size_t errlen);
+int kh_machine_save_bytes(kh_machine *m, const kh_ckpt_info *info, uint8_t **out, size_t *outlen, char *err,
+                          size_t errlen);
+/* A new machine from a checkpoint: built from the file's description,
+ * then its state loaded. like: NULL, or a machine the file's must equal
+ * (the message names the parameter or map line that differs). Another
+ * format version, another parameter set, a truncated or corrupted file is
+ * refused naming what differs or where it breaks; NULL then, and nothing
+ * half-built remains. info (if not NULL) gets the SESS section. */
+kh_machine *kh_machine_restore(const char *path, const kh_machine *like, kh_ckpt_info *info, char *err,
+                               size_t errlen);
+kh_machine *kh_machine_restore_bytes(const uint8_t *bytes, size_t n, const kh_machine *like, kh_ckpt_info *info,
+                                     char *err, size_t errlen);
+
 /* The built-in default machine: the picture of maps/mesh_2x2_6+2.txt (four
  * matmul clusters on the router locals, two more on the edges, two vector
  * cores, two memory ports). */

@@ -179,5 +179,7 @@ typedef struct kh_node_counts {
     int bad_remote_req;        /* sticky interlink fault bit 0 (memory.md §2) */
 } kh_node_counts;
 void kh_node_get_counts(const kh_node *n, kh_node_counts *out);
+/* Bytes of DRAM and staging store written so far (their allocated pages). */
+uint64_t kh_node_touched_bytes(const kh_node *n);
 
 #endif

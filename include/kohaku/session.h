@@ -29,5 +29,11 @@ unsigned kh_session_ncommands(const kh_session *s);
  * actual values, or the stall diagnosis); -1 for an access the card refused
  * (err names the line and the address). */
 int kh_session_run(kh_session *s, kh_machine *m, FILE *out, char *err, size_t errlen);
+/* The same, resuming a machine restored from a checkpoint: with from's
+ * session line set (a `save` line saved it), the commands after that
+ * line, which must be a save line of this session there (else -1 naming
+ * it); without (the library saved it, or from NULL), every command. */
+int kh_session_run_from(kh_session *s, kh_machine *m, const kh_ckpt_info *from, FILE *out, char *err,
+                        size_t errlen);
 
 #endif

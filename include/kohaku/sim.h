@@ -28,6 +28,7 @@ typedef struct kh_sim kh_sim;
 typedef struct kh_comp kh_comp;
 typedef struct kh_link kh_link;
 typedef struct kh_trace kh_trace;
+struct kh_ck;
 
 /* ---- components ------------------------------------------------------- */
 
@@ -49,6 +50,11 @@ typedef struct kh_comp_ops {
      * flit in cycle now; a component reports its counter tracks here (a
      * router its input FIFOs) instead of on its hot path. May be NULL. */
     void (*traced)(kh_comp *c, kh_cycle now);
+    /* Checkpoints (kohaku/ckpt.h, docs/checkpoint.md): visit the dynamic
+     * state with the stream (saving or restoring, the same function),
+     * between runs only. NULL: the component is not covered yet, and a
+     * save refuses naming it. */
+    void (*ckpt)(kh_comp *c, struct kh_ck *ck);
 } kh_comp_ops;
 
 /* Embed as the first member of a component's struct. */
@@ -393,6 +399,17 @@ void kh_comp_log(kh_comp *c, kh_log_level lvl, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
 
 /* Components and links, for stats and tracing walkers. */
+/* Checkpoints (src/sim/sim_ckpt.c): the kernel's clock, wake queue,
+ * counters and diagnostics, every link's registers and counters, then each
+ * component's section (its ops->ckpt). Between runs only; a save refuses a
+ * component without a state function, naming it. Restore loads into a
+ * machine freshly built from the same description. 0, or -1 with the
+ * message in the stream. */
+int kh_sim_ckpt(kh_sim *sim, struct kh_ck *ck);
+/* A timer's arming (armed, its cycle), for a component's state function. */
+void kh_ck_timer(struct kh_ck *ck, kh_sim *sim, kh_timer *t);
+/* A FIFO's entries and counters; its capacity and latency must be the built ones. */
+void kh_ck_fifo(struct kh_ck *ck, kh_fifo *q);
 unsigned kh_sim_ncomps(const kh_sim *sim);
 kh_comp *kh_sim_comp(const kh_sim *sim, unsigned i);
 unsigned kh_sim_nlinks(const kh_sim *sim);

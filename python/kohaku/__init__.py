@@ -73,6 +73,8 @@ def _load():
         "kh_dev_read_block": (ctypes.c_int, [p, u64, ctypes.c_char_p, ctypes.c_size_t]),
         "kh_dev_set_stuck_reads": (ctypes.c_int, [p, ctypes.c_uint]),
         "kh_dev_set_engine": (ctypes.c_int, [p, ctypes.c_char_p]),
+        "kh_dev_save": (ctypes.c_int, [p, ctypes.c_char_p]),
+        "kh_dev_restore": (ctypes.c_int, [ctypes.POINTER(p), ctypes.c_char_p, ctypes.c_char_p, ctypes.c_size_t]),
         "kh_dev_run": (ctypes.c_int, [p, u64]),
         "kh_dev_idle": (ctypes.c_int, [p, u64]),
         "kh_dev_cycles": (u64, [p]),
@@ -177,6 +179,34 @@ class Machine:
         self.engine = engine or "fast"
         self._diag_seen, self.strict = 0, False
         self.strict = bool(self.param("strict"))
+
+    def save(self, path):
+        """Save the whole machine to a checkpoint file (docs/checkpoint.md).
+        A machine with a part checkpoints do not cover yet is refused
+        (KohakuError naming it) and nothing is written."""
+        self._check(_api().kh_dev_save(self._handle(), os.fsencode(path)))
+
+    @classmethod
+    def restore(cls, path, engine=None):
+        """The machine a checkpoint holds, at the cycle it was saved. A
+        refused file (another format version or parameter set, truncated,
+        corrupted) raises KohakuError naming what differs or where."""
+        lib = _api()
+        err = ctypes.create_string_buffer(4096)
+        h = ctypes.c_void_p()
+        rc = lib.kh_dev_restore(ctypes.byref(h), os.fsencode(path), err, len(err))
+        if rc:
+            raise KohakuError(lib.kh_status_name(rc).decode(), err.value.decode(errors="replace"))
+        self = cls.__new__(cls)
+        self._h = h
+        self.machine, self.profile, self.params = str(path), None, {}
+        if engine is not None:
+            self._check(lib.kh_dev_set_engine(h, str(engine).encode()))
+        self.engine = engine or "fast"
+        self.strict = False
+        self._diag_seen = lib.kh_dev_diag_count(h)  # raised before the save: already shown
+        self.strict = bool(self.param("strict"))
+        return self
 
     def param(self, name):
         """The machine parameter `name` as built (profile and params applied)."""

@@ -26,6 +26,9 @@ struct kh_dev {
     size_t last_n;
 };
 
+/* A new dev around machine m (taken over; freed on failure). */
+static int dev_wrap(kh_dev **out, kh_machine *m, char *err, size_t errlen);
+
 unsigned kh_api_version(void) { return (KH_API_MAJOR << 16) | KH_API_MINOR; }
 
 const char *kh_status_name(int status)
@@ -130,6 +133,11 @@ int kh_dev_open(kh_dev **out, const char *machine, const char *profile, const ch
     kh_machine *m = rc ? NULL : kh_machine_build(s, &p, err, errlen);
     kh_machine_spec_free(s);
     if (!m) return KH_E_MACHINE;
+    return dev_wrap(out, m, err, errlen);
+}
+
+static int dev_wrap(kh_dev **out, kh_machine *m, char *err, size_t errlen)
+{
     kh_dev *d = calloc(1, sizeof *d);
     if (!d) {
         kh_machine_free(m);
@@ -141,6 +149,56 @@ int kh_dev_open(kh_dev **out, const char *machine, const char *profile, const ch
     d->stuck_limit = DEV_STUCK_DEFAULT;
     *out = d;
     return KH_OK;
+}
+
+int kh_dev_save(kh_dev *d, const char *path)
+{
+    DEV_NEED(d);
+    if (!path) {
+        snprintf(d->msg, sizeof d->msg, "kh_dev_save: no path (NULL)");
+        return KH_E_ARG;
+    }
+    uint8_t *b;
+    size_t n;
+    if (kh_machine_save_bytes(d->m, NULL, &b, &n, d->msg, sizeof d->msg)) return KH_E_REFUSED;
+    char tmp[4096];
+    if (snprintf(tmp, sizeof tmp, "%s.part", path) >= (int)sizeof tmp) {
+        free(b);
+        snprintf(d->msg, sizeof d->msg, "kh_dev_save: the path is too long");
+        return KH_E_ARG;
+    }
+    FILE *f = fopen(tmp, "wb");
+    int good = f && fwrite(b, 1, n, f) == n;
+    if (f && fclose(f)) good = 0;
+    free(b);
+    if (!good || rename(tmp, path)) {
+        remove(tmp);
+        snprintf(d->msg, sizeof d->msg, "checkpoint %s: cannot write it", path);
+        return KH_E_IO;
+    }
+    return ok(d);
+}
+
+int kh_dev_restore(kh_dev **out, const char *path, char *err, size_t errlen)
+{
+    if (!out) {
+        if (errlen) snprintf(err, errlen, "kh_dev_restore: no place for the handle (out is NULL)");
+        return KH_E_ARG;
+    }
+    *out = NULL;
+    if (!path) {
+        if (errlen) snprintf(err, errlen, "kh_dev_restore: no path (NULL)");
+        return KH_E_ARG;
+    }
+    FILE *f = fopen(path, "rb");
+    if (!f) {
+        snprintf(err, errlen, "checkpoint %s: cannot open it", path);
+        return KH_E_IO;
+    }
+    fclose(f);
+    kh_machine *m = kh_machine_restore(path, NULL, NULL, err, errlen);
+    if (!m) return KH_E_MACHINE;
+    return dev_wrap(out, m, err, errlen);
 }
 
 void kh_dev_close(kh_dev *d)

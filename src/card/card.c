@@ -6,6 +6,7 @@
 
 #include "kohaku/bits.h"
 #include "kohaku/card.h"
+#include "kohaku/ckpt.h"
 #include "kohaku/gen/addr.h"
 
 typedef struct card_mesh {
@@ -629,4 +630,35 @@ void kh_card_engine_prefetch(kh_card *c, kh_cycle now)
     c->pre_value = ctrl_read(c, mesh, (uint32_t)off, now);
     c->pre_at = now;
     c->pre_addr = addr;
+}
+
+/* Checkpoints (docs/checkpoint.md): the host link's timing state; the
+ * engine is a component and saves itself. */
+void kh_card_ckpt(kh_card *c, kh_ck *ck)
+{
+    for (unsigned i = 0; i < KH_HOST_MESHES; i++) {
+        KH_CK(ck, c->mesh[i].hold_until);
+        KH_CK(ck, c->mesh[i].held);
+    }
+    unsigned target = KH_HOST_MESHES; /* none */
+    for (unsigned i = 0; i < KH_HOST_MESHES; i++)
+        if (c->eng_target && c->mesh[i].present && c->mesh[i].orch == c->eng_target) target = i;
+    KH_CK(ck, target);
+    if (kh_ck_loading(ck)) {
+        if (target > KH_HOST_MESHES || (target < KH_HOST_MESHES && !c->mesh[target].present)) {
+            kh_ck_fail(ck, "%s: the engine's target window %u is no mesh of this machine", kh_ck_where(ck),
+                       target);
+            return;
+        }
+        c->eng_target = target < KH_HOST_MESHES ? c->mesh[target].orch : NULL;
+    }
+    KH_CK(ck, c->eng_until);
+    KH_CK(ck, c->wrote_until);
+    KH_CK(ck, c->seen_at);
+    c->nseen = (unsigned)kh_ck_count(ck, c->nseen, 8, "polled addresses");
+    KH_CK_ARR(ck, c->seen, 8);
+    KH_CK(ck, c->settled);
+    KH_CK(ck, c->pre_at);
+    KH_CK(ck, c->pre_addr);
+    KH_CK(ck, c->pre_value);
 }

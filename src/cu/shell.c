@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "cu/shell_int.h"
+#include "kohaku/ckpt.h"
 #include "kohaku/bufcat.h"
 #include "kohaku/gen/flit.h"
 #include "kohaku/gen/regs.h"
@@ -584,7 +585,85 @@ static void shell_destroy(kh_comp *c)
     free(cu);
 }
 
-static const kh_comp_ops shell_ops = {"cu", shell_step, shell_stuck, shell_stats, shell_destroy, NULL};
+/* Checkpoints (docs/checkpoint.md): the shell's FIFOs, registers and
+ * counters, its receive timers (the event engine's), then the unit's own
+ * state through its kind. */
+static void shell_ckpt(kh_comp *c, kh_ck *ck)
+{
+    kh_cu *cu = (kh_cu *)c;
+    if (!cu->kind->ckpt) {
+        kh_ck_fail(ck, "unit '%s' (kind %s) has no checkpoint state yet: refused rather than a partial "
+                       "checkpoint (docs/checkpoint.md lists what is covered)", c->name, cu->kind->name);
+        return;
+    }
+    kh_ck_fifo(ck, &cu->inst_q);
+    kh_ck_fifo(ck, &cu->recv_q);
+    kh_ck_fifo(ck, &cu->sig_q);
+    KH_CK(ck, cu->inst_occupancy);
+    KH_CK(ck, cu->pop_at);
+    KH_CK(ck, cu->in_flight);
+    KH_CK(ck, cu->lat_src_x);
+    KH_CK(ck, cu->lat_src_y);
+    KH_CK(ck, cu->lat_txn);
+    KH_CK(ck, cu->lat_last);
+    KH_CK(ck, cu->accept_cycle);
+    KH_CK(ck, cu->first_accept);
+    KH_CK(ck, cu->done_cycle);
+    KH_CK(ck, cu->view_cycle);
+    KH_CK(ck, cu->view.busy);
+    KH_CK(ck, cu->view.occupancy);
+    KH_CK(ck, cu->view.retired);
+    KH_CK(ck, cu->view.dbg);
+    KH_CK(ck, cu->view_taken);
+    KH_CK(ck, cu->ctrl_pending);
+    kh_ck_flit(ck, &cu->ctrl_reply);
+    KH_CK(ck, cu->ctrl_ready);
+    kh_ck_flit(ck, &cu->out);
+    KH_CK(ck, cu->out_valid);
+    KH_CK(ck, cu->out_fw);
+    KH_CK(ck, cu->out_placed);
+    KH_CK(ck, cu->send_ready);
+    KH_CK(ck, cu->unit_send_blocked);
+    KH_CK(ck, cu->uw_soon);
+    unsigned n = (unsigned)kh_ck_count(ck, cu->nuw, kh_ck_loading(ck) ? kh_ck_left(ck) : cu->nuw, "unit wakes");
+    if (kh_ck_loading(ck) && n > cu->capuw) {
+        kh_cycle *v = realloc(cu->uw, n * sizeof *v);
+        if (!v) {
+            kh_ck_fail(ck, "out of memory restoring %u wakes", n);
+            return;
+        }
+        cu->uw = v;
+        cu->capuw = n;
+    }
+    KH_CK_ARR(ck, cu->uw, n);
+    if (kh_ck_loading(ck)) cu->nuw = n;
+    KH_CK(ck, cu->step_now);
+    KH_CK(ck, cu->recv_refused);
+    for (unsigned i = 0; i < KH_CU_RECV_TIMERS; i++) kh_ck_timer(ck, c->sim, &cu->recv_tm[i].tm);
+    KH_CK(ck, cu->recv_tm_next);
+    KH_CK(ck, cu->retired);
+    KH_CK(ck, cu->busy_cycles);
+    KH_CK(ck, cu->busy_mark);
+    KH_CK(ck, cu->busy_total);
+    KH_CK(ck, cu->rd_owed);
+    KH_CK(ck, cu->compute_cycles);
+    KH_CK(ck, cu->mem_wait_cycles);
+    KH_CK(ck, cu->gap_cycles);
+    KH_CK(ck, cu->busy_end);
+    KH_CK(ck, cu->compute_until);
+    KH_CK(ck, cu->ever_busy);
+    if (kh_ck_loading(ck)) cu->inst_name = NULL; /* a trace's slice name only */
+    KH_CK(ck, cu->accepted);
+    KH_CK(ck, cu->completions);
+    KH_CK(ck, cu->unit_flits);
+    KH_CK(ck, cu->ctrl_discarded);
+    KH_CK(ck, cu->warned_inst_rsvd);
+    cu->kind->ckpt(cu->unit, ck);
+}
+
+static const kh_comp_ops shell_ops = {
+    .ckpt = shell_ckpt,
+    .kind = "cu", .step = shell_step, .describe_stuck = shell_stuck, .stats_json = shell_stats, .destroy = shell_destroy};
 
 kh_cu *kh_cu_new(kh_sim *sim, const kh_unit_kind *kind, const kh_cu_place *place, char *err,
                  size_t errlen)

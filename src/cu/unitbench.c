@@ -257,7 +257,8 @@ static int ep_stuck(kh_comp *c, char *buf, size_t len)
 
 static void ep_destroy(kh_comp *c) { free(c); }
 
-static const kh_comp_ops ep_ops = {"bench", ep_step, ep_stuck, NULL, ep_destroy, NULL};
+static const kh_comp_ops ep_ops = {
+    .kind = "bench", .step = ep_step, .describe_stuck = ep_stuck, .destroy = ep_destroy};
 
 static int set_check(kh_ubench *b, kh_check_report_fn report, void *ctx, int env);
 

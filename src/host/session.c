@@ -671,11 +671,20 @@ static int parse_line(sess_parse *p, char **tok, int ntok)
         c->limit = SESS_IDLE_LIMIT;
         return options(p, c, tok + 1, ntok - 1, 0, 1);
     }
+    if (is_word(op, "save")) {
+        if (ntok != 2) return fail(p, "usage: save FILE");
+        size_t n = strlen(tok[1]);
+        if (!(c = add_cmd(p, SESS_SAVE))) return -1;
+        if (!(c->bytes = malloc(n + 1))) return fail(p, "out of memory");
+        memcpy(c->bytes, tok[1], n + 1);
+        c->n = (uint32_t)n;
+        return 0;
+    }
     if (is_word(op, "cpu")) return cmd_cpu(p, tok, ntok);
     if (is_word(op, "stage")) return cmd_stage(p, tok, ntok);
     if (is_word(op, "flit")) return cmd_flit(p, tok, ntok);
     kh_echo_buf b;
-    return fail(p, "unknown command '%s' (write, read, poll, upload, compare, dump, run, idle, stage, flit, cpu, mesh)",
+    return fail(p, "unknown command '%s' (write, read, poll, upload, compare, dump, run, idle, save, stage, flit, cpu, mesh)",
                 kh_echo(op, &b));
 }
 

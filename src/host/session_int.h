@@ -17,6 +17,7 @@ typedef enum sess_op {
     SESS_RUN,     /* run N */
     SESS_IDLE,    /* idle [limit N] */
     SESS_CPU,     /* cpu PROGRAM [arg=N] [txn=T] [last=0|1]: load and kick the node processor */
+    SESS_SAVE,    /* save FILE: a checkpoint of the machine (docs/checkpoint.md); bytes = the path */
 } sess_op;
 
 /* 56 bytes. A line read again with the same mesh in force is the same

@@ -150,7 +150,8 @@ static int do_dump(const kh_session *s, const sess_cmd *c, kh_machine *m, FILE *
     return 0;
 }
 
-static int run_one(const kh_session *s, const sess_cmd *c, kh_machine *m, FILE *out, char *err, size_t errlen)
+static int run_one(const kh_session *s, const sess_cmd *c, kh_machine *m, FILE *out, char *err, size_t errlen,
+                   unsigned next)
 {
     kh_card *card = kh_machine_card(m);
     kh_sim *sim = kh_machine_sim(m);
@@ -192,6 +193,16 @@ static int run_one(const kh_session *s, const sess_cmd *c, kh_machine *m, FILE *
                               (unsigned)c->addr, (unsigned)c->has_value, e2, sizeof e2))
             return refused(err, errlen, s, c, e2);
         return 0;
+    case SESS_SAVE: {
+        kh_ckpt_info info;
+        memset(&info, 0, sizeof info);
+        info.session_cmd = next;
+        info.session_line = c->line;
+        snprintf(info.session_name, sizeof info.session_name, "%s", s->name);
+        char e3[1400];
+        if (kh_machine_save(m, (const char *)c->bytes, &info, e3, sizeof e3)) return refused(err, errlen, s, c, e3);
+        return 0;
+    }
     case SESS_IDLE:
         if (!kh_sim_run_until_idle(sim, c->limit)) {
             say(err, errlen, s, c, "idle: the machine was still busy after %llu cycles (cycle %llu):",
@@ -240,11 +251,29 @@ static int preflight(const kh_session *s, kh_machine *m, char *err, size_t errle
 
 int kh_session_run(kh_session *s, kh_machine *m, FILE *out, char *err, size_t errlen)
 {
+    return kh_session_run_from(s, m, NULL, out, err, errlen);
+}
+
+int kh_session_run_from(kh_session *s, kh_machine *m, const kh_ckpt_info *from, FILE *out, char *err,
+                        size_t errlen)
+{
     if (preflight(s, m, err, errlen)) return -1;
-    for (unsigned i = 0; i < s->nref; i++) {
+    unsigned first = 0;
+    if (from && from->session_line) {
+        /* resume after the save line the checkpoint was taken at */
+        unsigned k = from->session_cmd;
+        if (k == 0 || k > s->nref || sess_at(s, k - 1)->op != SESS_SAVE || s->ref[k - 1].line != from->session_line) {
+            snprintf(err, errlen, "%s: the checkpoint was taken at the save line %s:%u (command %u), which this "
+                     "session does not have there: resume it with the session that saved it", s->name,
+                     from->session_name, from->session_line, k);
+            return -1;
+        }
+        first = k;
+    }
+    for (unsigned i = first; i < s->nref; i++) {
         sess_cmd c = *sess_at(s, i);
         c.line = s->ref[i].line; /* a stored command may run from several lines */
-        int rc = run_one(s, &c, m, out, err, errlen);
+        int rc = run_one(s, &c, m, out, err, errlen, i + 1);
         if (rc) return rc;
         const char *merr = kh_machine_error(m);
         if (merr) {

@@ -14,32 +14,7 @@
 #include "kohaku/rv32.h"
 #include "kohaku/rv64.h"
 
-#define MAX_COORD 16 /* POS_WIDTH 4 (flits.md §1) */
-
-/* One mesh of the machine: a partition that meets the others only at its
- * interlink's links. */
-typedef struct mach_mesh {
-    kh_map *map;
-    kh_mesh *mesh;
-    kh_node *node;
-    kh_orch *orch;
-    kh_cu *unit[MAX_COORD][MAX_COORD];
-    kh_rv32 *cpu; /* the node's control processor at (0,0), NULL when cpu_mode has none */
-    kh_rv64_node *cpu64; /* the RV64 complex instead, with cpu_rv64 (docs/rv64.md §14) */
-    unsigned comp_lo, comp_hi; /* its components' ids (partitions, docs/mpi.md) */
-} mach_mesh;
-
-struct kh_machine {
-    kh_sim *sim;
-    unsigned nmeshes;
-    mach_mesh mesh[KH_MACHINE_MAX_MESHES];
-    kh_card *card;
-    kh_check *check;            /* the live flit checker, NULL when off */
-    unsigned check_logged[40];  /* findings logged per rule by the machine's own reporter */
-    int check_env;              /* turned on by KOHAKU_CHECK: findings to stderr, past any log sink */
-    char check_error[1000];      /* the first violation it saw */
-    char shared_error[1000];     /* several processes: the first error any reported */
-};
+#include "machine/machine_int.h"
 
 /* The picture of ../shared/maps/mesh_2x2_6+2.txt (upstream data, kept as
  * upstream drew it). */
@@ -131,6 +106,7 @@ void kh_machine_free(kh_machine *m)
     for (unsigned i = 0; i < KH_MACHINE_MAX_MESHES; i++) {
         kh_mesh_free(m->mesh[i].mesh);
         kh_map_free(m->mesh[i].map);
+        free(m->map_text[i]);
     }
     kh_card_free(m->card);
     free(m);
@@ -286,6 +262,12 @@ static kh_machine *build(const char *const *maps, unsigned n, int interlink, con
         return NULL;
     }
     m->nmeshes = n;
+    m->interlink = interlink;
+    for (unsigned i = 0; i < n; i++)
+        if (maps && maps[i] && !(m->map_text[i] = strdup(maps[i]))) {
+            snprintf(err, errlen, "out of memory building the machine");
+            goto bad;
+        }
     m->sim = kh_sim_new(p);
     if (!m->sim) {
         snprintf(err, errlen, "out of memory creating the simulation");

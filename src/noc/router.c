@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include "kohaku/bufcat.h"
+#include "kohaku/ckpt.h"
 #include "kohaku/gen/flit.h"
 #include "noc/router_int.h"
 
@@ -246,8 +247,40 @@ static void router_traced(kh_comp *c, kh_cycle now)
     }
 }
 
+/* Checkpoints (docs/checkpoint.md): between runs the event engine's hops
+ * are the router's own (settled at the run's end), so the state is the
+ * per-cycle router's. A slot points into its FIFO's ring: kept as the
+ * entry's index with the flit it holds. */
+static void router_ckpt(kh_comp *c, kh_ck *ck)
+{
+    kh_router *r = (kh_router *)c;
+    if (!kh_ck_loading(ck) && (r->vused || r->conv.queued)) {
+        kh_ck_fail(ck, "%s: the event engine's hops are not settled", c->name);
+        return;
+    }
+    KH_CK(ck, r->slot_full);
+    KH_CK(ck, r->out_full);
+    KH_CK(ck, r->nonempty);
+    KH_CK(ck, r->unlogged);
+    KH_CK(ck, r->reqd);
+    KH_CK_ARR(ck, r->req, KH_NDIRS);
+    KH_CK(ck, r->hops);
+    KH_CK(ck, r->scan_from);
+    KH_CK(ck, r->masked);
+    KH_CK_ARR(ck, r->traced_count, KH_NDIRS);
+    for (unsigned d = 0; d < KH_NDIRS && !kh_ck_failed(ck); d++) {
+        kh_ck_fifo(ck, &r->in[d]);
+        kh_fifo_ent *e = (kh_fifo_ent *)kh_ck_index(ck, (void *)(uintptr_t)r->slot[d], r->in[d].ent,
+                                                    sizeof *r->in[d].ent, r->in[d].size, "a slot's entry");
+        if (e) kh_ck_flit(ck, &e->f);
+        if (kh_ck_loading(ck)) r->slot[d] = e ? &e->f : NULL;
+        kh_ck_flit(ck, &r->out[d]);
+    }
+}
+
 static const kh_comp_ops router_ops = {
     .kind = "router",
+    .ckpt = router_ckpt,
     .step = router_step,
     .describe_stuck = router_stuck,
     .stats_json = router_stats,

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "kohaku/ckpt.h"
 #include "kohaku/gen/regs.h"
 #include "kohaku/orch.h"
 
@@ -228,7 +229,29 @@ static void eng_destroy(kh_comp *comp)
     free(e);
 }
 
+/* Checkpoints (docs/checkpoint.md): the command RAM and the sequencer. */
+static void eng_ckpt(kh_comp *c, kh_ck *ck)
+{
+    kh_engine *e = (kh_engine *)c;
+    kh_ck_same(ck, e->ncmd, "the engine's command RAM");
+    for (unsigned i = 0; i < e->ncmd; i++) KH_CK_ARR(ck, e->cmd[i].f, 4);
+    KH_CK(ck, e->state);
+    KH_CK(ck, e->at);
+    KH_CK(ck, e->go_beat);
+    KH_CK(ck, e->busy);
+    KH_CK(ck, e->done);
+    KH_CK(ck, e->err);
+    KH_CK(ck, e->pc);
+    KH_CK(ck, e->code);
+    KH_CK(ck, e->polls);
+    KH_CK(ck, e->rdata);
+    KH_CK(ck, e->stat_cmds);
+    KH_CK(ck, e->stat_runs);
+    kh_ck_str(ck, e->error, sizeof e->error);
+}
+
 static const kh_comp_ops eng_ops = {
+    .ckpt = eng_ckpt,
     .kind = "engine",
     .step = eng_step,
     .describe_stuck = eng_describe_stuck,

@@ -323,6 +323,7 @@ static void orch_destroy(kh_comp *c)
 }
 
 static const kh_comp_ops orch_ops = {
+    .ckpt = kh_orch_ckpt,
     .kind = "orchestrator",
     .step = orch_step,
     .describe_stuck = orch_describe_stuck,

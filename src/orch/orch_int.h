@@ -95,6 +95,10 @@ struct kh_orch {
 };
 
 /* orch.c */
+/* Checkpoints (orch_ckpt.c). */
+struct kh_ck;
+void kh_orch_ckpt(kh_comp *c, struct kh_ck *ck);
+
 void kh_orch_settle(kh_orch *o, kh_cycle now);
 orch_cycle *kh_orch_cycle(kh_orch *o, kh_cycle now);
 void kh_orch_set_error(kh_orch *o, const char *fmt, ...) __attribute__((format(printf, 2, 3)));

@@ -5,10 +5,12 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "kohaku/ckpt.h"
 #include "sim/sim_int.h"
 
 struct kh_diag_rec {
-    const char *name;
+    const char *name; /* the raiser's string, or own after a restore */
+    char own[64];
     uint64_t count;
     char msg[KH_DIAG_MSG];
 };
@@ -59,4 +61,25 @@ void kh_sim_diag_free(kh_sim *sim)
     free(sim->diag);
     sim->diag = NULL;
     sim->ndiag = 0;
+}
+
+void kh_sim_diag_ckpt(kh_sim *sim, kh_ck *ck)
+{
+    unsigned n = (unsigned)kh_ck_count(ck, sim->ndiag, KH_DIAG_NAMES, "diagnostics");
+    if (kh_ck_loading(ck) && n && !sim->diag) {
+        sim->diag = calloc(KH_DIAG_NAMES, sizeof *sim->diag);
+        if (!sim->diag) {
+            kh_ck_fail(ck, "out of memory restoring the diagnostics");
+            return;
+        }
+    }
+    for (unsigned i = 0; i < n; i++) {
+        struct kh_diag_rec *d = &sim->diag[i];
+        if (!kh_ck_loading(ck)) snprintf(d->own, sizeof d->own, "%s", d->name);
+        kh_ck_str(ck, d->own, sizeof d->own);
+        d->name = d->own;
+        KH_CK(ck, d->count);
+        kh_ck_str(ck, d->msg, sizeof d->msg);
+    }
+    if (kh_ck_loading(ck)) sim->ndiag = n;
 }

@@ -5,9 +5,10 @@
 
 int kh_fifo_init(kh_fifo *q, unsigned cap, unsigned latency)
 {
-    /* + 1: the spare entry (kh_fifo_pop). Not zeroed: an entry is read only
-     * after a push wrote it, and a 512-deep router FIFO is 24 KiB to clear */
-    q->ent = malloc(((size_t)cap + 1) * sizeof *q->ent);
+    /* + 1: the spare entry (kh_fifo_pop). Zeroed (calloc: fresh pages
+     * cost nothing to clear) so that a checkpoint of an entry never written
+     * is defined bytes, the same in every save */
+    q->ent = calloc((size_t)cap + 1, sizeof *q->ent);
     q->cap = cap;
     q->size = cap + 1;
     q->head = q->count = 0;

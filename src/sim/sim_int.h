@@ -47,4 +47,8 @@ struct kh_sim {
     unsigned ndiag;
 };
 
+struct kh_ck;
+/* diag.c: the diagnostics' records in a checkpoint */
+void kh_sim_diag_ckpt(kh_sim *sim, struct kh_ck *ck);
+
 #endif

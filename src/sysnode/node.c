@@ -207,3 +207,8 @@ uint64_t kh_node_aux_statw(kh_node *n, unsigned k, kh_cycle now)
 }
 
 void kh_node_get_counts(const kh_node *n, kh_node_counts *out) { *out = n->counts; }
+
+uint64_t kh_node_touched_bytes(const kh_node *n)
+{
+    return ((uint64_t)n->dram.used + n->stage.used) * KH_PAGE_BYTES;
+}

@@ -59,6 +59,11 @@ struct kh_node {
     int warned_bit38;           /* the reserved-bit-38 warning given once (memory.md §1) */
 };
 
+/* The node's own state in a checkpoint (node_ckpt.c; its converged path's
+ * state function calls it). */
+struct kh_ck;
+void kh_node_ckpt(kh_node *n, struct kh_ck *ck);
+
 /* Free the node object (called by its converged path's destroy). */
 void kh_node_free(kh_node *n);
 

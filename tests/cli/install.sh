@@ -19,7 +19,7 @@ export PKG_CONFIG_PATH="$tmp/p/lib/pkgconfig"
 # example is built with the flags kohaku.pc holds, written out
 command -v pkg-config >/dev/null 2>&1 ||
     skip_begin "pkg-config not found: the example is built with kohaku.pc's flags written out" pkgconf
-expect_out "pkg-config knows the version" "1.2" pkg-config --modversion kohaku
+expect_out "pkg-config knows the version" "1.3" pkg-config --modversion kohaku
 skip_end
 if command -v pkg-config >/dev/null 2>&1; then
     flags='$(pkg-config --cflags --libs kohaku)'
@@ -32,7 +32,7 @@ out=$(ASAN_OPTIONS=detect_leaks=0 "$tmp/host_api" 2>&1)
 # CAPS of the default map (control.md §2.2): FLIT_WIDTH 288 = 0x120, POS_WIDTH
 # 4, grid 1..2; the word comes back; 246 cycles = 81 + 84 + 81 (docs/host-link.md)
 expect_out "the example reads CAPS and DRAM" \
-    "api 1.2, CAPS 0x0000000201040120, DRAM word 0x1234, 246 cycles" sh -c "echo '$out' | head -n 1"
+    "api 1.3, CAPS 0x0000000201040120, DRAM word 0x1234, 246 cycles" sh -c "echo '$out' | head -n 1"
 expect_out "an unaligned read is refused naming the address" \
     "KH_E_ALIGN: host address 0x800011 is not 8-byte aligned: the host API moves 64-bit words (control.md §9.3)" \
     sh -c "echo '$out' | tail -n 1"

@@ -17,10 +17,15 @@ static void usage(FILE *out)
 {
     fprintf(out,
             "usage: kohaku run MACHINE SESSION [--profile P] [--param name=value]... [--trace F.json] [--stats F.json] [--check]\n"
+            "       kohaku run --restore FILE [MACHINE] SESSION [options]\n"
             "                  [--report] [--heatmap F.svg] [--trace-window A:B] [--trace-flits TYPES] [--strict]\n"
             "  MACHINE: a map picture file (data/maps/*.txt), a machine file of 1-4 meshes joined by their\n"
             "           interlinks (first word 'machine', docs/machine.md), or 'default' for the built-in machine.\n"
-            "  SESSION: a host session (docs/session.md): write/read/poll/upload/compare/dump/run/idle/stage lines.\n"
+            "  SESSION: a host session (docs/session.md): write/read/poll/upload/compare/dump/run/idle/stage/save lines.\n"
+            "  --restore FILE   resume the machine a checkpoint holds (a session's `save FILE` line, kh_dev_save;\n"
+            "                   docs/checkpoint.md) and run SESSION's lines after the save line that wrote it (all\n"
+            "                   of them when the library saved it). The file holds the machine; a MACHINE given\n"
+            "                   with --profile/--param must be the same one, else the difference is named.\n"
             "  --profile P      parameter profile: machine (default), host-zero, upstream-7703ee8 (what upstream's\n"
             "                   published compiler and driver expect), and the recordings' rec, rec-saxpy,\n"
             "                   rec-cluster, rec-vector (kohaku params --profile P shows one)\n"
@@ -44,7 +49,16 @@ int kh_cmd_run(int argc, char **argv)
     kh_simopts so = {.who = "kohaku run", .takes = KH_SIMOPT_PARAMS_IN_ORDER | KH_SIMOPT_STRICT};
     kh_params p;
     char err[8192];
+    const char *restore = NULL;
     for (int i = 1; i < argc; i++) {
+        if (!strcmp(argv[i], "--restore")) {
+            if (i + 1 >= argc || restore) {
+                fprintf(stderr, "kohaku run: --restore %s\n", restore ? "given twice" : "needs a FILE");
+                return 2;
+            }
+            restore = argv[++i];
+            continue;
+        }
         int t = kh_simopts_take(&so, argc, argv, &i);
         if (t < 0) return 2;
         if (t) continue;
@@ -53,7 +67,11 @@ int kh_cmd_run(int argc, char **argv)
     }
     if (kh_simopts_done(&so)) return 2;
     const char *machine = operand[0], *session = operand[1];
-    if (!machine || !session) {
+    if (restore && !session) { /* the file holds the machine */
+        session = machine;
+        machine = NULL;
+    }
+    if ((!machine && !restore) || !session) {
         usage(stderr);
         return 2;
     }
@@ -65,7 +83,21 @@ int kh_cmd_run(int argc, char **argv)
         fprintf(stderr, "kohaku run: %s\n", err);
         return 1;
     }
-    kh_machine *m = kh_simopts_machine(&so, machine, err, sizeof err);
+    kh_ckpt_info from;
+    memset(&from, 0, sizeof from);
+    kh_machine *m = NULL;
+    if (restore) {
+        kh_machine *like = machine ? kh_simopts_machine(&so, machine, err, sizeof err) : NULL;
+        if (machine && !like) {
+            fprintf(stderr, "kohaku run: %s\n", err);
+            kh_session_free(s);
+            return 1;
+        }
+        m = kh_machine_restore(restore, like, &from, err, sizeof err);
+        kh_machine_free(like);
+    } else {
+        m = kh_simopts_machine(&so, machine, err, sizeof err);
+    }
     if (!m) {
         fprintf(stderr, "kohaku run: %s\n", err);
         kh_session_free(s);
@@ -95,14 +127,14 @@ int kh_cmd_run(int argc, char **argv)
     }
     kh_progress pg;
     kh_progress_start(&pg, kh_machine_sim(m), "kohaku run", "session");
-    int rc = kh_session_run(s, m, stdout, err, sizeof err);
+    int rc = kh_session_run_from(s, m, restore ? &from : NULL, stdout, err, sizeof err);
     kh_progress_end(&pg);
     kh_utf8_trim(err); /* a report cut at the buffer's end may have split a character */
     char line[sizeof err + 16];
     if (rc) snprintf(line, sizeof line, "kohaku run: %s\n", err);
     kh_cli_stderr(part, rc ? line : NULL); /* under MPI: every rank's warnings, then the error once */
     char e2[512], name[600];
-    snprintf(name, sizeof name, "run %s %s", machine, session);
+    snprintf(name, sizeof name, "run %s %s", machine ? machine : restore, session);
     size_t used;
     char *run = kh_simopts_output(&so) ? kh_simrun_machine(name, m, &used) : NULL;
     if (kh_simout_finish(out, &so, run, e2, sizeof e2)) {

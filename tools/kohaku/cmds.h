@@ -11,7 +11,7 @@
     X(dis, "disassemble words of a unit program")                             \
     X(isa, "list layouts; emit a C header, Verilog decode or markdown table") \
     X(mesh, "parse a map picture or machine file and print the machine")     \
-    X(run, "run a host session on a machine")                                 \
+    X(run, "run a host session on a machine, or resume one (--restore)")      \
     X(replay, "replay recorded RTL vectors (quant, cluster, saxpy, vector)")  \
     X(quant, "quantise one FP16 entry to MXFP7 (transform occupant 1)")       \
     X(gemm, "run a checked GEMM on the default machine (or --map MAP)")       \

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "cu/units/units.h"
+#include "kohaku/ckpt.h"
 #include "kohaku/gen/flit.h"
 #include "kohaku/gen/saxpy.h"
 
@@ -320,7 +321,39 @@ static void sx_apply_profile(kh_params *p)
     p->dram_words_log2 = 12; /* 2048 x 512-bit words = 128 KiB, wraps */
 }
 
+/* Checkpoints (docs/checkpoint.md): the state machine, the operand
+ * lines, the send register and the counters; the header templates are
+ * built from the place. */
+static void sx_ckpt(void *unit, kh_ck *ck)
+{
+    saxpy *u = unit;
+    KH_CK(ck, u->st);
+    KH_CK(ck, u->next);
+    KH_CK(ck, u->accepted);
+    KH_CK(ck, u->n);
+    KH_CK(ck, u->a);
+    KH_CK(ck, u->beats);
+    KH_CK(ck, u->x_addr);
+    KH_CK(ck, u->y_addr);
+    KH_CK(ck, u->fault);
+    KH_CK(ck, u->fault_code);
+    for (unsigned i = 0; i < SX_LINES; i++) {
+        kh_ck_flit(ck, &u->xl[i]);
+        kh_ck_flit(ck, &u->yl[i]);
+    }
+    KH_CK(ck, u->xw);
+    KH_CK(ck, u->yw);
+    KH_CK(ck, u->wb);
+    KH_CK(ck, u->last_resp);
+    KH_CK(ck, u->send_valid);
+    kh_ck_flit(ck, &u->send_flit);
+    KH_CK(ck, u->elements);
+    KH_CK(ck, u->stat_faults);
+    KH_CK(ck, u->stat_dropped);
+}
+
 const kh_unit_kind kh_unit_saxpy = {
+    .ckpt = sx_ckpt,
     .token = "sax",
     .name = "saxpy_cu",
     .cu_type = 0x5358, /* "SX" (§2.1) */

@@ -33,6 +33,8 @@ typedef struct host {
     kh_sim *sim;
     char *err;
     size_t errlen;
+    kh_gemm_pause_fn pause; /* kh_gemm_execute_paused: between the engine's runs, NULL none */
+    void *pause_ctx;
 } host;
 
 static int wr(host *h, unsigned mesh, uint32_t off, uint64_t v)
@@ -191,7 +193,7 @@ static int put_tiled(host *h, unsigned mesh, const kh_gemm_plan *p, uint64_t off
 int kh_gemm_upload(kh_machine *mc, const kh_gemm_plan *p, int recipe, const uint16_t *a, const uint16_t *bt,
                    char *err, size_t errlen)
 {
-    host h = {mc, kh_machine_card(mc), kh_machine_sim(mc), err, errlen};
+    host h = {mc, kh_machine_card(mc), kh_machine_sim(mc), err, errlen, NULL, NULL};
     int used[KH_MACHINE_MAX_MESHES];
     meshes_used(mc, p, used);
     for (unsigned m = 0; m < KH_MACHINE_MAX_MESHES; m++) {
@@ -335,7 +337,7 @@ static int quantise_each(host *h, const int *used, const kh_gemm_plan *p, int re
 int kh_gemm_quantise(kh_machine *mc, const kh_gemm_plan *p, int recipe, kh_gemm_stats *st, char *err,
                      size_t errlen)
 {
-    host h = {mc, kh_machine_card(mc), kh_machine_sim(mc), err, errlen};
+    host h = {mc, kh_machine_card(mc), kh_machine_sim(mc), err, errlen, NULL, NULL};
     kh_cycle t0 = kh_sim_now(h.sim);
     int used[KH_MACHINE_MAX_MESHES];
     meshes_used(mc, p, used);
@@ -477,12 +479,27 @@ static int run_engine(host *h, int final, const char *what)
     kh_cycle start = kh_sim_now(h->sim);
     for (;;) {
         if (final) {
+            /* with a pause hook, the same run in steps (exact: kh_sim_run
+             * settles at each end), the hook between them */
+            while (h->pause && !kh_sim_idle(h->sim) && kh_sim_now(h->sim) - start < RUN_LIMIT) {
+                kh_sim_run(h->sim, POLL_STEP);
+                if (h->pause(h->pause_ctx, h->mc)) {
+                    snprintf(h->err, h->errlen, "stopped by the pause hook at cycle %llu",
+                             (unsigned long long)kh_sim_now(h->sim));
+                    return -1;
+                }
+            }
             if (!kh_sim_run_until_idle(h->sim, RUN_LIMIT)) {
                 diagnose(h, what);
                 return -1;
             }
         } else {
             kh_sim_run(h->sim, POLL_STEP);
+            if (h->pause && h->pause(h->pause_ctx, h->mc)) {
+                snprintf(h->err, h->errlen, "stopped by the pause hook at cycle %llu",
+                         (unsigned long long)kh_sim_now(h->sim));
+                return -1;
+            }
         }
         if (kh_card_read64(h->card, KH_HOST_CMD_BASE + KH_ENG_CTRL, &ctrl, h->err, h->errlen)) return -1;
         if (kh_eng_ctrl_done(&ctrl)) break;
@@ -597,7 +614,13 @@ static int wait_all(host *h, eng_prog *e, cl_prog *cl, unsigned ncl, unsigned ro
 
 int kh_gemm_execute(kh_machine *mc, const kh_gemm_plan *p, kh_gemm_stats *st, char *err, size_t errlen)
 {
-    host h = {mc, kh_machine_card(mc), kh_machine_sim(mc), err, errlen};
+    return kh_gemm_execute_paused(mc, p, st, NULL, NULL, err, errlen);
+}
+
+int kh_gemm_execute_paused(kh_machine *mc, const kh_gemm_plan *p, kh_gemm_stats *st, kh_gemm_pause_fn pause,
+                           void *ctx, char *err, size_t errlen)
+{
+    host h = {mc, kh_machine_card(mc), kh_machine_sim(mc), err, errlen, pause, ctx};
     cl_prog *cl = calloc(KH_GEMM_MAX_CLUSTERS, sizeof *cl);
     unsigned ncl = cl ? find_clusters(&h, cl) : 0;
     int rc = -1;
@@ -680,7 +703,7 @@ out:
 
 int kh_gemm_read_c(kh_machine *mc, const kh_gemm_plan *p, uint16_t *c, char *err, size_t errlen)
 {
-    host h = {mc, kh_machine_card(mc), kh_machine_sim(mc), err, errlen};
+    host h = {mc, kh_machine_card(mc), kh_machine_sim(mc), err, errlen, NULL, NULL};
     size_t n = (size_t)p->mp * p->np;
     int used[KH_MACHINE_MAX_MESHES];
     meshes_used(mc, p, used);

@@ -183,6 +183,11 @@ struct kh_rv32 {
 };
 
 /* core.c */
+/* Checkpoints (rv32_ckpt.c): the unit's state, the hub client's. */
+struct kh_ck;
+void kh_rv32_ckpt(void *unit, struct kh_ck *ck);
+void kh_rv32_hub_ckpt(kh_rv32 *r, struct kh_ck *ck);
+
 void kh_rv_core_step(kh_rv32 *r, kh_cycle now);
 void kh_rv_kick(kh_rv32 *r, uint32_t pc, uint32_t arg, kh_cycle now);
 void kh_rv_btb_reset(kh_rv32 *r);

@@ -291,6 +291,7 @@ static const kh_unit_kind kh_unit_rv32 = {
     .dbg = unit_dbg,
     .describe_stuck = unit_stuck,
     .stats_json = unit_stats,
+    .ckpt = kh_rv32_ckpt,
 };
 
 /* ---- the hub client: the shell's output meets the node's ports ---- */
@@ -358,7 +359,10 @@ static int hub_stuck(kh_comp *c, char *buf, size_t len)
     return 1;
 }
 
-static const kh_comp_ops hub_ops = {.kind = "rv32_hub", .step = hub_step, .describe_stuck = hub_stuck};
+static void hub_ckpt(kh_comp *c, struct kh_ck *ck) { kh_rv32_hub_ckpt(of_hub(c), ck); }
+
+static const kh_comp_ops hub_ops = {
+    .kind = "rv32_hub", .step = hub_step, .describe_stuck = hub_stuck, .ckpt = hub_ckpt};
 
 kh_rv32 *kh_rv32_attach(kh_node *n, char *err, size_t errlen)
 {

@@ -269,6 +269,7 @@ static void ilink_destroy(kh_comp *c)
 
 static const kh_comp_ops ilink_ops = {
     .kind = "interlink",
+    .ckpt = kh_ilink_ckpt,
     .step = ilink_step,
     .describe_stuck = ilink_stuck,
     .stats_json = ilink_stats,

@@ -170,6 +170,10 @@ struct kh_ilink {
 };
 
 /* ilink.c */
+/* Checkpoints (ilink_ckpt.c). */
+struct kh_ck;
+void kh_ilink_ckpt(kh_comp *c, struct kh_ck *ck);
+
 void kh_ilink_raise(kh_ilink *il, uint8_t bits, kh_cycle now); /* a fault seen in cycle now (own step) */
 
 /* ilink_out.c */

@@ -470,6 +470,7 @@ static void mover_destroy(kh_comp *c)
 
 static const kh_comp_ops mover_ops = {
     .kind = "mover",
+    .ckpt = kh_mover_ckpt,
     .step = mover_step,
     .describe_stuck = mover_stuck,
     .stats_json = mover_stats,

@@ -143,6 +143,10 @@ struct kh_mover {
 };
 
 /* mover_regs.c */
+/* Checkpoints (mover_ckpt.c). */
+struct kh_ck;
+void kh_mover_ckpt(kh_comp *c, struct kh_ck *ck);
+
 void kh_mover_regs_reset(kh_mover *m);
 void kh_mover_apply_writes(kh_mover *m, kh_cycle now);
 void kh_mover_set_status(kh_mover *m, kh_cycle now, int running, unsigned fault, uint32_t done);

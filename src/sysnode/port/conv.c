@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "kohaku/bufcat.h"
+#include "kohaku/ckpt.h"
 #include "sysnode/node_int.h"
 
 #define CONV_MAX_CH 8     /* ports (4) + host + mover + interlink + processor */
@@ -533,8 +534,108 @@ static void conv_destroy(kh_comp *c)
     free(cv);
 }
 
+/* ---- checkpoints (docs/checkpoint.md) ---- */
+
+static void ck_req(kh_ck *ck, void *e)
+{
+    conv_req *rq = e;
+    KH_CK(ck, rq->addr);
+    KH_CK(ck, rq->beats);
+    KH_CK(ck, rq->write);
+    KH_CK(ck, rq->functional);
+    KH_CK(ck, rq->tag);
+    KH_CK(ck, rq->ready);
+    KH_CK(ck, rq->strb);
+    KH_CK(ck, rq->masked);
+    /* the rows it carries (the rest are never read, nor written) */
+    unsigned rows = rq->write && rq->functional ? (rq->beats < KH_CONV_MAX_BEATS ? rq->beats : KH_CONV_MAX_BEATS) : 0;
+    KH_CK_ARR(ck, &rq->data[0][0], (size_t)rows * 4);
+}
+
+static void ck_beat(kh_ck *ck, void *e)
+{
+    kh_conv_beat *b = e;
+    KH_CK(ck, b->at);
+    KH_CK(ck, b->step);
+    KH_CK(ck, b->tag);
+    KH_CK(ck, b->k);
+    KH_CK(ck, b->n);
+    KH_CK(ck, b->ends);
+    if (b->n > KH_CONV_MAX_BEATS) {
+        kh_ck_fail(ck, "%s: a read record of %u beats", kh_ck_where(ck), b->n);
+        return;
+    }
+    KH_CK_ARR(ck, &b->d[0][0], (size_t)b->n * 4);
+}
+
+static void ck_b(kh_ck *ck, void *e)
+{
+    kh_conv_b *b = e;
+    KH_CK(ck, b->at);
+    KH_CK(ck, b->tag);
+}
+
+static void ck_lost(kh_ck *ck, void *e)
+{
+    conv_lost *l = e;
+    KH_CK(ck, l->ch);
+    KH_CK(ck, l->write);
+    KH_CK(ck, l->addr);
+    KH_CK(ck, l->at);
+}
+
+static void conv_ckpt(kh_comp *c, kh_ck *ck)
+{
+    kh_conv *cv = (kh_conv *)c;
+    kh_node_ckpt(cv->n, ck);
+    kh_ck_same(ck, cv->nch, "converged-path channels");
+    for (unsigned i = 0; i < CONV_MAX_CH; i++) {
+        kh_creq *r = cv->rq[i];
+        kh_ck_same(ck, r != NULL, "a converged-path channel");
+        if (!r || kh_ck_failed(ck)) continue;
+        kh_ck_ring(ck, &r->a.beats, ck_beat, "read records");
+        kh_ck_ring(ck, &r->a.bs, ck_b, "write responses");
+        KH_CK(ck, r->a.wr_open);
+        KH_CK(ck, r->a.due);
+        kh_ck_ring(ck, &r->rd, ck_req, "read requests");
+        kh_ck_ring(ck, &r->wr, ck_req, "write requests");
+        KH_CK_ARR(ck, r->rd_done, CONV_RD_TRACK);
+        KH_CK(ck, r->rd_ndone);
+        KH_CK(ck, r->last_beat);
+        KH_CK(ck, r->last_b);
+        KH_CK(ck, r->gnt_at);
+        kh_ck_same(ck, r->r_skid, "a channel's R skid");
+        kh_ck_same(ck, r->w_lead, "a channel's W lead");
+        KH_CK(ck, r->lost_rd);
+        KH_CK(ck, r->lost_wr);
+        KH_CK(ck, r->reads);
+        KH_CK(ck, r->writes);
+        KH_CK(ck, r->rd_beats);
+        KH_CK(ck, r->wr_beats);
+    }
+    KH_CK(ck, cv->rd_ptr);
+    KH_CK(ck, cv->wr_ptr);
+    KH_CK(ck, cv->rd_mask);
+    KH_CK(ck, cv->wr_mask);
+    KH_CK(ck, cv->r_free);
+    KH_CK(ck, cv->w_free);
+    KH_CK(ck, cv->ram_rd_free);
+    KH_CK(ck, cv->ram_wr_free);
+    KH_CK(ck, cv->stage_free);
+    kh_ck_ring(ck, &cv->lost, ck_lost, "lost requests");
+    KH_CK(ck, cv->rd_grants);
+    KH_CK(ck, cv->wr_grants);
+    KH_CK(ck, cv->stage_grants);
+    KH_CK(ck, cv->stage_busy);
+    KH_CK(ck, cv->dram_rd_beats);
+    KH_CK(ck, cv->dram_wr_beats);
+    KH_CK(ck, cv->stage_rd_beats);
+    KH_CK(ck, cv->stage_wr_beats);
+}
+
 static const kh_comp_ops conv_ops = {
     .kind = "mem_path",
+    .ckpt = conv_ckpt,
     .step = conv_step,
     .describe_stuck = conv_stuck,
     .stats_json = conv_stats,

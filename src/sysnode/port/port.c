@@ -472,6 +472,7 @@ static void port_destroy(kh_comp *c)
 
 static const kh_comp_ops port_ops = {
     .kind = "mem_port",
+    .ckpt = kh_port_ckpt,
     .step = port_step,
     .describe_stuck = port_stuck,
     .stats_json = port_stats,

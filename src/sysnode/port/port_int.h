@@ -107,6 +107,10 @@ struct kh_port {
 };
 
 /* port_write.c */
+/* Checkpoints (port_ckpt.c). */
+struct kh_ck;
+void kh_port_ckpt(kh_comp *c, struct kh_ck *ck);
+
 int kh_port_write_init(kh_port *p);
 int kh_port_write_intake(kh_port *p, kh_cycle now); /* 1 if it popped the write queue */
 int kh_port_write_issue(kh_port *p, kh_cycle now); /* from ST_IDLE: 1 if a write started */

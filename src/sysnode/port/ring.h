@@ -52,4 +52,9 @@ static inline void kh_ring_pop(kh_ring *r)
 }
 static inline size_t kh_ring_count(const kh_ring *r) { return r->count; }
 
+/* Checkpoints (kohaku/ckpt.h): the count, then each record in order
+ * through rec (which visits its fields); restore refills the ring. */
+struct kh_ck;
+void kh_ck_ring(struct kh_ck *ck, kh_ring *r, void (*rec)(struct kh_ck *ck, void *e), const char *what);
+
 #endif

@@ -178,6 +178,10 @@ typedef struct kh_cluster {
  * state without a shell (cu == NULL: no flits, no log). */
 
 /* decode.c */
+/* Checkpoints (ckpt.c). */
+struct kh_ck;
+void kh_cl_ckpt(void *unit, struct kh_ck *ck);
+
 void kh_cl_decode(const kh_flit *inst, kh_cl_inst *out);
 static inline unsigned kh_cl_or1(unsigned v) { return v ? v : 1; } /* zero means one */
 unsigned kh_cl_l1ix(unsigned bank, unsigned off, unsigned size); /* §1 l1ix */

@@ -462,4 +462,5 @@ const kh_unit_kind kh_unit_cluster = {
     .check_params = check_params,
     .profile = "rec-cluster",
     .apply_profile = apply_profile,
+    .ckpt = kh_cl_ckpt,
 };

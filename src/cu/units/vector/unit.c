@@ -10,6 +10,7 @@
 #include "cu/units/units.h"
 #include "cu/units/vector/vec.h"
 #include "cu/units/vector/vec_unit.h"
+#include "kohaku/ckpt.h"
 
 typedef struct vec_unit {
     kh_cu *shell;
@@ -174,7 +175,17 @@ static void apply_profile(kh_params *p)
     p->vec_l1_depth = 512;
 }
 
+/* Checkpoints (docs/checkpoint.md): the core (ckpt.c), then the unit's own. */
+static void unit_ckpt(void *unit, kh_ck *ck)
+{
+    vec_unit *u = unit;
+    kh_vec_core_ckpt(&u->core, ck);
+    KH_CK(ck, u->outer_done);
+    KH_CK(ck, u->first_inst);
+}
+
 const kh_unit_kind kh_unit_vector = {
+    .ckpt = unit_ckpt,
     .token = "vec",
     .name = "vec_cu",
     .cu_type = 0x5643, /* "VC" (§1.1) */

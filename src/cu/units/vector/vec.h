@@ -251,6 +251,9 @@ typedef struct vec_core {
 } vec_core;
 
 void kh_vec_core_init(vec_core *c, const vec_port *port);
+/* Checkpoints (ckpt.c): the core's state, saved or restored. */
+struct kh_ck;
+void kh_vec_core_ckpt(vec_core *c, struct kh_ck *ck);
 void kh_vec_core_log(vec_core *c, kh_log_level lvl, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
 /* Start a RUN at pc; the first fetch state is at cycle `first_state`. */

@@ -1,0 +1,39 @@
+/* The machine's private layout (src/machine only): machine.c builds it,
+ * machine_ckpt.c saves and restores it. */
+#ifndef KOHAKU_MACHINE_INT_H
+#define KOHAKU_MACHINE_INT_H
+
+#include "kohaku/machine.h"
+#include "kohaku/mesh.h"
+
+#define MAX_COORD 16 /* POS_WIDTH 4 (flits.md §1) */
+
+/* One mesh of the machine: a partition that meets the others only at its
+ * interlink's links. */
+typedef struct mach_mesh {
+    kh_map *map;
+    kh_mesh *mesh;
+    kh_node *node;
+    kh_orch *orch;
+    kh_cu *unit[MAX_COORD][MAX_COORD];
+    kh_rv32 *cpu; /* the node's control processor at (0,0), NULL when cpu_mode has none */
+    kh_rv64_node *cpu64; /* the RV64 complex instead, with cpu_rv64 (docs/rv64.md §14) */
+    unsigned comp_lo, comp_hi; /* its components' ids (partitions, docs/mpi.md) */
+} mach_mesh;
+
+struct kh_machine {
+    kh_sim *sim;
+    unsigned nmeshes;
+    mach_mesh mesh[KH_MACHINE_MAX_MESHES];
+    kh_card *card;
+    kh_check *check;            /* the live flit checker, NULL when off */
+    unsigned check_logged[40];  /* findings logged per rule by the machine's own reporter */
+    int check_env;              /* turned on by KOHAKU_CHECK: findings to stderr, past any log sink */
+    char check_error[1000];      /* the first violation it saw */
+    char shared_error[1000];     /* several processes: the first error any reported */
+    /* what it was built from, for checkpoints (machine_ckpt.c) */
+    char *map_text[KH_MACHINE_MAX_MESHES]; /* copies; NULL: the default map */
+    int interlink;
+};
+
+#endif

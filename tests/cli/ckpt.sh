@@ -1,0 +1,110 @@
+# Checkpoints (docs/checkpoint.md): a session saved at a point and resumed
+# in a new process gives the run that never stopped (stdout, stderr, the
+# cycle count, the statistics); save, restore, save gives the same file;
+# every refusal names what differs or where the file breaks, exit 1.
+. tests/cli/lib.inc
+plan 31
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+map=$KH_DATA/maps/saxpy_map.txt
+# variant SESSION LINE CYCLES NAME: SESSION with `save` after LINE (and
+# `run CYCLES` before it), its data files named from its own folder
+variant() {
+    dir=$(cd "$(dirname "$1")" && pwd)
+    awk -v at="$2" -v n="$3" -v f="$tmp/$4.ck" -v d="$dir" \
+        '{ if ($1 == "upload" && $3 == "file") $4 = d "/" $4; print }
+         NR == at { if (n > 0) print "run " n; print "save " f }' "$1" > "$tmp/$4.session"
+}
+# stats without the run's name (it names the machine or the file)
+strip() { sed 's/"name":"run [^"]*"/"name":"run"/' "$1"; }
+# resume NAME MACHINE [OPTIONS]: the whole run vs the run resumed from
+# NAME's checkpoint: the resumed run prints what the whole one printed
+# after the save, on standard output and standard error, and the same
+# statistics
+resume() {
+    v=$1 m=$2
+    shift 2
+    "$KOHAKU" run "$m" "$tmp/$v.session" "$@" --stats "$tmp/$v.full.json" > "$tmp/$v.full.out" 2> "$tmp/$v.full.err" \
+        || return 1
+    "$KOHAKU" run --restore "$tmp/$v.ck" "$tmp/$v.session" --stats "$tmp/$v.rest.json" > "$tmp/$v.rest.out" \
+        2> "$tmp/$v.rest.err" || return 1
+    tail -n "$(wc -l < "$tmp/$v.rest.out")" "$tmp/$v.full.out" | cmp -s - "$tmp/$v.rest.out" || return 1
+    # what the whole run wrote to standard error after the save (a warning
+    # logged before it is not logged again)
+    n=$(wc -l < "$tmp/$v.rest.err")
+    if [ "$n" -gt 0 ]; then tail -n "$n" "$tmp/$v.full.err" | cmp -s - "$tmp/$v.rest.err" || return 1; fi
+    strip "$tmp/$v.full.json" > "$tmp/a.json"
+    strip "$tmp/$v.rest.json" > "$tmp/b.json"
+    cmp -s "$tmp/a.json" "$tmp/b.json"
+}
+variant examples/saxpy.session 23 0 uploaded      # operands in DRAM, nothing kicked
+variant examples/saxpy.session 35 0 kicked        # the kick written, not yet acted
+variant examples/saxpy.session 35 40 burst        # the unit mid-burst: reads in flight
+variant examples/saxpy.session 35 90 writing      # results being written back
+variant examples/saxpy.session 39 0 done          # after the poll
+for v in uploaded kicked burst writing done; do
+    expect_rc "saxpy resumed from $v: the same outputs, cycles and stats" 0 resume $v "$map"
+done
+# the default machine: the vector example and upstream's recorded GEMM
+# session (its FILLs, GEMMs and drains on the clusters)
+variant examples/vector_scale.session 62 60 vec_mid
+expect_rc "the vector example resumed mid-run" 0 resume vec_mid "$KH_DATA/maps/mesh_1x1_min.txt"
+U=tests/data/upstream-7703ee8/matmul_32x64x32.session
+for at in 9 120 300 404 470; do
+    variant $U $at 0 up$at
+    expect_rc "upstream's matmul session resumed after line $at" 0 resume up$at default --param read_quant=1
+done
+# two meshes joined by their interlinks: the mover's remote copy in flight,
+# flits crossing (examples/two_mesh.session)
+for at in 31 37 56; do
+    variant examples/two_mesh.session $at 0 two$at
+    expect_rc "the two-mesh example resumed after line $at" 0 resume two$at examples/two_mesh.machine
+done
+variant examples/two_mesh.session 31 25 twomid
+expect_rc "the two-mesh example resumed mid-copy" 0 resume twomid examples/two_mesh.machine
+variant $U 404 300 upmid
+expect_rc "upstream's matmul session resumed 300 cycles into its run" 0 resume upmid default --param read_quant=1
+# save, restore, save: the second save of a resumed run is the bytes of
+# the run that never stopped
+printf 'run 40\nsave %s\nsave %s\n' "$tmp/s1.ck" "$tmp/s2.ck" > "$tmp/again.session"
+"$KOHAKU" run "$map" "$tmp/again.session" > /dev/null 2>&1
+mv "$tmp/s2.ck" "$tmp/s2.first"
+expect_rc "restore then save" 0 "$KOHAKU" run --restore "$tmp/s1.ck" "$tmp/again.session"
+expect_rc "save, restore, save gives the same file" 0 cmp "$tmp/s2.first" "$tmp/s2.ck"
+# the RV32 control processor running: saved mid-program
+cat > "$tmp/cpu.session" <<EOS
+run 50
+save $tmp/cpu.ck
+run 300
+read NODE_STATUS(1,0)
+EOS
+expect_rc "a session saves on the saxpy map" 0 "$KOHAKU" run "$map" "$tmp/cpu.session"
+"$KOHAKU" run "$map" "$tmp/cpu.session" > "$tmp/cpu.full" 2>&1
+"$KOHAKU" run --restore "$tmp/cpu.ck" "$tmp/cpu.session" > "$tmp/cpu.rest" 2>&1
+expect_rc "resumed: the same read and cycle" 0 cmp "$tmp/cpu.full" "$tmp/cpu.rest"
+# refusals, exit 1, naming what differs or where
+expect_err_has "a unit kind not covered yet is named" "unit 'vc2(2,0)' (kind vec_cu_v2) has no checkpoint state" \
+    "$KOHAKU" run default "$tmp/again.session" --param vec_core_v2=1
+expect_rc "... exit 1" 1 "$KOHAKU" run default "$tmp/again.session" --param vec_core_v2=1
+expect_err_has "a component not covered yet is named" "'rv64(0,0)' (kind rv64) has no checkpoint" \
+    "$KOHAKU" run default "$tmp/again.session" --param cpu_rv64=1
+expect_err_has "another machine: the parameter named" "parameter router_fifo_depth is 512 in the file, 64 here" \
+    "$KOHAKU" run --restore "$tmp/burst.ck" "$map" "$tmp/burst.session" --param router_fifo_depth=64
+cp "$tmp/burst.ck" "$tmp/ver.ck"
+printf '\002' | dd of="$tmp/ver.ck" bs=1 seek=8 conv=notrunc 2>/dev/null
+expect_err_has "another format version" "checkpoint format version 2: this build reads version 1" \
+    "$KOHAKU" run --restore "$tmp/ver.ck" "$tmp/burst.session"
+head -c 30000 "$tmp/burst.ck" > "$tmp/short.ck"
+expect_err_has "a truncated file: where" "the file is truncated" \
+    "$KOHAKU" run --restore "$tmp/short.ck" "$tmp/burst.session"
+expect_rc "... exit 1" 1 "$KOHAKU" run --restore "$tmp/short.ck" "$tmp/burst.session"
+cp "$tmp/burst.ck" "$tmp/bad.ck"
+printf 'X' | dd of="$tmp/bad.ck" bs=1 seek=20000 conv=notrunc 2>/dev/null
+expect_err_has "a corrupted byte: its section named" "the checksum does not match" \
+    "$KOHAKU" run --restore "$tmp/bad.ck" "$tmp/burst.session"
+printf 'not a checkpoint at all\n' > "$tmp/junk.ck"
+expect_err_has "not a checkpoint" "not a kohaku checkpoint" "$KOHAKU" run --restore "$tmp/junk.ck" "$tmp/burst.session"
+expect_err_has "another session: the save line named" "which this session does not have there" \
+    "$KOHAKU" run --restore "$tmp/burst.ck" "$tmp/cpu.session"
+expect_rc "no file: exit 1" 1 "$KOHAKU" run --restore "$tmp/none.ck" "$tmp/burst.session"
+finish
