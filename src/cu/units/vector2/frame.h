@@ -45,5 +45,8 @@ void kh_v2_frame_reset(v2_frame *f);
 /* One clock of vec_cu and the core: the shell's outputs of this cycle in,
  * the frame's registers (send, recv_ready, inst_ready, exec_done) out. */
 void kh_v2_frame_cycle(v2_frame *f, const v2_frame_io *io);
+/* Checkpoints (ckpt.c): the frame's and the core's registers, saved or restored. */
+struct kh_ck;
+void kh_v2_frame_ckpt(v2_frame *f, struct kh_ck *ck);
 
 #endif

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "kohaku/ckpt.h"
 #include "kohaku/gen/vector.h"
 #include "kohaku/params.h"
 
@@ -162,9 +163,24 @@ static const char *inst_name(const kh_flit *f)
     }
 }
 
+/* Checkpoints (docs/checkpoint.md): the frame and the core (ckpt.c), then
+ * the unit's own: the heads taken this cycle and the counters. */
+static void unit_ckpt(void *unit, kh_ck *ck)
+{
+    v2_unit *u = unit;
+    kh_v2_frame_ckpt(&u->fr, ck);
+    KH_CK(ck, u->have_recv);
+    KH_CK(ck, u->have_inst);
+    kh_ck_flit(ck, &u->recv);
+    kh_ck_flit(ck, &u->inst);
+    KH_CK(ck, u->runs);
+    KH_CK(ck, u->faults);
+}
+
 v2_core *kh_v2_unit_core(void *unit) { return &((v2_unit *)unit)->fr.core; }
 
 const kh_unit_kind kh_unit_vector2 = {
+    .ckpt = unit_ckpt,
     .token = "vc2",
     .name = "vec_cu_v2",
     .cu_type = 0x5643, /* "VC", as v1's */
