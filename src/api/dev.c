@@ -6,6 +6,7 @@
 #include "api/hostmap.h"
 #include "kohaku/api.h"
 #include "kohaku/card.h"
+#include "kohaku/ckpt.h"
 #include "kohaku/machine.h"
 #include "kohaku/node.h"
 #include "kohaku/sim.h"
@@ -308,14 +309,6 @@ int kh_dev_write_block(kh_dev *d, uint64_t addr, const void *bytes, size_t n)
     return after_access(d);
 }
 
-/* A cheap summary of a block's bytes for the identical-read test. */
-static uint64_t digest(const uint8_t *b, size_t n)
-{
-    uint64_t h = UINT64_C(1469598103934665603);
-    for (size_t i = 0; i < n; i++) h = (h ^ b[i]) * UINT64_C(1099511628211);
-    return h;
-}
-
 int kh_dev_read_block(kh_dev *d, uint64_t addr, void *bytes, size_t n)
 {
     DEV_NEED(d);
@@ -331,7 +324,7 @@ int kh_dev_read_block(kh_dev *d, uint64_t addr, void *bytes, size_t n)
         return refused(d, addr, ka);
     }
     int rc = after_access(d);
-    return rc ? rc : judge_read(d, addr, n, digest(bytes, n));
+    return rc ? rc : judge_read(d, addr, n, kh_fnv64(KH_FNV_INIT, bytes, n));
 }
 
 int kh_dev_run(kh_dev *d, uint64_t cycles)
