@@ -20,14 +20,28 @@ done
 echo "mesh 1"
 echo "upload DRAM(0x1000) hex 000102030405060708090a0b0c0d0e0f101112131415161718191a1b1c1d1e1f"
 echo "upload DRAM(0x1020) hex 202122232425262728292a2b2c2d2e2f303132333435363738393a3b3c3d3e3f"
+# The round's two halves, split once into kicks and completion polls.
+split_half() { # HALF, then 1 for the polls
+    grep -v '^#' "$D/saxpy_round.session" |
+        awk -v h="$1" -v p="$2" '/^idle/ {n++; next} n == h - 1 && (/NODE_STATUS/ ? p : !p)'
+}
+kicks1=$(split_half 1 0) polls1=$(split_half 1 1)
+kicks2=$(split_half 2 0) polls2=$(split_half 2 1)
+half_lines() { # HALF kicks|polls
+    case $1$2 in
+    1kicks) printf '%s\n' "$kicks1" ;;
+    1polls) printf '%s\n' "$polls1" ;;
+    2kicks) printf '%s\n' "$kicks2" ;;
+    2polls) printf '%s\n' "$polls2" ;;
+    esac
+}
 r=1
 while [ "$r" -le "$R" ]; do
     for half in 1 2; do
         # the half's kicks on every mesh, then mesh 0's copy into mesh 1
         for m in 0 1 2 3; do
             echo "mesh $m"
-            grep -v '^#' "$D/saxpy_round.session" |
-                awk -v h=$half '/^idle/ {n++; next} n == h - 1 && !/NODE_STATUS/'
+            half_lines "$half" kicks
         done
         if [ $half = 1 ]; then
             echo "mesh 1"
@@ -42,8 +56,7 @@ while [ "$r" -le "$R" ]; do
         # every unit's completion, mesh by mesh
         for m in 0 1 2 3; do
             echo "mesh $m"
-            grep -v '^#' "$D/saxpy_round.session" |
-                awk -v h=$half '/^idle/ {n++; next} n == h - 1 && /NODE_STATUS/'
+            half_lines "$half" polls
         done
         if [ $half = 1 ]; then
             echo "mesh 1"
