@@ -1,14 +1,20 @@
 /* Checkpoints (docs/checkpoint.md): the checksum against its published
  * check value; a machine saved mid-GEMM and restored into a second machine
  * runs on exactly as the first (cycles, statistics, the result in DRAM, and
- * the state saved again); the reader's refusals. The CLI side (sessions,
+ * the state saved again); the same for the RV64 core's programs, as the
+ * node's processor and as a mesh unit, saved at points across their runs;
+ * the reader's refusals. The CLI side (sessions,
  * the saxpy example, the refusals' wording) is tests/cli/ckpt.sh. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "kohaku/ckpt.h"
+#include "kohaku/cu.h"
 #include "kohaku/gemm.h"
+#include "kohaku/params.h"
+#include "kohaku/rv64.h"
 #include "kohaku/trace.h"
 #include "support/test.h"
 
@@ -148,6 +154,219 @@ static void a_gemm_saved_mid_run_resumes_exactly(void)
     mid_gemm(400);
 }
 
+/* ---- the RV64 core (docs/rv64.md): examples/rv64, built by `make rv64` ---- */
+
+static int rv64_elf(const char *name, kh_rv64_elf *elf)
+{
+    char path[512], err[512];
+    const char *b = getenv("BUILD");
+    snprintf(path, sizeof path, "%s/rv64/%s.elf", b ? b : "build", name);
+    if (access(path, R_OK)) {
+        char why[600];
+        snprintf(why, sizeof why, "%s not built (make rv64 builds it with riscv64-unknown-elf-gcc)", path);
+        kh_test_skip("gcc-riscv64-unknown-elf", why);
+        return -1;
+    }
+    if (kh_rv64_elf_read(path, elf, err, sizeof err)) {
+        kh_test_fail(__FILE__, __LINE__, "%s", err);
+        return -1;
+    }
+    return 0;
+}
+
+/* the default 2x2 picture with an RV64 unit at (1,0) */
+static const char r64_map[] = "xxx r64 vec xxx\n"
+                              "mag mat mat xxx\n"
+                              "mag mat mat xxx\n"
+                              "xxx mat vec xxx\n";
+
+static kh_machine *rv64_machine(int node, const char *map)
+{
+    kh_params p;
+    char err[512];
+    kh_params_default(&p);
+    if (node && kh_params_set(&p, "cpu_rv64", "1", err, sizeof err)) {
+        kh_test_fail(__FILE__, __LINE__, "%s", err);
+        return NULL;
+    }
+    kh_machine *m = kh_machine_new(map, &p, err, sizeof err);
+    if (!m) kh_test_fail(__FILE__, __LINE__, "%s", err);
+    return m;
+}
+
+/* One RV64 run: the program on the node's complex (node) or on the unit
+ * at (1,0) of r64_map, started, then waited for. */
+typedef struct rv64_run {
+    int node;
+    const char *map;
+    kh_rv64_elf elf;
+    uint64_t mark;
+    kh_rv64_result nres;
+    kh_rv64_pe_result pres;
+} rv64_run;
+
+static int rv64_start(rv64_run *r, kh_machine *m)
+{
+    char err[2000];
+    int rc = r->node ? kh_rv64_node_start(m, 0, &r->elf, err, sizeof err)
+                     : kh_rv64_pe_start(m, 0, 1, 0, &r->elf, &r->mark, err, sizeof err);
+    if (rc) kh_test_fail(__FILE__, __LINE__, "start: %s", err);
+    return rc;
+}
+
+static int rv64_wait(rv64_run *r, kh_machine *m)
+{
+    char err[2000];
+    int rc = r->node ? kh_rv64_node_wait(m, 0, 10000000, NULL, NULL, &r->nres, err, sizeof err)
+                     : kh_rv64_pe_wait(m, 0, 1, 0, r->mark, 10000000, NULL, NULL, &r->pres, err, sizeof err);
+    if (rc) kh_test_fail(__FILE__, __LINE__, "wait: %s", err);
+    return rc;
+}
+
+/* the core is mid-program: it has retired something and not halted */
+static int rv64_busy(const rv64_run *r, kh_machine *m)
+{
+    if (r->node) {
+        kh_rv64 *c = kh_rv64_node_core(kh_machine_cpu64_at(m, 0));
+        kh_rv64_status st;
+        kh_rv64_stats s;
+        kh_rv64_status_get(c, &st);
+        kh_rv64_stats_get(c, &s);
+        return !st.halted && s.retired > 0;
+    }
+    /* the unit says what it is doing when asked why it is not idle */
+    kh_cu *cu = kh_machine_unit_at(m, 0, 1, 0);
+    char why[200] = "";
+    return kh_cu_kind(cu)->describe_stuck(kh_cu_unit(cu), why, sizeof why) && strstr(why, "RV64 core running");
+}
+
+/* Start the program, run `after` cycles, save; restore into a second
+ * machine (saving it again gives the same bytes); both wait for the end:
+ * the same result, statistics and final checkpoint. 1 when the core was
+ * mid-program at the save. */
+static int rv64_resume_at(rv64_run *r, uint64_t after, const char *what)
+{
+    char err[2000];
+    int busy = 0;
+    uint8_t *b1 = NULL, *b2 = NULL, *c1 = NULL, *c2 = NULL;
+    size_t n1 = 0, n2 = 0, m1 = 0, m2 = 0;
+    kh_machine *a = rv64_machine(r->node, r->map), *b = NULL;
+    if (!a || rv64_start(r, a)) goto out;
+    kh_sim_run(kh_machine_sim(a), after);
+    busy = rv64_busy(r, a);
+    if (kh_machine_save_bytes(a, NULL, &b1, &n1, err, sizeof err)) {
+        kh_test_fail(__FILE__, __LINE__, "%s: save %llu cycles in: %s", what, (unsigned long long)after, err);
+        goto out;
+    }
+    b = kh_machine_restore_bytes(b1, n1, a, NULL, err, sizeof err);
+    if (!b) {
+        kh_test_fail(__FILE__, __LINE__, "%s: restore %llu cycles in: %s", what, (unsigned long long)after, err);
+        goto out;
+    }
+    if (kh_machine_save_bytes(b, NULL, &b2, &n2, err, sizeof err)) kh_test_fail(__FILE__, __LINE__, "%s", err);
+    if (!b2 || n1 != n2 || memcmp(b1, b2, n1))
+        kh_test_fail(__FILE__, __LINE__, "%s: save, restore, save %llu cycles in: the files differ", what,
+                     (unsigned long long)after);
+    rv64_run rb = *r;
+    if (rv64_wait(r, a) || rv64_wait(&rb, b)) goto out;
+    if (r->node) {
+        CHECK_EQ(rb.nres.end, r->nres.end);
+        CHECK_EQ(rb.nres.code, r->nres.code);
+        CHECK_EQ(rb.nres.instret, r->nres.instret);
+        CHECK_EQ(rb.nres.cycles, r->nres.cycles);
+    } else {
+        CHECK_EQ(rb.pres.code, r->pres.code);
+        CHECK_EQ(rb.pres.word, r->pres.word);
+        CHECK_EQ(rb.pres.instret, r->pres.instret);
+        CHECK_EQ(rb.pres.cycles, r->pres.cycles);
+    }
+    CHECK_EQ(kh_sim_now(kh_machine_sim(a)), kh_sim_now(kh_machine_sim(b)));
+    char *sa = stats(a), *sb = stats(b);
+    if (!sa || !sb || strcmp(sa, sb))
+        kh_test_fail(__FILE__, __LINE__, "%s: resumed %llu cycles in: the statistics differ", what,
+                     (unsigned long long)after);
+    free(sa);
+    free(sb);
+    if (kh_machine_save_bytes(a, NULL, &c1, &m1, err, sizeof err) ||
+        kh_machine_save_bytes(b, NULL, &c2, &m2, err, sizeof err))
+        kh_test_fail(__FILE__, __LINE__, "%s", err);
+    if (!c1 || !c2 || m1 != m2 || memcmp(c1, c2, m1))
+        kh_test_fail(__FILE__, __LINE__, "%s: resumed %llu cycles in: the final states differ", what,
+                     (unsigned long long)after);
+out:
+    free(b1);
+    free(b2);
+    free(c1);
+    free(c2);
+    kh_machine_free(a);
+    kh_machine_free(b);
+    return busy;
+}
+
+/* Where the program runs: stepping a machine from the program's start
+ * cycle by cycle, the first and the last cycle the core is mid-program;
+ * then saves at `points` places spread over that span: the result each
+ * time is the uninterrupted run's. */
+static void rv64_resumes(int node, const char *map, const char *name, unsigned points)
+{
+    rv64_run r = {.node = node, .map = map};
+    if (rv64_elf(name, &r.elf)) return;
+    kh_machine *m = rv64_machine(node, map);
+    if (!m || rv64_start(&r, m)) {
+        kh_machine_free(m);
+        kh_rv64_elf_free(&r.elf);
+        return;
+    }
+    kh_sim *sim = kh_machine_sim(m);
+    uint64_t t = 0, first = 0, last = 0;
+    for (int seen = 0; t < 10000000; t++) {
+        int busy = rv64_busy(&r, m);
+        if (busy && !seen) first = t;
+        if (busy) last = t;
+        if (seen && !busy) break;
+        seen |= busy;
+        kh_sim_run(sim, 1);
+    }
+    rv64_run whole = r;
+    if (!rv64_wait(&whole, m)) {
+        CHECK(last > first);
+        unsigned busy = 0;
+        for (unsigned i = 0; i < points; i++) {
+            rv64_run at = r;
+            uint64_t after = first + (last - first) * i / points;
+            busy += (unsigned)rv64_resume_at(&at, after, name);
+            /* and the same program end as the run that never stopped */
+            if (node) {
+                CHECK_EQ(at.nres.code, whole.nres.code);
+                CHECK_EQ(at.nres.instret, whole.nres.instret);
+                CHECK_EQ(at.nres.cycles, whole.nres.cycles);
+            } else {
+                CHECK_EQ(at.pres.word, whole.pres.word);
+                CHECK_EQ(at.pres.instret, whole.pres.instret);
+                CHECK_EQ(at.pres.cycles, whole.pres.cycles);
+            }
+        }
+        if (busy != points)
+            kh_test_fail(__FILE__, __LINE__, "%s: %u of %u saves were taken mid-program", name, busy, points);
+    }
+    kh_machine_free(m);
+    kh_rv64_elf_free(&r.elf);
+}
+
+/* the node's processor: the mailbox, the mover, a dispatch to an RV64 unit */
+static void rv64_node_programs_resume_exactly(void)
+{
+    rv64_resumes(1, NULL, "node_dispatch", 6);
+    rv64_resumes(1, NULL, "node_mover", 6);
+    rv64_resumes(1, r64_map, "node_kick_pe", 6);
+}
+
+/* the mesh unit rv64_sys_pe */
+static void rv64_unit_programs_resume_exactly(void)
+{
+    rv64_resumes(0, r64_map, "pe_sum", 6);
+}
+
 static void refusals_name_what_breaks(void)
 {
     char err[2000];
@@ -206,6 +425,8 @@ int main(void)
 {
     KH_RUN(crc32_of_the_check_string);
     KH_RUN(a_gemm_saved_mid_run_resumes_exactly);
+    KH_RUN(rv64_node_programs_resume_exactly);
+    KH_RUN(rv64_unit_programs_resume_exactly);
     KH_RUN(refusals_name_what_breaks);
     return kh_test_end("t_ckpt");
 }

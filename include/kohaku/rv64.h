@@ -211,6 +211,15 @@ kh_rv64 *kh_rv64_node_core(kh_rv64_node *r);
 typedef struct kh_machine kh_machine;
 int kh_rv64_node_run(kh_machine *m, unsigned mesh, const kh_rv64_elf *elf, uint64_t limit, kh_rv64_result *res,
                      char *err, size_t errlen);
+/* kh_rv64_node_run in two halves, so that a checkpoint can be taken
+ * between its polls (docs/checkpoint.md): _start loads and boots; _wait
+ * polls until the end or `limit` cycles from its call, calling pause (if
+ * not NULL) after each 1024 cycles run (a nonzero return stops it: -1). A
+ * machine restored from a checkpoint taken in pause resumes with _wait. */
+typedef int (*kh_rv64_pause_fn)(void *ctx, kh_machine *m);
+int kh_rv64_node_start(kh_machine *m, unsigned mesh, const kh_rv64_elf *elf, char *err, size_t errlen);
+int kh_rv64_node_wait(kh_machine *m, unsigned mesh, uint64_t limit, kh_rv64_pause_fn pause, void *ctx,
+                      kh_rv64_result *res, char *err, size_t errlen);
 
 /* ---- the mesh compute unit rv64_sys_pe (map token r64, docs/rv64.md §11) ---- */
 
@@ -226,5 +235,12 @@ typedef struct kh_rv64_pe_result {
  * with a message. */
 int kh_rv64_pe_run(kh_machine *m, unsigned mesh, unsigned x, unsigned y, const kh_rv64_elf *elf, uint64_t limit,
                    kh_rv64_pe_result *res, char *err, size_t errlen);
+/* The same in two halves, as the node's: _start loads and kicks, setting
+ * *mark (the unit's status entry before the kick), _wait polls for the
+ * completion after it with the pause hook between polls. */
+int kh_rv64_pe_start(kh_machine *m, unsigned mesh, unsigned x, unsigned y, const kh_rv64_elf *elf, uint64_t *mark,
+                     char *err, size_t errlen);
+int kh_rv64_pe_wait(kh_machine *m, unsigned mesh, unsigned x, unsigned y, uint64_t mark, uint64_t limit,
+                    kh_rv64_pause_fn pause, void *ctx, kh_rv64_pe_result *res, char *err, size_t errlen);
 
 #endif

@@ -149,15 +149,16 @@ static int load(runner *r, const kh_rv64_elf *elf, image *im)
     return stream(r, im);
 }
 
-int kh_rv64_node_run(kh_machine *m, unsigned mesh, const kh_rv64_elf *elf, uint64_t limit, kh_rv64_result *res,
-                     char *err, size_t errlen)
+static kh_rv64_node *complex_of(kh_machine *m, unsigned mesh, char *err, size_t errlen)
 {
-    memset(res, 0, sizeof *res);
     kh_rv64_node *cpu = kh_machine_cpu64_at(m, mesh);
-    if (!cpu) {
-        snprintf(err, errlen, "mesh %u has no RV64 complex (machine parameter cpu_rv64 = 1 builds it)", mesh);
-        return -1;
-    }
+    if (!cpu) snprintf(err, errlen, "mesh %u has no RV64 complex (machine parameter cpu_rv64 = 1 builds it)", mesh);
+    return cpu;
+}
+
+int kh_rv64_node_start(kh_machine *m, unsigned mesh, const kh_rv64_elf *elf, char *err, size_t errlen)
+{
+    if (!complex_of(m, mesh, err, errlen)) return -1;
     runner r = {.card = kh_machine_card(m), .mesh = mesh, .err = err, .errlen = errlen};
     image *im = calloc(1, sizeof *im);
     if (!im) {
@@ -167,8 +168,17 @@ int kh_rv64_node_run(kh_machine *m, unsigned mesh, const kh_rv64_elf *elf, uint6
     int rc = load(&r, elf, im);
     free(im);
     if (rc) return -1;
+    return wr(&r, HR_BOOT, 1);
+}
+
+int kh_rv64_node_wait(kh_machine *m, unsigned mesh, uint64_t limit, kh_rv64_pause_fn pause, void *ctx,
+                      kh_rv64_result *res, char *err, size_t errlen)
+{
+    memset(res, 0, sizeof *res);
+    kh_rv64_node *cpu = complex_of(m, mesh, err, errlen);
+    if (!cpu) return -1;
+    runner r = {.card = kh_machine_card(m), .mesh = mesh, .err = err, .errlen = errlen};
     kh_sim *sim = kh_machine_sim(m);
-    if (wr(&r, HR_BOOT, 1)) return -1;
     kh_cycle end = kh_sim_now(sim) + limit;
     uint64_t st = 0;
     for (;;) {
@@ -179,6 +189,10 @@ int kh_rv64_node_run(kh_machine *m, unsigned mesh, const kh_rv64_elf *elf, uint6
             break;
         }
         kh_sim_run(sim, 1024);
+        if (pause && pause(ctx, m)) {
+            snprintf(err, errlen, "the run was stopped between two polls");
+            return -1;
+        }
     }
     uint64_t v;
     if (rd(&r, HR_RETIRED, &res->instret) || rd(&r, HR_CYCLES, &res->cycles)) return -1;
@@ -194,4 +208,12 @@ int kh_rv64_node_run(kh_machine *m, unsigned mesh, const kh_rv64_elf *elf, uint6
     res->halt_cause = (unsigned)kh_rv64_host_status_cause(&st);
     res->code = kh_rv64_reg(kh_rv64_node_core(cpu), 10); /* a0: a look inside, no register shows it */
     return 0;
+}
+
+int kh_rv64_node_run(kh_machine *m, unsigned mesh, const kh_rv64_elf *elf, uint64_t limit, kh_rv64_result *res,
+                     char *err, size_t errlen)
+{
+    memset(res, 0, sizeof *res);
+    if (kh_rv64_node_start(m, mesh, elf, err, errlen)) return -1;
+    return kh_rv64_node_wait(m, mesh, limit, NULL, NULL, res, err, errlen);
 }

@@ -99,15 +99,22 @@ static int bursts(pe_loader *l, unsigned buf, const uint8_t *bytes, unsigned g, 
     return 0;
 }
 
-int kh_rv64_pe_run(kh_machine *m, unsigned mesh, unsigned x, unsigned y, const kh_rv64_elf *elf, uint64_t limit,
-                   kh_rv64_pe_result *res, char *err, size_t errlen)
+static kh_cu *unit_of(kh_machine *m, unsigned mesh, unsigned x, unsigned y, char *err, size_t errlen)
 {
-    memset(res, 0, sizeof *res);
     kh_cu *cu = kh_machine_unit_at(m, mesh, x, y);
     if (!cu || strcmp(kh_cu_kind(cu)->name, "rv64_sys_pe")) {
         snprintf(err, errlen, "mesh %u has no rv64_sys_pe unit at (%u,%u) (map token r64)", mesh, x, y);
-        return -1;
+        return NULL;
     }
+    return cu;
+}
+
+static uint32_t status_off(unsigned x, unsigned y) { return KH_ORCH_NODE_STATUS + 8 * kh_orch_node_index(x, y); }
+
+int kh_rv64_pe_start(kh_machine *m, unsigned mesh, unsigned x, unsigned y, const kh_rv64_elf *elf, uint64_t *mark,
+                     char *err, size_t errlen)
+{
+    if (!unit_of(m, mesh, x, y, err, errlen)) return -1;
     if (elf->entry != 0) {
         snprintf(err, errlen, "entry 0x%llx: the unit boots at PC 0; link with examples/rv64/pe.ld",
                  (unsigned long long)elf->entry);
@@ -145,9 +152,7 @@ int kh_rv64_pe_run(kh_machine *m, unsigned mesh, unsigned x, unsigned y, const k
     pe_loader l = {.card = kh_machine_card(m), .mesh = mesh, .err = err, .errlen = errlen};
     kh_orch_prog_dst_set_x(&l.dst, x);
     kh_orch_prog_dst_set_y(&l.dst, y);
-    uint64_t before, now;
-    uint32_t st_off = KH_ORCH_NODE_STATUS + 8 * kh_orch_node_index(x, y);
-    if (kh_card_read64(l.card, kh_host_ctrl(mesh, st_off), &before, err, errlen)) goto done;
+    if (kh_card_read64(l.card, kh_host_ctrl(mesh, status_off(x, y)), mark, err, errlen)) goto done;
     if (bursts(&l, 1, imem, 0, ig) || (shi > slo && bursts(&l, 0, spad, slo, shi - slo))) goto done;
     kh_flit k;
     kh_flit_clear(&k);
@@ -155,27 +160,51 @@ int kh_rv64_pe_run(kh_machine *m, unsigned mesh, unsigned x, unsigned y, const k
     kh_hdr_set_txn(k.w, 1);
     kh_rv64_pe_kick_set_op(k.w, 1);
     if (add(&l, &k) || flush(&l)) goto done;
+    rc = 0;
+done:
+    free(imem);
+    free(spad);
+    return rc;
+}
+
+int kh_rv64_pe_wait(kh_machine *m, unsigned mesh, unsigned x, unsigned y, uint64_t mark, uint64_t limit,
+                    kh_rv64_pause_fn pause, void *ctx, kh_rv64_pe_result *res, char *err, size_t errlen)
+{
+    memset(res, 0, sizeof *res);
+    kh_cu *cu = unit_of(m, mesh, x, y, err, errlen);
+    if (!cu) return -1;
+    kh_card *card = kh_machine_card(m);
     kh_sim *sim = kh_machine_sim(m);
     kh_cycle end = kh_sim_now(sim) + limit;
+    uint64_t now;
     for (;;) {
         int idle = kh_sim_idle(sim);
-        if (kh_card_read64(l.card, kh_host_ctrl(mesh, st_off), &now, err, errlen)) goto done;
-        if (kh_orch_node_status_count(&now) != kh_orch_node_status_count(&before)) break;
+        if (kh_card_read64(card, kh_host_ctrl(mesh, status_off(x, y)), &now, err, errlen)) return -1;
+        if (kh_orch_node_status_count(&now) != kh_orch_node_status_count(&mark)) break;
         if (idle || kh_sim_now(sim) >= end) {
             snprintf(err, errlen, "no completion from (%u,%u) %s after cycle %llu", x, y,
                      idle ? "and nothing left to run" : "within the cycle limit", (unsigned long long)kh_sim_now(sim));
-            goto done;
+            return -1;
         }
         kh_sim_run_until_idle(sim, 1024);
+        if (pause && pause(ctx, m)) {
+            snprintf(err, errlen, "the run was stopped between two polls");
+            return -1;
+        }
     }
     res->code = (unsigned)kh_orch_node_status_code(&now);
     res->word = (uint32_t)kh_orch_node_status_arg(&now);
     uint64_t dbg = kh_cu_kind(cu)->dbg(kh_cu_unit(cu));
     res->cycles = (uint32_t)dbg;
     res->instret = (uint32_t)(dbg >> 32);
-    rc = 0;
-done:
-    free(imem);
-    free(spad);
-    return rc;
+    return 0;
+}
+
+int kh_rv64_pe_run(kh_machine *m, unsigned mesh, unsigned x, unsigned y, const kh_rv64_elf *elf, uint64_t limit,
+                   kh_rv64_pe_result *res, char *err, size_t errlen)
+{
+    uint64_t mark = 0;
+    memset(res, 0, sizeof *res);
+    if (kh_rv64_pe_start(m, mesh, x, y, elf, &mark, err, errlen)) return -1;
+    return kh_rv64_pe_wait(m, mesh, x, y, mark, limit, NULL, NULL, res, err, errlen);
 }

@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "kohaku/ckpt.h"
 #include "kohaku/gen/rv64.h"
 #include "kohaku/ilink.h"
 #include "kohaku/node.h"
@@ -266,7 +267,44 @@ static void node_destroy(kh_comp *c)
     free(r);
 }
 
+/* Checkpoints (docs/checkpoint.md): the node port's slave, the load
+ * window and its console FIFO, the host writes waiting for their cycle,
+ * the counters, then the complex (sys_ckpt.c). */
+static void node_ckpt(kh_comp *c, kh_ck *ck)
+{
+    kh_rv64_node *r = of(c);
+    KH_CK(ck, r->now);
+    KH_CK(ck, r->stepped);
+    KH_CK(ck, r->r_out);
+    KH_CK(ck, r->w_out);
+    KH_CK(ck, r->got_aw);
+    KH_CK(ck, r->got_w);
+    KH_CK(ck, r->aw_addr);
+    KH_CK_ARR(ck, r->wdata, 4);
+    KH_CK(ck, r->wstrb);
+    KH_CK(ck, r->ld_region);
+    KH_CK(ck, r->ld_off);
+    KH_CK_ARR(ck, r->con, sizeof r->con);
+    KH_CK(ck, r->con_wr);
+    KH_CK(ck, r->con_rd);
+    unsigned qn = (unsigned)kh_ck_count(ck, r->qn, HOSTQ, "host-window writes waiting");
+    if (kh_ck_loading(ck)) r->qn = qn;
+    for (unsigned i = 0; i < qn; i++) {
+        KH_CK(ck, r->q[i].at);
+        KH_CK(ck, r->q[i].off);
+        KH_CK(ck, r->q[i].data);
+        KH_CK(ck, r->q[i].strb);
+    }
+    KH_CK(ck, r->tx_seen);
+    KH_CK(ck, r->reads);
+    KH_CK(ck, r->writes);
+    KH_CK(ck, r->host_writes);
+    KH_CK(ck, r->xf_dropped);
+    kh_rv6_sys_ckpt(r->s, ck);
+}
+
 static const kh_comp_ops node_ops = {
+    .ckpt = node_ckpt,
     .kind = "rv64", .step = node_step, .describe_stuck = node_stuck, .stats_json = node_stats, .destroy = node_destroy};
 
 /* ---- the hub client: the mailbox ---- */

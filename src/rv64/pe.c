@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "cu/units/units.h"
+#include "kohaku/ckpt.h"
 #include "kohaku/gen/flit.h"
 #include "kohaku/gen/rv64.h"
 #include "rv64/rv64_int.h"
@@ -278,6 +279,48 @@ static void unit_stats(void *p, char *buf, size_t len)
              (unsigned long long)u->flits_dropped);
 }
 
+/* Checkpoints (docs/checkpoint.md): the memories, the kick machine, the
+ * control region's latches, the loader, the console line being gathered,
+ * the counters and the core (ckpt.c). */
+static void unit_ckpt(void *p, kh_ck *ck)
+{
+    rv6_pe *u = p;
+    KH_CK_ARR(ck, u->imem, PE_IMEM_WORDS);
+    KH_CK_ARR(ck, u->spad, PE_SPAD_WORDS);
+    KH_CK(ck, u->kst);
+    KH_CK(ck, u->k_op);
+    KH_CK(ck, u->boot_v);
+    KH_CK(ck, u->core_rstn);
+    KH_CK(ck, u->kick_at);
+    KH_CK(ck, u->done_pending);
+    KH_CK(ck, u->done_fault);
+    KH_CK(ck, u->done_at);
+    KH_CK(ck, u->done_word);
+    KH_CK(ck, u->exit_hit);
+    KH_CK(ck, u->dbell);
+    KH_CK(ck, u->exit_word);
+    KH_CK(ck, u->cyc);
+    KH_CK(ck, u->ret);
+    KH_CK(ck, u->burst_open);
+    KH_CK(ck, u->burst_drop);
+    KH_CK(ck, u->b_buf);
+    KH_CK(ck, u->b_off);
+    KH_CK(ck, u->b_left);
+    KH_CK(ck, u->b_sx);
+    KH_CK(ck, u->b_sy);
+    KH_CK(ck, u->loader_busy_until);
+    /* the console line gathered so far (a full one is logged at once) */
+    unsigned n = (unsigned)kh_ck_count(ck, u->con_n, PE_CON - 1, "rv64_sys_pe's console bytes");
+    if (kh_ck_loading(ck)) u->con_n = n;
+    kh_ck_bytes(ck, u->con, n);
+    KH_CK(ck, u->runs);
+    KH_CK(ck, u->bursts_rejected);
+    KH_CK(ck, u->flits_dropped);
+    kh_rv6_ckpt(u->core, ck);
+    if (kh_ck_loading(ck) && !kh_ck_failed(ck) && (unsigned)u->kst > K_DONE)
+        kh_ck_fail(ck, "%s: rv64_sys_pe's kick state is %d, past %d", kh_ck_where(ck), u->kst, K_DONE);
+}
+
 static void *unit_create(kh_cu *shell, const kh_params *p, char *err, size_t errlen)
 {
     (void)p;
@@ -325,4 +368,5 @@ const kh_unit_kind kh_unit_rv64_sys_pe = {
     .describe_stuck = unit_stuck,
     .stats_json = unit_stats,
     .inst_name = unit_inst_name,
+    .ckpt = unit_ckpt,
 };

@@ -212,4 +212,8 @@ struct kh_rv64 {
     void *trace_ctx;
 };
 
+/* Checkpoints (ckpt.c, docs/checkpoint.md): the core's dynamic state. */
+struct kh_ck;
+void kh_rv6_ckpt(kh_rv64 *c, struct kh_ck *ck);
+
 #endif

@@ -182,4 +182,7 @@ uint64_t kh_rv6_sys_ctrl_read(const rv6_sys *s, unsigned off);
 void kh_rv6_sys_ctrl_edge(rv6_sys *s, int wr, unsigned off, uint64_t data);
 void kh_rv6_sys_host_edge(rv6_sys *s, int running, const kh_rv64_status *st);
 
+/* sys_ckpt.c: the whole complex in a checkpoint (docs/checkpoint.md) */
+void kh_rv6_sys_ckpt(rv6_sys *s, struct kh_ck *ck);
+
 #endif

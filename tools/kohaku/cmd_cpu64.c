@@ -12,15 +12,18 @@
 #include "kohaku/machine.h"
 #include "kohaku/params.h"
 #include "kohaku/rv64.h"
+#include "kohaku/sim.h"
 
 #define DEFAULT_LIMIT UINT64_C(2000000000) /* cycles */
 
 static void usage(FILE *out)
 {
     fprintf(out,
-            "usage: kohaku cpu run --isa rv64 [--node [--param NAME=V]... | --syscore-bench [--latency N]] [--bare]\n"
+            "usage: kohaku cpu run --isa rv64 [--node [--param NAME=V]... [--save-at CYCLE FILE]\n"
+            "                      | --syscore-bench [--latency N]] [--bare]\n"
             "                      [--max-cycles N] [--fetch-lat 1|2]\n"
             "                      [--trace-insn F] ELF\n"
+            "       kohaku cpu run --isa rv64 --node --restore FILE [--max-cycles N]\n"
             "  Runs an RV64 program (an ELF64 RISC-V executable) on the RV64 system core (docs/rv64.md).\n"
             "  Without --node: the core alone on flat sparse memory, upstream's standalone harness: segments\n"
             "  loaded where they are linked, the run starting at the entry; a store to 0x1000_0000 prints a\n"
@@ -36,6 +39,10 @@ static void usage(FILE *out)
             "  (the exit value, or a0 when an ECALL with no handler halted the core; instructions retired and\n"
             "  cycles counted as upstream's harness counts them, through the ending cycle).\n"
             "  --max-cycles N   stop after N cycles (default 2000000000): a failure\n"
+            "  --save-at CYCLE FILE  (--node) write a checkpoint of the machine at the first poll of the host at\n"
+            "                   or after machine cycle CYCLE (docs/checkpoint.md); the run goes on to its end\n"
+            "  --restore FILE   (--node) resume the run --save-at saved in FILE: what the run that never\n"
+            "                   stopped prints after the save (--max-cycles counts from the restore)\n"
             "  --fetch-lat N    fetch stages before decode, 2 (the RTL followed) or 1 (older revisions)\n"
             "  --bare           no MMU: upstream's bare-core harness exactly (satp is stored and ignored)\n"
             "  --syscore-bench  the node complex (rv64_syscore) on a bench instead: window and scratchpad through\n"
@@ -64,17 +71,48 @@ static int parse_count(const char *opt, const char *v, uint64_t max, uint64_t *o
     return 0;
 }
 
+/* What --save-at and --restore write into a checkpoint's session name and
+ * look for in it: a file saved between this command's polls */
+#define CKPT_MARK "kohaku cpu run --isa rv64 --node"
+
+typedef struct save_at {
+    uint64_t at;
+    const char *path;
+    int saved;
+    char err[2048];
+} save_at;
+
+/* --save-at: the checkpoint at the first poll at or after the cycle */
+static int save_hook(void *ctx, kh_machine *m)
+{
+    save_at *s = ctx;
+    if (s->saved || kh_sim_now(kh_machine_sim(m)) < s->at) return 0;
+    kh_ckpt_info info = {0};
+    snprintf(info.session_name, sizeof info.session_name, "%s", CKPT_MARK);
+    s->saved = 1;
+    return kh_machine_save(m, s->path, &info, s->err, sizeof s->err) ? 1 : 0;
+}
+
 /* --node: the default machine with cpu_rv64 = 1, the program loaded and
- * booted through the host window, console bytes to stdout */
-static int run_node(kh_rv64_elf *elf, kh_params *params, uint64_t limit)
+ * booted through the host window, console bytes to stdout; or (restore)
+ * the machine of a checkpoint --save-at wrote, polled on to the end */
+static int run_node(kh_rv64_elf *elf, kh_params *params, uint64_t limit, save_at *sv, const char *restore)
 {
     char err[2048];
-    if (kh_params_set(params, "cpu_rv64", "1", err, sizeof err)) {
-        fprintf(stderr, "kohaku cpu run: %s\n", err);
-        kh_rv64_elf_free(elf);
-        return 1;
+    kh_machine *m = NULL;
+    if (restore) {
+        kh_ckpt_info info;
+        m = kh_machine_restore(restore, NULL, &info, err, sizeof err);
+        if (m && strcmp(info.session_name, CKPT_MARK)) {
+            kh_echo_buf b;
+            snprintf(err, sizeof err, "%s was not saved by --save-at of kohaku cpu run --isa rv64 --node",
+                     kh_echo(restore, &b));
+            kh_machine_free(m);
+            m = NULL;
+        }
+    } else if (!kh_params_set(params, "cpu_rv64", "1", err, sizeof err)) {
+        m = kh_machine_new(NULL, params, err, sizeof err);
     }
-    kh_machine *m = kh_machine_new(NULL, params, err, sizeof err);
     if (!m || !kh_machine_cpu64_at(m, 0)) {
         fprintf(stderr, "kohaku cpu run: %s\n", m ? "the machine has no RV64 complex (cpu_mode agent or drop)" : err);
         kh_machine_free(m);
@@ -83,18 +121,23 @@ static int run_node(kh_rv64_elf *elf, kh_params *params, uint64_t limit)
     }
     kh_rv64_node_set_console(kh_machine_cpu64_at(m, 0), stdout);
     kh_rv64_result res;
-    int rc = kh_rv64_node_run(m, 0, elf, limit, &res, err, sizeof err);
+    int rc = restore ? 0 : kh_rv64_node_start(m, 0, elf, err, sizeof err);
     kh_rv64_elf_free(elf);
+    if (!rc) rc = kh_rv64_node_wait(m, 0, limit, sv->path ? save_hook : NULL, sv, &res, err, sizeof err);
     fflush(stdout);
     if (rc) {
-        fprintf(stderr, "kohaku cpu run: %s\n", err);
+        fprintf(stderr, "kohaku cpu run: %s\n", sv->err[0] ? sv->err : err);
         kh_machine_free(m);
         return 1;
     }
     printf("exit 0x%llx instret %llu cycles %llu\n", (unsigned long long)res.code, (unsigned long long)res.instret,
            (unsigned long long)res.cycles);
     rc = 0;
-    if (res.end == KH_RV64_END_LIMIT) {
+    if (sv->path && !sv->saved) {
+        fprintf(stderr, "kohaku cpu run: the run ended at cycle %llu, before --save-at %llu: nothing saved\n",
+                (unsigned long long)kh_sim_now(kh_machine_sim(m)), (unsigned long long)sv->at);
+        rc = 1;
+    } else if (res.end == KH_RV64_END_LIMIT) {
         fprintf(stderr, "kohaku cpu run: no end after %llu cycles\n", (unsigned long long)limit);
         rc = 1;
     } else if (res.end == KH_RV64_END_HALT && (res.halt_cause != 1 || res.code)) {
@@ -112,8 +155,9 @@ static int run_node(kh_rv64_elf *elf, kh_params *params, uint64_t limit)
 
 int kh_cmd_cpu_rv64(int argc, char **argv)
 {
-    const char *elf_path = NULL, *trace_path = NULL;
-    int node = 0, bare = 0, bench = 0;
+    const char *elf_path = NULL, *trace_path = NULL, *restore = NULL;
+    int node = 0, bare = 0, bench = 0, params_given = 0;
+    save_at sv = {0};
     kh_params params;
     kh_params_default(&params);
     uint64_t latency = 6;
@@ -130,12 +174,26 @@ int kh_cmd_cpu_rv64(int argc, char **argv)
             trace_path = argv[++i];
         } else if (!strcmp(w, "--node")) {
             node = 1;
+        } else if (!strcmp(w, "--save-at")) {
+            if (i + 2 >= argc) {
+                fprintf(stderr, "kohaku cpu run: --save-at needs a cycle and a file\n");
+                return 2;
+            }
+            if (parse_count(w, argv[++i], UINT64_MAX, &sv.at)) return 1;
+            sv.path = argv[++i];
+        } else if (!strcmp(w, "--restore")) {
+            if (i + 1 >= argc) {
+                fprintf(stderr, "kohaku cpu run: --restore needs a file\n");
+                return 2;
+            }
+            restore = argv[++i];
         } else if (!strcmp(w, "--param")) {
             char perr[256];
             if (i + 1 >= argc) {
                 fprintf(stderr, "kohaku cpu run: --param needs NAME=VALUE\n");
                 return 2;
             }
+            params_given = 1;
             if (kh_params_set_assign(&params, argv[++i], perr, sizeof perr)) {
                 fprintf(stderr, "kohaku cpu run: %s\n", perr);
                 return 1;
@@ -178,17 +236,28 @@ int kh_cmd_cpu_rv64(int argc, char **argv)
             return 2;
         }
     }
+    if ((sv.path || restore) && !node) {
+        fprintf(stderr, "kohaku cpu run: --save-at and --restore are for --node runs\n");
+        return 2;
+    }
+    if (restore && (elf_path || params_given)) {
+        fprintf(stderr, "kohaku cpu run: --restore takes the machine and the program from the checkpoint: no %s\n",
+                elf_path ? "ELF" : "--param");
+        return 2;
+    }
+    kh_rv64_elf elf;
+    memset(&elf, 0, sizeof elf);
+    if (restore) return run_node(&elf, &params, limit, &sv, restore);
     if (!elf_path) {
         usage(stderr);
         return 2;
     }
     char err[512];
-    kh_rv64_elf elf;
     if (kh_rv64_elf_read(elf_path, &elf, err, sizeof err)) {
         fprintf(stderr, "kohaku cpu run: %s\n", err);
         return 1;
     }
-    if (node) return run_node(&elf, &params, limit);
+    if (node) return run_node(&elf, &params, limit, &sv, NULL);
     if (bench) {
         kh_rv64_result res;
         FILE *btf = trace_path ? fopen(trace_path, "w") : NULL;
