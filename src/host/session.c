@@ -18,6 +18,7 @@
 #include "kohaku/gen/flit.h"
 #include "kohaku/gen/regs.h"
 #include "kohaku/hex.h"
+#include "kohaku/rv64.h"
 #include "kohaku/orch.h"
 #include "kohaku/rv32.h"
 
@@ -597,6 +598,27 @@ static int cmd_cpu(sess_parse *p, char **tok, int ntok)
     return 0;
 }
 
+/* cpu64 PROGRAM: an ELF64 for the node map, read now to refuse a bad one
+ * with its line, and again when the line runs (kh_rv64_node_start) */
+static int cmd_cpu64(sess_parse *p, char **tok, int ntok)
+{
+    if (ntok != 2) return fail(p, "usage: cpu64 PROGRAM");
+    sess_cmd *c = add_cmd(p, SESS_CPU64);
+    if (!c) return -1;
+    c->mesh = p->mesh;
+    char full[1024], e2[600];
+    if (tok[1][0] != '/' && p->base_dir && p->base_dir[0]) snprintf(full, sizeof full, "%s/%s", p->base_dir, tok[1]);
+    else snprintf(full, sizeof full, "%s", tok[1]);
+    kh_rv64_elf elf;
+    if (kh_rv64_elf_read(full, &elf, e2, sizeof e2)) return fail(p, "%s", e2);
+    kh_rv64_elf_free(&elf);
+    size_t n = strlen(full);
+    if (!(c->bytes = malloc(n + 1))) return fail(p, "out of memory");
+    memcpy(c->bytes, full, n + 1);
+    c->n = (uint32_t)n;
+    return 0;
+}
+
 static int parse_line(sess_parse *p, char **tok, int ntok)
 {
     const char *op = tok[0];
@@ -681,10 +703,12 @@ static int parse_line(sess_parse *p, char **tok, int ntok)
         return 0;
     }
     if (is_word(op, "cpu")) return cmd_cpu(p, tok, ntok);
+    if (is_word(op, "cpu64")) return cmd_cpu64(p, tok, ntok);
     if (is_word(op, "stage")) return cmd_stage(p, tok, ntok);
     if (is_word(op, "flit")) return cmd_flit(p, tok, ntok);
     kh_echo_buf b;
-    return fail(p, "unknown command '%s' (write, read, poll, upload, compare, dump, run, idle, save, stage, flit, cpu, mesh)",
+    return fail(p, "unknown command '%s' (write, read, poll, upload, compare, dump, run, idle, save, stage, flit, cpu, cpu64, "
+                "mesh)",
                 kh_echo(op, &b));
 }
 
@@ -763,7 +787,7 @@ static kh_session *parse_text(const char *text, size_t len, const char *name, co
         /* one command that reads no file and has no staging slot: all its
          * parse read is the text and the mesh */
         if (s->ncmd == ncmd + 1 && s->cmd[ncmd].op != SESS_UPLOAD && s->cmd[ncmd].op != SESS_COMPARE &&
-            s->cmd[ncmd].op != SESS_CPU && s->cmd[ncmd].stage_slot < 0)
+            s->cmd[ncmd].op != SESS_CPU && s->cmd[ncmd].op != SESS_CPU64 && s->cmd[ncmd].stage_slot < 0)
             *seen = (line_seen){at, n, p.mesh, ncmd};
     }
     return s;

@@ -18,6 +18,7 @@ typedef enum sess_op {
     SESS_IDLE,    /* idle [limit N] */
     SESS_CPU,     /* cpu PROGRAM [arg=N] [txn=T] [last=0|1]: load and kick the node processor */
     SESS_SAVE,    /* save FILE: a checkpoint of the machine (docs/checkpoint.md); bytes = the path */
+    SESS_CPU64,   /* cpu64 PROGRAM: load and boot the RV64 complex (docs/rv64.md §14); bytes = the path */
 } sess_op;
 
 /* 56 bytes. A line read again with the same mesh in force is the same

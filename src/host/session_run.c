@@ -9,6 +9,7 @@
 #include "kohaku/card.h"
 #include "kohaku/hex.h"
 #include "kohaku/rv32.h"
+#include "kohaku/rv64.h"
 
 #define DIAG_LEN 8192
 
@@ -193,6 +194,13 @@ static int run_one(const kh_session *s, const sess_cmd *c, kh_machine *m, FILE *
                               (unsigned)c->addr, (unsigned)c->has_value, e2, sizeof e2))
             return refused(err, errlen, s, c, e2);
         return 0;
+    case SESS_CPU64: {
+        kh_rv64_elf elf;
+        if (kh_rv64_elf_read((const char *)c->bytes, &elf, e2, sizeof e2)) return refused(err, errlen, s, c, e2);
+        int rc = kh_rv64_node_start(m, c->mesh, &elf, e2, sizeof e2);
+        kh_rv64_elf_free(&elf);
+        return rc ? refused(err, errlen, s, c, e2) : 0;
+    }
     case SESS_SAVE: {
         kh_ckpt_info info;
         memset(&info, 0, sizeof info);
