@@ -3,7 +3,7 @@
 # cycle count, the statistics); save, restore, save gives the same file;
 # every refusal names what differs or where the file breaks, exit 1.
 . tests/cli/lib.inc
-plan 45
+plan 48
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 map=$KH_DATA/maps/saxpy_map.txt
@@ -116,6 +116,19 @@ done
 expect_out "the resumed run's last line" "$(tail -n 1 "$tmp/r64.full")" tail -n 1 "$tmp/r64.rest"
 expect_err_has "--save-at past the end: nothing saved" "before --save-at 90000000: nothing saved" \
     "$KOHAKU" cpu run --isa rv64 --node --save-at 90000000 "$tmp/late.ck" "$prog"
+# a session (cpu64) on two meshes with RV64 units (r64): mesh 0's complex
+# copies with the mover while mesh 1's loads and boots its unit through the
+# mailbox; saved with both running, the unit's program mid-run, and later
+r64=$(cd "$(dirname "$prog")" 2>/dev/null && pwd)
+printf 'xxx r64 vec xxx\nmag mat mat xxx\nmag mat mat xxx\nxxx mat vec xxx\n' > "$tmp/r64map.txt"
+printf 'machine\nmesh r64map.txt\nmesh r64map.txt\nparam cpu_rv64=1\n' > "$tmp/r64two.machine"
+wait_r64() { printf 'poll CTRL+0x8018 0x8 mask 0x8 limit 1000000\nread CTRL+0x8020 0\nread CTRL+0x8038\nread CTRL+0x8030\n'; }
+{ echo "cpu64 $r64/node_mover.elf"; echo "mesh 1"; echo "cpu64 $r64/node_kick_pe.elf"; wait_r64; echo "mesh 0"; wait_r64; } \
+    > "$tmp/r64two.session"
+for n in 150 300 6000; do
+    variant "$tmp/r64two.session" 3 $n r64two$n
+    expect_rc "two meshes' RV64 programs resumed $n cycles after the second boot" 0 resume r64two$n "$tmp/r64two.machine"
+done
 skip_end
 expect_err_has "--restore of a session's checkpoint is refused" "was not saved by --save-at" \
     "$KOHAKU" cpu run --isa rv64 --node --restore "$tmp/burst.ck"
