@@ -7,7 +7,7 @@
 # lookahead (ilink_lat 1), another rank order and a timing perturbation. Needs Open MPI and the MPI
 # build (make test builds it when mpicc is there); counted as skipped otherwise.
 . tests/cli/lib.inc
-plan 35
+plan 37
 MPIK=${KOHAKU_MPI:-}
 # make test builds build-mpi/kohaku (build-mpi-san/ under SAN=1) when it finds mpicc
 lack=""
@@ -78,6 +78,27 @@ same_run "the two-mesh example, 2 ranks" 2 examples/two_mesh.machine examples/tw
 for n in 2 4; do
     same_run "the four-mesh example, $n ranks" $n examples/four_mesh.machine $S
 done
+
+# The RV64 complex as every node's processor (cpu_rv64 = 1) and an RV64 unit
+# (r64) on each of two meshes: the session loads and boots programs with
+# cpu64 (docs/rv64.md §14), mesh 0's complex copying with its mover while
+# mesh 1's loads and boots its unit through the mailbox; then the exit words,
+# instruction and cycle counts are read from each complex's host window.
+r64=$(cd "$(dirname "$KOHAKU")/rv64" 2>/dev/null && pwd)
+if [ -f "$r64/node_mover.elf" ] && [ -f "$r64/node_kick_pe.elf" ]; then
+    printf 'xxx r64 vec xxx\nmag mat mat xxx\nmag mat mat xxx\nxxx mat vec xxx\n' > "$tmp/r64map.txt"
+    printf 'machine\nmesh r64map.txt\nmesh r64map.txt\nparam cpu_rv64=1\n' > "$tmp/r64.machine"
+    wait_r64() { printf 'poll CTRL+0x8018 0x8 mask 0x8 limit 1000000\nread CTRL+0x8020 0\nread CTRL+0x8038\nread CTRL+0x8030\n'; }
+    { echo "cpu64 $r64/node_mover.elf"; echo "mesh 1"; echo "cpu64 $r64/node_kick_pe.elf"; wait_r64; echo "mesh 0"
+      wait_r64; } > "$tmp/r64.session"
+    same_run "RV64 complexes and units on two meshes, 2 ranks" 2 "$tmp/r64.machine" "$tmp/r64.session"
+    KOHAKU_MPI_ORDER=reverse same_run "the same, rank 0 owning mesh 1" 2 "$tmp/r64.machine" "$tmp/r64.session"
+else
+    skip_begin "$(dirname "$KOHAKU")/rv64 not built (make rv64 builds it with riscv64-unknown-elf-gcc)" \
+        gcc-riscv64-unknown-elf
+    skipped; skipped
+    skip_end
+fi
 
 # The whole-machine GEMM (engine programs writing and POLLing every mesh's
 # window from every rank): the same report, cycles included, on four meshes
