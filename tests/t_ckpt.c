@@ -353,10 +353,13 @@ static void rv64_resumes(int node, const char *map, const char *name, unsigned p
     kh_rv64_elf_free(&r.elf);
 }
 
-/* the node's processor: the mailbox, the mover, a dispatch to an RV64 unit */
+/* the node's processor: the mailbox, the mover, Sv39 with user pages (the
+ * TLB, the walker and the fetch page register live), a dispatch to an RV64
+ * unit */
 static void rv64_node_programs_resume_exactly(void)
 {
     rv64_resumes(1, NULL, "node_dispatch", 6);
+    rv64_resumes(1, NULL, "node_sv39", 12);
     rv64_resumes(1, NULL, "node_mover", 6);
     rv64_resumes(1, r64_map, "node_kick_pe", 6);
 }

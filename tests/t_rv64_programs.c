@@ -177,10 +177,26 @@ static void node_program_loads_and_kicks_a_unit(void)
     kh_machine_free(m);
 }
 
+/* node_sv39.c: flat_sv39.c's user program on the node's processor, the
+ * table in node DRAM and every trap taken in M: the same faults in the same
+ * order (13, 15, then the ECALL from U, 8) and the same three stores of 42 */
+static void node_sv39_user_pages(void)
+{
+    kh_machine *m = node_machine();
+    if (!m) return;
+    kh_rv64_result res;
+    if (run_node(m, "node_sv39", &res) == 0) {
+        CHECK_EQ(res.end, KH_RV64_END_EXIT);
+        CHECK_EQ(res.code, (uint64_t)(3 * 42) << 32 | 8u << 16 | 15u << 8 | 13u);
+    }
+    kh_machine_free(m);
+}
+
 int main(void)
 {
     KH_RUN(three_level_trap_handler);
     KH_RUN(sv39_user_pages);
+    KH_RUN(node_sv39_user_pages);
     KH_RUN(node_program_drives_the_mover);
     KH_RUN(node_program_dispatches_through_the_mailbox);
     KH_RUN(node_program_loads_and_kicks_a_unit);
