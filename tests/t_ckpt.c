@@ -16,6 +16,7 @@
 #include "kohaku/params.h"
 #include "kohaku/rv64.h"
 #include "kohaku/trace.h"
+#include "rv64/sys_int.h"
 #include "support/test.h"
 
 /* The CRC-32 "check" value of the nine ASCII digits (the catalogue of
@@ -370,6 +371,63 @@ static void rv64_unit_programs_resume_exactly(void)
     rv64_resumes(0, r64_map, "pe_sum", 6);
 }
 
+/* The RV64 complex's state with one value no complex can hold: saved as
+ * it stands, the restore into a fresh complex is refused naming it. */
+typedef void (*rv64_spoil)(rv6_sys *s);
+static void spoil_cq(rv6_sys *s) { s->cq_n = R6_CQ + 1; }
+static void spoil_rq_head(rv6_sys *s) { s->rq_head = R6_RQ; }
+static void spoil_level(rv6_sys *s) { s->mmu.level = 3; }
+static void spoil_victim(rv6_sys *s) { s->l1.vic = R6_L1_LINES; }
+static void spoil_lane(rv6_sys *s) { s->np.lane = 4; }
+static void spoil_priv(rv6_sys *s) { kh_rv6_sys_core(s)->csr.priv = 2; }
+static void spoil_md(rv6_sys *s) { kh_rv6_sys_core(s)->md_cnt = 64; }
+static void spoil_ghist(rv6_sys *s) { kh_rv6_sys_core(s)->bp.ghist = 256; }
+static void spoil_ras(rv6_sys *s) { kh_rv6_sys_core(s)->bp.ras_sp = R6_RAS; }
+static void spoil_x0(rv6_sys *s) { kh_rv6_sys_core(s)->x[0] = 1; }
+
+static void rv64_values_out_of_range_are_refused(void)
+{
+    static const struct {
+        rv64_spoil spoil;
+        const char *says;
+    } cases[] = {
+        {spoil_cq, "completion queue's count is 17, past 16"},
+        {spoil_rq_head, "RX queue's head is 8, past 7"},
+        {spoil_level, "page walk's level is 3, past 2"},
+        {spoil_victim, "L1 victim line is 64, past 63"},
+        {spoil_lane, "node port's lane is 4, past 3"},
+        {spoil_priv, "privilege level is 2, not 0 (U), 1 (S) or 3 (M)"},
+        {spoil_md, "multiply/divide step is 64, past 63"},
+        {spoil_ghist, "global history is 256, past 255"},
+        {spoil_ras, "return-stack pointer is 16, past 15"},
+        {spoil_x0, "x0 is 0x1"},
+    };
+    rv6_sys_env env = {0};
+    /* i = 0: nothing spoilt, the restore takes it */
+    for (size_t i = 0; i <= sizeof cases / sizeof cases[0]; i++) {
+        rv6_sys *a = kh_rv6_sys_new(&env, 2, 0, 0), *b = kh_rv6_sys_new(&env, 2, 0, 0);
+        kh_ck *w = kh_ck_writer();
+        if (!a || !b || !w) {
+            kh_test_fail(__FILE__, __LINE__, "out of memory");
+            break;
+        }
+        if (i) cases[i - 1].spoil(a);
+        kh_rv6_sys_ckpt(a, w);
+        CHECK(!kh_ck_failed(w));
+        size_t n;
+        const uint8_t *bytes = kh_ck_data(w, &n);
+        kh_ck *r = kh_ck_reader(bytes, n);
+        kh_rv6_sys_ckpt(b, r);
+        if (!i) CHECK(!kh_ck_failed(r) && kh_ck_left(r) == 0);
+        else if (!strstr(kh_ck_error(r), cases[i - 1].says))
+            kh_test_fail(__FILE__, __LINE__, "want '%s' in '%s'", cases[i - 1].says, kh_ck_error(r));
+        kh_ck_free(r);
+        kh_ck_free(w);
+        kh_rv6_sys_free(a);
+        kh_rv6_sys_free(b);
+    }
+}
+
 static void refusals_name_what_breaks(void)
 {
     char err[2000];
@@ -430,6 +488,7 @@ int main(void)
     KH_RUN(a_gemm_saved_mid_run_resumes_exactly);
     KH_RUN(rv64_node_programs_resume_exactly);
     KH_RUN(rv64_unit_programs_resume_exactly);
+    KH_RUN(rv64_values_out_of_range_are_refused);
     KH_RUN(refusals_name_what_breaks);
     return kh_test_end("t_ckpt");
 }
