@@ -66,12 +66,19 @@ def test_an_uncovered_unit_refuses_the_save(tmp_path):
     assert not os.path.exists(tmp_path / "mxm.ck")
 
 
-def test_the_rv64_complex_is_saved_and_restored(tmp_path):
-    """A machine with the RV64 complex as the node's processor (cpu_rv64 = 1)
-    is saved (it was refused before its state was covered), restored, and
-    runs on as the original; saved again, the same bytes. (RV64 programs
-    saved mid-run: tests/t_ckpt.c, tests/cli/ckpt.sh.)"""
-    m, t, data = busy_machine_params({"cpu_rv64": 1})
+@pytest.mark.parametrize("form", ["node", "unit"])
+def test_the_rv64_core_is_saved_and_restored(tmp_path, form):
+    """A machine with the RV64 core, as the node's processor (cpu_rv64 = 1)
+    or as a mesh unit (map token r64), is saved (both were refused before
+    their state was covered), restored, and runs on as the original; saved
+    again, the same bytes. (RV64 programs saved mid-run: tests/t_ckpt.c,
+    tests/cli/ckpt.sh.)"""
+    if form == "node":
+        m, _, _ = busy_machine_params({"cpu_rv64": 1})
+    else:
+        (tmp_path / "r64.txt").write_text("xxx r64 vec xxx\nmag mat mat xxx\nmag mat mat xxx\nxxx mat vec xxx\n")
+        m = kohaku.Machine(str(tmp_path / "r64.txt"))
+        m.run(123)
     path = str(tmp_path / "r64.ck")
     m.save(path)
     r = kohaku.Machine.restore(path)
