@@ -66,11 +66,12 @@ struct kh_mpi {
     unsigned rode_mesh;
     uint32_t rode_off;
     /* Lane promises (promise.c): the agreed earliest cycle any rank could
-     * put anything on a lane, valid for the windows of the run under way
-     * (a host access between runs may change what the ranks hold). */
+     * put anything on a lane, made at the agreement of cycle promise_at;
+     * void once the host touches the machine (share, rides) or the clock
+     * goes back before it (a run until idle ends where the last step did). */
     kh_promise promise;
     unsigned mesh_lo, mesh_hi; /* this rank's meshes */
-    kh_cycle promised;
+    kh_cycle promised, promise_at;
     int promise_ok;
     int promises;     /* KOHAKU_MPI_PROMISES=0 turns them off (windows of the lookahead, as before) */
     int timing;       /* KOHAKU_MPI_COUNTS: the clocks are read */
@@ -160,6 +161,7 @@ static void agree(void *ctx, kh_cycle *next, kh_cycle *reached)
     MPI_Allreduce(MPI_IN_PLACE, v, 5, MPI_UINT64_T, d->op, d->comm);
     d->word = v[3];
     d->promised = v[4];
+    d->promise_at = at;
     d->promise_ok = 1;
     if (riding) {
         d->ride_seq++;
@@ -233,9 +235,9 @@ static kh_cycle window_end(void *ctx, kh_cycle from)
     /* Nothing reaches a lane before the promise, so nothing arrives before
      * it + lookahead. Not while the engine has anything to do: it may write
      * any mesh's registers (a doorbell, a mover's GO) after the promise
-     * was made; nor in a run's first window (the host may have). */
+     * was made. */
     kh_cycle lane_end = w;
-    if (w != KH_NEVER && !k && d->promise_ok && d->promised > from)
+    if (w != KH_NEVER && !k && d->promise_ok && from >= d->promise_at && d->promised > from)
         w = d->promised >= KH_NEVER - d->lookahead ? KH_NEVER : d->promised + d->lookahead;
     if (w != lane_end) d->counts.promised++;
     if (k == 2 && at > from) {
@@ -340,6 +342,7 @@ static void share(void *ctx, unsigned mesh, void *bytes, size_t n)
 {
     kh_mpi *d = ctx;
     int root = mesh < d->nmeshes ? d->owner[mesh] : 0;
+    d->promise_ok = 0; /* a host access (or the engine's sample) may change what a mesh holds */
     uint8_t *b = bytes;
     double t = d->timing ? clock_s(CLOCK_MONOTONIC) : 0;
     for (size_t k = 0; k < n;) { /* counts are int */
@@ -383,7 +386,6 @@ static void run_begins(void *ctx, kh_cycle end)
 {
     kh_mpi *d = ctx;
     d->run_end = end;
-    d->promise_ok = 0; /* made before the host's accesses since */
 }
 
 static int ridden(void *ctx, unsigned mesh, uint32_t off, kh_cycle now, uint64_t after, uint64_t *v, int *idle)
@@ -397,7 +399,13 @@ static int ridden(void *ctx, unsigned mesh, uint32_t off, kh_cycle now, uint64_t
     return 1;
 }
 
-static uint64_t rides(void *ctx) { return ((kh_mpi *)ctx)->ride_seq; }
+/* Asked by every host write before it reaches the machine. */
+static uint64_t rides(void *ctx)
+{
+    kh_mpi *d = ctx;
+    d->promise_ok = 0;
+    return d->ride_seq;
+}
 
 void kh_mpi_meshes(const kh_mpi *d, int rank, unsigned *lo, unsigned *hi)
 {
