@@ -382,11 +382,7 @@ static void ride(void *ctx, unsigned mesh, uint32_t off,
     d->ride_card = card;
 }
 
-static void run_begins(void *ctx, kh_cycle end)
-{
-    kh_mpi *d = ctx;
-    d->run_end = end;
-}
+static void run_begins(void *ctx, kh_cycle end) { ((kh_mpi *)ctx)->run_end = end; }
 
 static int ridden(void *ctx, unsigned mesh, uint32_t off, kh_cycle now, uint64_t after, uint64_t *v, int *idle)
 {
