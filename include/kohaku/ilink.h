@@ -73,6 +73,11 @@ int kh_node_ilink_join(kh_node *lower, kh_node *upper, char *err, size_t errlen)
  * it. 0, or -1 for a malformed record. */
 int kh_node_ilink_export(kh_node *n, unsigned link, uint8_t **buf, size_t *len, size_t *cap, kh_cycle *first);
 int kh_node_ilink_import(kh_node *n, unsigned link, const uint8_t *buf, size_t len);
+/* Lane promises (docs/mpi.md): c, a component of node n's mesh with work
+ * pending, can go on without anything of the mesh reaching its interlink.
+ * Only the mover on a walk inside the mesh and the memory path serving it
+ * alone can; every other part, the interlink first, answers 0. */
+int kh_node_busy_stays_local(kh_node *n, const kh_comp *c);
 
 /* A client write of AUX_CFG register reg (0x80..0xF8) arriving in cycle now;
  * it takes effect in cycle now + 1. Returns 0, or -1 for a register profile S

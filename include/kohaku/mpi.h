@@ -20,7 +20,8 @@ typedef struct kh_mpi kh_mpi;
  * partition it. NULL with a message (more ranks than meshes, no memory).
  * Options from the environment, for tests: KOHAKU_MPI_ORDER=reverse gives
  * rank r the meshes of rank K-1-r; KOHAKU_MPI_JITTER=N sleeps up to N
- * microseconds (seeded by rank) before every agreement. */
+ * microseconds (seeded by rank) before every agreement; KOHAKU_MPI_PROMISES=0
+ * turns the lane promises off (every window at most the lookahead). */
 kh_mpi *kh_mpi_attach(kh_machine *m, char *err, size_t errlen);
 /* Before freeing the machine: the sync and the card's sharing come off
  * (the machine still steps only this rank's meshes). */
@@ -49,6 +50,7 @@ typedef struct kh_mpi_counts {
     uint64_t engine_shares;            /* of shares: the engine's POLL samples */
     uint64_t folded;                   /* host reads whose value rode on the idleness agreement (no broadcast) */
     uint64_t ridden;                   /* host reads answered by the agreement that ended the run before them */
+    uint64_t promised;                 /* windows run past the lookahead on the ranks' lane promises */
     /* This rank, from its first window to its last agreement: wall and CPU
      * seconds, and the seconds spent inside the agreements (lane exchange
      * included) and the broadcasts, waiting for the other ranks or not. */

@@ -506,6 +506,10 @@ void kh_sim_set_sync(kh_sim *sim, const kh_sync_ops *ops, void *ctx);
 /* Some component has advanced work the end of the run will settle (a
  * value read now may not be what a read after the run sees). */
 int kh_sim_unsettled(const kh_sim *sim);
+/* Set bit id of mask (nwords words) for each component with a wake pending
+ * or work to settle; returns 1 if a timer is armed (timers name no
+ * component). For a sync's lane promises (docs/mpi.md). */
+int kh_sim_pending(const kh_sim *sim, uint64_t *mask, unsigned nwords);
 const kh_sync_ops *kh_sim_sync(const kh_sim *sim);
 void *kh_sim_sync_ctx(const kh_sim *sim);
 /* Step only components [lo, hi) and those marked again later; a wake of any

@@ -14,6 +14,7 @@
 #include "kohaku/card.h"
 #include "kohaku/ilink.h"
 #include "kohaku/mpi.h"
+#include "mpi/promise.h"
 
 #define MPI_MAX_MESHES KH_MACHINE_MAX_MESHES
 
@@ -64,6 +65,15 @@ struct kh_mpi {
     kh_cycle run_end;  /* the end of the run whose windows are under way */
     unsigned rode_mesh;
     uint32_t rode_off;
+    /* Lane promises (promise.c): the agreed earliest cycle any rank could
+     * put anything on a lane, made at the agreement of cycle promise_at;
+     * void once the host touches the machine (share, rides) or the clock
+     * goes back before it (a run until idle ends where the last step did). */
+    kh_promise promise;
+    unsigned mesh_lo, mesh_hi; /* this rank's meshes */
+    kh_cycle promised, promise_at;
+    int promise_ok;
+    int promises;     /* KOHAKU_MPI_PROMISES=0 turns them off (windows of the lookahead, as before) */
     int timing;       /* KOHAKU_MPI_COUNTS: the clocks are read */
     double t0, c0;
 };
@@ -84,9 +94,9 @@ static void mark_end(kh_mpi *d)
     d->counts.last_cycle = kh_sim_now(d->sim);
 }
 
-/* The agreement's four words: min next wake, min of (NEVER - reached),
+/* The agreement's five words: min next wake, min of (NEVER - reached),
  * or of the lane bits (and RIDE_UNSETTLED), or of the word one owner
- * shares (idle_share, ride). */
+ * shares (idle_share, ride), min of the ranks' lane promises. */
 #define RIDE_UNSETTLED (UINT64_C(1) << 63)
 
 static int owns(void *ctx, unsigned mesh);
@@ -95,11 +105,12 @@ static void agree_op(void *in, void *inout, int *len, MPI_Datatype *type)
     (void)type;
     const uint64_t *a = in;
     uint64_t *b = inout;
-    for (int i = 0; i + 3 < *len; i += 4) {
+    for (int i = 0; i + 4 < *len; i += 5) {
         if (a[i] < b[i]) b[i] = a[i];
         if (a[i + 1] < b[i + 1]) b[i + 1] = a[i + 1];
         b[i + 2] |= a[i + 2];
         b[i + 3] |= a[i + 3];
+        if (a[i + 4] < b[i + 4]) b[i + 4] = a[i + 4];
     }
 }
 
@@ -114,7 +125,7 @@ static void jitter(kh_mpi *d)
 static void agree(void *ctx, kh_cycle *next, kh_cycle *reached)
 {
     kh_mpi *d = ctx;
-    uint64_t v[4] = {*next, KH_NEVER - *reached, 0, d->word};
+    uint64_t v[5] = {*next, KH_NEVER - *reached, 0, d->word, d->promises ? KH_NEVER : 0};
     /* The agreement at the end of a run (the kernel settles there) or
      * between runs: a read now, after the export, is the read the host
      * would make after it, if every process has settled. (Not an earlier
@@ -130,6 +141,13 @@ static void agree(void *ctx, kh_cycle *next, kh_cycle *reached)
         if (r < 0) MPI_Abort(d->comm, 1); /* out of memory mid-run: the ranks cannot go on apart */
         if (r) v[2] |= UINT64_C(1) << l->out_bit;
         if (first < v[0]) v[0] = first;
+        if (first < v[4]) v[4] = first; /* the peer may answer (a credit) as it arrives */
+    }
+    if (d->promises && d->lookahead != KH_NEVER) {
+        kh_cycle mine;
+        if (kh_promise_meshes(&d->promise, d->m, d->mesh_lo, d->mesh_hi, at, &mine))
+            MPI_Abort(d->comm, 1); /* out of memory mid-run: the ranks cannot go on apart */
+        if (mine < v[4]) v[4] = mine;
     }
     /* after the export, as a read after the agreement would be */
     if (riding) {
@@ -140,8 +158,11 @@ static void agree(void *ctx, kh_cycle *next, kh_cycle *reached)
     }
     jitter(d);
     double t = d->timing ? clock_s(CLOCK_MONOTONIC) : 0;
-    MPI_Allreduce(MPI_IN_PLACE, v, 4, MPI_UINT64_T, d->op, d->comm);
+    MPI_Allreduce(MPI_IN_PLACE, v, 5, MPI_UINT64_T, d->op, d->comm);
     d->word = v[3];
+    d->promised = v[4];
+    d->promise_at = at;
+    d->promise_ok = 1;
     if (riding) {
         d->ride_seq++;
         d->ride_ok = !(v[2] & RIDE_UNSETTLED);
@@ -211,6 +232,14 @@ static kh_cycle window_end(void *ctx, kh_cycle from)
     kh_cycle w = d->lookahead == KH_NEVER ? KH_NEVER : from + d->lookahead, at;
     uint32_t addr;
     int k = kh_engine_next_action(kh_card_engine(d->card), &at, &addr);
+    /* Nothing reaches a lane before the promise, so nothing arrives before
+     * it + lookahead. Not while the engine has anything to do: it may write
+     * any mesh's registers (a doorbell, a mover's GO) after the promise
+     * was made. */
+    kh_cycle lane_end = w;
+    if (w != KH_NEVER && !k && d->promise_ok && from >= d->promise_at && d->promised > from)
+        w = d->promised >= KH_NEVER - d->lookahead ? KH_NEVER : d->promised + d->lookahead;
+    if (w != lane_end) d->counts.promised++;
     if (k == 2 && at > from) {
         /* a sample after from starts a window of its own (begin shares it) */
         if (at < w) w = at;
@@ -221,7 +250,7 @@ static kh_cycle window_end(void *ctx, kh_cycle from)
     }
     d->in_window = 1;
     d->win_end = w;
-    d->win_cause = w == (d->lookahead == KH_NEVER ? KH_NEVER : from + d->lookahead) ? KH_MPI_LOOKAHEAD : KH_MPI_ENGINE;
+    d->win_cause = w >= lane_end ? KH_MPI_LOOKAHEAD : KH_MPI_ENGINE;
     return w;
 }
 
@@ -313,6 +342,7 @@ static void share(void *ctx, unsigned mesh, void *bytes, size_t n)
 {
     kh_mpi *d = ctx;
     int root = mesh < d->nmeshes ? d->owner[mesh] : 0;
+    d->promise_ok = 0; /* a host access (or the engine's sample) may change what a mesh holds */
     uint8_t *b = bytes;
     double t = d->timing ? clock_s(CLOCK_MONOTONIC) : 0;
     for (size_t k = 0; k < n;) { /* counts are int */
@@ -365,7 +395,13 @@ static int ridden(void *ctx, unsigned mesh, uint32_t off, kh_cycle now, uint64_t
     return 1;
 }
 
-static uint64_t rides(void *ctx) { return ((kh_mpi *)ctx)->ride_seq; }
+/* Asked by every host write before it reaches the machine. */
+static uint64_t rides(void *ctx)
+{
+    kh_mpi *d = ctx;
+    d->promise_ok = 0;
+    return d->ride_seq;
+}
 
 void kh_mpi_meshes(const kh_mpi *d, int rank, unsigned *lo, unsigned *hi)
 {
@@ -405,6 +441,7 @@ kh_mpi *kh_mpi_attach(kh_machine *m, char *err, size_t errlen)
         kh_mpi_meshes(d, r, &lo, &hi);
         for (unsigned i = lo; i < hi; i++) d->owner[i] = r;
     }
+    kh_mpi_meshes(d, d->rank, &d->mesh_lo, &d->mesh_hi);
     /* Each link whose ends are on two ranks: bit 2i carries mesh i's
      * records up to mesh i+1, bit 2i+1 mesh i+1's down to mesh i. */
     for (unsigned i = 0; i + 1 < d->nmeshes; i++) {
@@ -419,6 +456,8 @@ kh_mpi *kh_mpi_attach(kh_machine *m, char *err, size_t errlen)
     d->jitter = j ? (unsigned)strtoul(j, NULL, 10) : 0;
     d->seed = 2654435761u * (unsigned)(d->rank + 1);
     d->timing = getenv("KOHAKU_MPI_COUNTS") != NULL;
+    const char *pr = getenv("KOHAKU_MPI_PROMISES");
+    d->promises = !pr || strcmp(pr, "0");
     unsigned last = 0;
     for (unsigned i = 0; i < d->nmeshes; i++) {
         unsigned lo, hi;
@@ -449,6 +488,7 @@ void kh_mpi_detach(kh_mpi *d)
     kh_sim_set_sync(d->sim, NULL, NULL);
     kh_card_set_dist(d->card, NULL);
     MPI_Op_free(&d->op);
+    kh_promise_free(&d->promise);
     for (unsigned i = 0; i < d->nlanes; i++) {
         free(d->lane[i].out);
         free(d->lane[i].in);

@@ -125,6 +125,12 @@ typedef struct kh_mover_remote {
 void kh_mover_set_remote(kh_mover *m, const kh_mover_remote *r);
 /* The interlink sent a remote burst's last word: its posted answer is due at `at`. */
 void kh_mover_remote_b(kh_mover *m, kh_cycle at);
+/* docs/mpi.md "Lane promises" (mover_reach.c, ilink_reach.c): the mover
+ * can no longer reach the interlink while every write it may still make
+ * lands in mesh `mesh`; the interlink's mesh id is settled (no register
+ * write queued) and is *mesh. Both only read. */
+int kh_mover_stays_local(const kh_mover *m, unsigned mesh);
+int kh_ilink_settled_mesh(const kh_ilink *il, unsigned *mesh);
 
 /* ---- interlink (ilink*.c, control.md §7) ---- */
 kh_ilink *kh_ilink_new(kh_node *n, char *err, size_t errlen);

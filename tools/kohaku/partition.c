@@ -170,6 +170,8 @@ static void report_counts(kh_mpi *d)
             (unsigned long long)n.engine_shares, (unsigned long long)n.folded, (unsigned long long)n.ridden, (unsigned long long)cycles,
             cycles ? 1000.0 * (double)n.windows / (double)cycles : 0.0,
             cycles ? 1000.0 * (double)n.shares / (double)cycles : 0.0);
+    fprintf(stderr, "kohaku: mpi: windows run past the lookahead on lane promises: %llu\n",
+            (unsigned long long)n.promised);
     for (int r = 0; r < size; r++) {
         unsigned lo, hi;
         kh_mpi_meshes(d, r, &lo, &hi);

@@ -655,3 +655,15 @@ kh_conv *kh_conv_new(kh_node *n, unsigned nch)
     return cv;
 }
 
+
+int kh_conv_serves_only(const kh_conv *cv, const kh_comp *owner)
+{
+    for (unsigned ch = 0; ch < CONV_MAX_CH; ch++) {
+        const kh_creq *r = cv->rq[ch];
+        if (!r || r->owner == owner) continue;
+        if (kh_ring_count(&r->rd) || kh_ring_count(&r->wr) || kh_ring_count(&r->a.beats) ||
+            kh_ring_count(&r->a.bs) || r->a.wr_open)
+            return 0;
+    }
+    return 1;
+}

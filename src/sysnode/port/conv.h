@@ -58,6 +58,11 @@ kh_creq *kh_conv_requester(kh_conv *cv, unsigned ch, kh_comp *owner, const char 
  * from the AW handshake to the first W beat the requester offers. */
 void kh_conv_set_lat(kh_creq *r, unsigned r_skid, unsigned w_lead);
 
+/* No requester but `owner` has a request waiting, granted or answered and
+ * not yet taken: what the path does next is only `owner`'s (docs/mpi.md
+ * "Lane promises"). */
+int kh_conv_serves_only(const kh_conv *cv, const kh_comp *owner);
+
 /* Push one read burst of `beats` 32-byte beats from addr (low 5 bits
  * ignored). functional: return the data. 0 ok, -1 out of memory. */
 int kh_conv_read(kh_creq *r, uint64_t addr, unsigned beats, uint64_t tag, int functional,

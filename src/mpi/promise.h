@@ -1,0 +1,20 @@
+/* Lane promises (docs/mpi.md "Lane promises"): how soon this rank's meshes
+ * could put anything on a lane. */
+#ifndef KOHAKU_MPI_PROMISE_H
+#define KOHAKU_MPI_PROMISE_H
+
+#include "kohaku/machine.h"
+
+typedef struct kh_promise {
+    uint64_t *mask; /* the kernel's pending components, one bit each */
+    unsigned nwords;
+} kh_promise;
+
+/* The earliest cycle (>= now) at which anything of meshes [lo, hi) could
+ * reach an interlink with no input from outside them: now, or KH_NEVER
+ * when every part with work pending is one that provably cannot
+ * (kh_node_busy_stays_local). 0 on success, -1 out of memory. */
+int kh_promise_meshes(kh_promise *p, kh_machine *m, unsigned lo, unsigned hi, kh_cycle now, kh_cycle *earliest);
+void kh_promise_free(kh_promise *p);
+
+#endif

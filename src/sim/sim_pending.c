@@ -1,0 +1,22 @@
+/* Which components the kernel holds anything for (docs/mpi.md "Lane
+ * promises"): a wake in the wheel or the heap, or work the end of the run
+ * will settle. Read between windows only; nothing changes. */
+#include <string.h>
+
+#include "sim/sim_int.h"
+
+int kh_sim_pending(const kh_sim *sim, uint64_t *mask, unsigned nwords)
+{
+    memset(mask, 0, (size_t)nwords * sizeof *mask);
+    const kh_sched *s = &sim->sched;
+    for (unsigned w = 0; w < s->nwords && w < nwords; w++)
+        for (unsigned k = 0; k < KH_WHEEL; k++) mask[w] |= s->wheel[w * KH_WHEEL + k];
+    for (size_t i = 0; i < sim->nheap; i++)
+        if (sim->heap[i].id / 64 < nwords) mask[sim->heap[i].id / 64] |= UINT64_C(1) << (sim->heap[i].id % 64);
+    for (const kh_comp *c = sim->unsettled; c; c = c->next_unsettled)
+        if (c->id / 64 < nwords) mask[c->id / 64] |= UINT64_C(1) << (c->id % 64);
+    /* a timer belongs to no component id: the caller cannot tell whose */
+    for (unsigned k = 0; k < KH_WHEEL; k++)
+        if (s->timers[k]) return 1;
+    return 0;
+}

@@ -1,0 +1,11 @@
+/* The interlink's mesh id as every later cycle will see it (docs/mpi.md
+ * "Lane promises"): settled when no register write is queued (they apply
+ * lazily, without a wake) and no fault waits to be raised. Only reads. */
+#include "sysnode/ilink/ilink_int.h"
+
+int kh_ilink_settled_mesh(const kh_ilink *il, unsigned *mesh)
+{
+    if (kh_ring_count(&il->regw) || il->fault_ext || il->st.mesh != il->old.mesh) return 0;
+    *mesh = il->st.mesh;
+    return 1;
+}

@@ -1,0 +1,134 @@
+#!/bin/sh
+# Lane promises (docs/mpi.md "Lane promises"): a window may run past
+# ilink_lat only while nothing of any rank's meshes can reach a lane. Two
+# four-mesh sessions where every mesh's mover copies 2,000 words at once:
+# into its own mesh (the promise is long: the windows run to the run's
+# end, and the agreements must drop to a quarter of those without
+# promises, KOHAKU_MPI_PROMISES=0), and into the next mesh (a remote walk:
+# the promise stays at the agreement's cycle, no window runs past
+# ilink_lat), then both at once. Each gives the one-process stdout,
+# stderr, stats, heat map and trace (per mesh) at 2, 3 and 4 ranks, in
+# both rank orders, at ilink_lat 1 and 8. Needs Open MPI and the MPI
+# build, as tests/cli/mpi.sh.
+. tests/cli/lib.inc
+plan 11
+MPIK=${KOHAKU_MPI:-}
+lack=""
+command -v mpirun >/dev/null 2>&1 || lack=openmpi-bin
+[ -n "$MPIK" ] && [ -x "$MPIK" ] || lack="$lack libopenmpi-dev"
+if [ -n "$lack" ]; then
+    skip_all "needs mpirun and the Open MPI build of kohaku (make test builds it when mpicc is found)" $lack
+    exit $?
+fi
+export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
+export OMPI_MCA_btl=self,vader,tcp OMPI_MCA_btl_tcp_if_include=lo OMPI_MCA_oob_tcp_if_include=lo
+RANK_ASAN="ASAN_OPTIONS=${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0" # as tests/cli/mpi.sh
+mpi() { n=$1; shift; env "$RANK_ASAN" mpirun --oversubscribe -n "$n" "$MPIK" "$@"; }
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+PY=/usr/bin/python3
+same_trace() {
+    if [ -x $PY ]; then
+        $PY tests/cli/trace_by_mesh.py "$1" > "$tmp/tr1.txt" && $PY tests/cli/trace_by_mesh.py "$2" > "$tmp/tr2.txt" \
+            && grep -q '^   ' "$tmp/tr1.txt" && cmp -s "$tmp/tr1.txt" "$tmp/tr2.txt"
+    else
+        cmp -s "$1" "$2"
+    fi
+}
+# same_run "description" K MACHINE SESSION: every output equal to one process's
+same_run() {
+    desc=$1; n=$2; mach=$3; sess=$4
+    rm -f "$tmp/one.svg" "$tmp/k.svg"
+    $KOHAKU run "$mach" "$sess" --stats "$tmp/one.json" --trace "$tmp/one.trace" --report --heatmap "$tmp/one.svg" \
+        > "$tmp/one.txt" 2>"$tmp/one.err"
+    mpi "$n" run "$mach" "$sess" --stats "$tmp/k.json" --trace "$tmp/k.trace" --report --heatmap "$tmp/k.svg" \
+        > "$tmp/k.txt" 2>"$tmp/k.err"
+    rc=$?
+    if [ "$rc" -eq 0 ] && cmp -s "$tmp/one.txt" "$tmp/k.txt" && cmp -s "$tmp/one.json" "$tmp/k.json" \
+        && cmp -s "$tmp/one.err" "$tmp/k.err" && [ -s "$tmp/one.json" ] && grep -q '^report: run ' "$tmp/one.txt" \
+        && cmp -s "$tmp/one.svg" "$tmp/k.svg" && same_trace "$tmp/one.trace" "$tmp/k.trace"; then
+        kh_pass=$((kh_pass + 1))
+    else
+        kh_fail=$((kh_fail + 1)); echo "FAIL $kh_name: $desc (exit $rc)"
+        diff "$tmp/one.txt" "$tmp/k.txt" | head -n 5; head -n 5 "$tmp/k.err"
+    fi
+}
+
+# copies TARGETS: mesh m's mover copies 2,000 words (its 64 uploaded bytes
+# 1,000 times over) to DRAM 0x100000 of mesh TARGETS[m]; all four start
+# before any is waited for. Register words by isa/mover.isa: the header
+# {ndim, base, sel}, a dimension {stride, count, dim, sel} committed by
+# 0x20, then GO (COPY).
+copies() {
+    m=0
+    for t in "$@"; do
+        echo "mesh $m"
+        printf 'upload DRAM(0x1000) hex %s\n' "$(printf '%02x' $(seq $((m * 64)) $((m * 64 + 63))) | tr -d ' ')"
+        printf 'write AUX_CFG(0x10) 0x%x\n' $(((2 << 44) | (m << 40) | (0x1000 << 4)))
+        printf 'write AUX_CFG(0x18) 0x%x\nwrite AUX_CFG(0x20) 0\n' $(((32 << 20) | (2 << 4)))
+        printf 'write AUX_CFG(0x18) 0x%x\nwrite AUX_CFG(0x20) 0\n' $(((1000 << 4) | (1 << 1)))
+        printf 'write AUX_CFG(0x10) 0x%x\n' $(((1 << 44) | (t << 40) | (0x100000 << 4) | 1))
+        printf 'write AUX_CFG(0x18) 0x%x\nwrite AUX_CFG(0x20) 0\n' $(((32 << 20) | (2000 << 4) | 1))
+        echo "write AUX_CFG(0x00) 0x10008"
+        m=$((m + 1))
+    done
+    for m in 0 1 2 3; do printf 'mesh %s\npoll AUX_STAT 0 mask 1 limit 1000000\n' $m; done
+    echo "idle"
+    # the copies' last words, where they landed (checked against the one process)
+    for m in 0 1 2 3; do printf 'mesh %s\ndump DRAM(0x10f9c0) 64\n' $m; done
+}
+copies 0 1 2 3 > "$tmp/local.session"
+copies 1 2 3 0 > "$tmp/remote.session"
+copies 0 2 2 3 > "$tmp/mixed.session"
+for lat in 1 8; do
+    printf 'machine\nmesh default\nmesh default\nmesh default\nmesh default\nparam ilink_lat=%s\n' $lat \
+        > "$tmp/four$lat.machine"
+done
+# The copies landed where they were sent (an independent expectation: the
+# walk's last dimension is innermost, so the range ends with the source's
+# second word 1,000 times over; mesh 3's is its bytes 224..255).
+$KOHAKU run "$tmp/four8.machine" "$tmp/remote.session" > "$tmp/remote.txt" 2>&1
+want=$(printf '%02x' $(seq 224 255))
+if [ "$(grep -c "^0x1[0-9a-f]*: $want$" "$tmp/remote.txt")" = 2 ]; then kh_pass=$((kh_pass + 1))
+else kh_fail=$((kh_fail + 1)); echo "FAIL $kh_name: mesh 3's copy is not in mesh 0's DRAM"; head -n 20 "$tmp/remote.txt"; fi
+
+for s in local remote mixed; do
+    same_run "$s copies, ilink_lat 8, 2 ranks" 2 "$tmp/four8.machine" "$tmp/$s.session"
+    KOHAKU_MPI_ORDER=reverse same_run "$s copies, ilink_lat 1, 4 ranks, reverse order" 4 "$tmp/four1.machine" \
+        "$tmp/$s.session"
+done
+KOHAKU_MPI_JITTER=200 same_run "mixed copies, ilink_lat 1, 3 ranks, random delays" 3 "$tmp/four1.machine" \
+    "$tmp/mixed.session"
+
+# agreements RANKS SESSION [PROMISES]: the run's agreement count in $count,
+# the windows run past the lookahead in $past (a deterministic figure)
+agreements() {
+    KOHAKU_MPI_PROMISES=${3:-1} KOHAKU_MPI_COUNTS=1 mpi "$1" run "$tmp/four8.machine" "$2" > /dev/null 2> "$tmp/c.err"
+    past=$(sed -n 's/.*windows run past the lookahead on lane promises: \([0-9]*\)$/\1/p' "$tmp/c.err")
+    count=$(sed -n 's/.*lookahead 8, \([0-9]*\) agreements,.*/\1/p' "$tmp/c.err")
+}
+agreements 2 "$tmp/local.session"
+on=$count on_past=$past local2=$count
+agreements 2 "$tmp/local.session" 0
+off=$count
+if [ -n "$on" ] && [ -n "$off" ] && [ "$off" -gt 0 ] && [ $((on * 4)) -lt "$off" ] && [ "$on_past" -gt 0 ] \
+    && [ "$past" = 0 ]
+then kh_pass=$((kh_pass + 1))
+else kh_fail=$((kh_fail + 1)); echo "FAIL $kh_name: local copies: $on agreements with promises ($on_past past the lookahead), $off without ($past)"; fi
+# a remote walk is a lane's business from its first element: no window
+# runs past ilink_lat while one moves (at most a few at the very end)
+agreements 2 "$tmp/remote.session"
+on=$count on_past=$past
+agreements 2 "$tmp/remote.session" 0
+off=$count
+if [ -n "$on" ] && [ -n "$off" ] && [ $((on * 10)) -ge $((off * 9)) ] && [ "$on_past" -lt 10 ]; then
+    kh_pass=$((kh_pass + 1))
+else kh_fail=$((kh_fail + 1)); echo "FAIL $kh_name: remote copies: $on agreements ($on_past past the lookahead), $off without"; fi
+# one remote walk among local ones holds every rank to ilink_lat while it
+# runs (the local ones' tail may run past it once it is over): at 4 ranks, the mixed copies take more than twice the agreements of
+# the local ones (2 ranks, above: every window is agreed by all ranks, so
+# the count does not depend on their number)
+agreements 4 "$tmp/mixed.session"
+if [ -n "$count" ] && [ "$count" -gt $((local2 * 2)) ]; then kh_pass=$((kh_pass + 1))
+else kh_fail=$((kh_fail + 1)); echo "FAIL $kh_name: 4 ranks: mixed copies $count agreements ($past past), local $local2"; fi
+finish
