@@ -204,6 +204,67 @@ static void refusals_name_what_breaks(void)
     kh_machine_free(mc);
 }
 
+/* kh_ck_sparse keeps a mostly-zero table as its non-zero entries and reads
+ * it back whole; an index outside the table or out of order is refused, as
+ * kh_ck_below refuses a position past its ring. */
+static int error_has(const kh_ck *ck, const char *what)
+{
+    char e[1100];
+    snprintf(e, sizeof e, "%s", kh_ck_error(ck));
+    return strstr(e, what) != NULL;
+}
+
+static void sparse_tables_and_positions(void)
+{
+    uint16_t t[1000] = {0}, u[1000];
+    t[3] = 7;
+    t[999] = 0xffff;
+    kh_ck *w = kh_ck_writer();
+    kh_ck_sparse(w, t, sizeof *t, 1000, "t");
+    size_t n;
+    const uint8_t *b = kh_ck_data(w, &n);
+    CHECK_EQ(n, 8 + 2 * (8 + 2)); /* the count, then two (index, value) */
+    memset(u, 0x55, sizeof u);
+    kh_ck *r = kh_ck_reader(b, n);
+    kh_ck_sparse(r, u, sizeof *u, 1000, "t");
+    CHECK(!kh_ck_failed(r) && !kh_ck_left(r) && !memcmp(t, u, sizeof t));
+    kh_ck_free(r);
+    kh_ck_free(w);
+    /* hand-made: one entry at index 1000 of a table of 1000 */
+    w = kh_ck_writer();
+    uint64_t one = 1, at = 1000;
+    uint16_t v = 1;
+    KH_CK(w, one), KH_CK(w, at), KH_CK(w, v);
+    b = kh_ck_data(w, &n);
+    r = kh_ck_reader(b, n);
+    kh_ck_sparse(r, u, sizeof *u, 1000, "a test table");
+    CHECK(error_has(r, "a test table is 1000, not below 1000"));
+    kh_ck_free(r);
+    kh_ck_free(w);
+    /* two entries, the second before the first */
+    w = kh_ck_writer();
+    uint64_t two = 2, a1 = 5, a2 = 4;
+    KH_CK(w, two), KH_CK(w, a1), KH_CK(w, v), KH_CK(w, a2), KH_CK(w, v);
+    b = kh_ck_data(w, &n);
+    r = kh_ck_reader(b, n);
+    kh_ck_sparse(r, u, sizeof *u, 1000, "t");
+    CHECK(error_has(r, "index 4 after 5"));
+    kh_ck_free(r);
+    kh_ck_free(w);
+    /* a ring's head: below its size on restore, never checked on save */
+    w = kh_ck_writer();
+    kh_ck_below(w, 9, 8, "a ring's head");
+    CHECK(!kh_ck_failed(w));
+    b = kh_ck_data(w, &n);
+    r = kh_ck_reader(b, n);
+    kh_ck_below(r, 7, 8, "a ring's head");
+    CHECK(!kh_ck_failed(r));
+    kh_ck_below(r, 8, 8, "a ring's head");
+    CHECK(error_has(r, "a ring's head is 8, not below 8"));
+    kh_ck_free(r);
+    kh_ck_free(w);
+}
+
 /* ---- kohaku bench noc's machine: a mesh of test endpoints ---- */
 
 /* The bench's default picture (tools/kohaku/bench_noc.c). */
@@ -383,6 +444,7 @@ int main(void)
     KH_RUN(crc32_of_the_check_string);
     KH_RUN(a_gemm_saved_mid_run_resumes_exactly);
     KH_RUN(refusals_name_what_breaks);
+    KH_RUN(sparse_tables_and_positions);
     KH_RUN(bench_noc_traffic_resumes_exactly);
     KH_RUN(bench_noc_other_rate_refused);
     return kh_test_end("t_ckpt");

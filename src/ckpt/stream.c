@@ -196,16 +196,11 @@ uint64_t kh_ck_count(kh_ck *ck, uint64_t n, uint64_t max, const char *what)
     return n;
 }
 
-uint64_t kh_ck_below(kh_ck *ck, uint64_t i, uint64_t n, const char *what)
+void kh_ck_below(kh_ck *ck, uint64_t v, uint64_t n, const char *what)
 {
-    KH_CK(ck, i);
-    if (ck->err[0]) return 0;
-    if (i >= n) {
-        kh_ck_fail(ck, "%s: %s %llu is outside its %llu entries", ck->where, what, (unsigned long long)i,
+    if (ck->loading && !ck->err[0] && v >= n)
+        kh_ck_fail(ck, "%s: %s is %llu, not below %llu", ck->where, what, (unsigned long long)v,
                    (unsigned long long)n);
-        return 0;
-    }
-    return i;
 }
 
 static int all_zero(const uint8_t *p, size_t n)
@@ -231,8 +226,11 @@ void kh_ck_sparse(kh_ck *ck, void *a, size_t size, size_t n, const char *what)
             KH_CK(ck, at);
             kh_ck_scalar(ck, b + i * size, size);
         } else {
-            uint64_t at = kh_ck_below(ck, 0, n, what);
-            if (!ck->err[0] && at < next) {
+            uint64_t at = 0;
+            KH_CK(ck, at);
+            kh_ck_below(ck, at, n, what);
+            if (ck->err[0]) return;
+            if (at < next) {
                 kh_ck_fail(ck, "%s: %s: index %llu after %llu (not in order)", ck->where, what,
                            (unsigned long long)at, (unsigned long long)(next - 1));
                 return;
