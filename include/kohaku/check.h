@@ -95,6 +95,10 @@ void kh_check_get_counts(const kh_check *c, kh_check_counts *out);
  * with the same meshes. */
 struct kh_ck;
 void kh_check_ckpt(kh_check *c, struct kh_ck *ck);
+/* The counts start over at 0 (the stream state stays): under MPI every
+ * rank restores the whole machine's counts, and the ranks' counts are
+ * summed, so all but one rank drop them. */
+void kh_check_clear_counts(kh_check *c);
 /* Where findings go from now on (a restored checker handed to a new reporter). */
 void kh_check_set_report(kh_check *c, kh_check_report_fn report, void *ctx);
 

@@ -278,6 +278,8 @@ void kh_check_detach(kh_check *c)
 
 void kh_check_get_counts(const kh_check *c, kh_check_counts *out) { *out = c->counts; }
 
+void kh_check_clear_counts(kh_check *c) { memset(&c->counts, 0, sizeof c->counts); }
+
 void kh_check_set_report(kh_check *c, kh_check_report_fn fn, void *ctx)
 {
     c->cfg.report = fn;
