@@ -1,7 +1,8 @@
 /* fuzz-max-len: 40000 */
 /* The checkpoint reader (docs/checkpoint.md) on arbitrary bytes: refused
- * with a message or restored, never a crash, a leak or a hang. The seed is
- * the saxpy map at cycle 0 with small FIFOs (kohaku run --param ...). */
+ * with a message or restored, never a crash, a leak or a hang. The seeds
+ * are the saxpy map at cycle 0 with small FIFOs (kohaku run --param ...),
+ * once with the flit checker on (its CHCK section). */
 #include <stddef.h>
 #include <stdint.h>
 #include <stdlib.h>

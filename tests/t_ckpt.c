@@ -13,9 +13,11 @@
 #include "kohaku/ckpt.h"
 #include "kohaku/cu.h"
 #include "kohaku/gemm.h"
+#include "kohaku/mesh.h"
 #include "kohaku/params.h"
 #include "kohaku/rv64.h"
 #include "kohaku/trace.h"
+#include "kohaku/traffic.h"
 #include "rv64/sys_int.h"
 #include "support/test.h"
 
@@ -482,6 +484,241 @@ static void refusals_name_what_breaks(void)
     kh_machine_free(mc);
 }
 
+/* kh_ck_sparse keeps a mostly-zero table as its non-zero entries and reads
+ * it back whole; an index outside the table or out of order is refused, as
+ * kh_ck_below refuses a position past its ring. */
+static int error_has(const kh_ck *ck, const char *what)
+{
+    char e[1100];
+    snprintf(e, sizeof e, "%s", kh_ck_error(ck));
+    return strstr(e, what) != NULL;
+}
+
+static void sparse_tables_and_positions(void)
+{
+    uint16_t t[1000] = {0}, u[1000];
+    t[3] = 7;
+    t[999] = 0xffff;
+    kh_ck *w = kh_ck_writer();
+    kh_ck_sparse(w, t, sizeof *t, 1000, "t");
+    size_t n;
+    const uint8_t *b = kh_ck_data(w, &n);
+    CHECK_EQ(n, 8 + 2 * (8 + 2)); /* the count, then two (index, value) */
+    memset(u, 0x55, sizeof u);
+    kh_ck *r = kh_ck_reader(b, n);
+    kh_ck_sparse(r, u, sizeof *u, 1000, "t");
+    CHECK(!kh_ck_failed(r) && !kh_ck_left(r) && !memcmp(t, u, sizeof t));
+    kh_ck_free(r);
+    kh_ck_free(w);
+    /* hand-made: one entry at index 1000 of a table of 1000 */
+    w = kh_ck_writer();
+    uint64_t one = 1, at = 1000;
+    uint16_t v = 1;
+    KH_CK(w, one), KH_CK(w, at), KH_CK(w, v);
+    b = kh_ck_data(w, &n);
+    r = kh_ck_reader(b, n);
+    kh_ck_sparse(r, u, sizeof *u, 1000, "a test table");
+    CHECK(error_has(r, "a test table is 1000, not below 1000"));
+    kh_ck_free(r);
+    kh_ck_free(w);
+    /* two entries, the second before the first */
+    w = kh_ck_writer();
+    uint64_t two = 2, a1 = 5, a2 = 4;
+    KH_CK(w, two), KH_CK(w, a1), KH_CK(w, v), KH_CK(w, a2), KH_CK(w, v);
+    b = kh_ck_data(w, &n);
+    r = kh_ck_reader(b, n);
+    kh_ck_sparse(r, u, sizeof *u, 1000, "t");
+    CHECK(error_has(r, "index 4 after 5"));
+    kh_ck_free(r);
+    kh_ck_free(w);
+    /* a ring's head: below its size on restore, never checked on save */
+    w = kh_ck_writer();
+    kh_ck_below(w, 9, 8, "a ring's head");
+    CHECK(!kh_ck_failed(w));
+    b = kh_ck_data(w, &n);
+    r = kh_ck_reader(b, n);
+    kh_ck_below(r, 7, 8, "a ring's head");
+    CHECK(!kh_ck_failed(r));
+    kh_ck_below(r, 8, 8, "a ring's head");
+    CHECK(error_has(r, "a ring's head is 8, not below 8"));
+    kh_ck_free(r);
+    kh_ck_free(w);
+}
+
+/* ---- kohaku bench noc's machine: a mesh of test endpoints ---- */
+
+/* The bench's default picture (tools/kohaku/bench_noc.c). */
+static const char noc_map[] = "xxx vec vec vec vec xxx\n"
+                              "mag mat nul mat nul vec\n"
+                              "mag mat nul mat nul vec\n"
+                              "mag mat nul mat nul vec\n"
+                              "mag mat nul mat nul vec\n"
+                              "xxx vec vec vec vec xxx\n";
+
+typedef struct noc_bench {
+    kh_map *map;
+    kh_sim *sim;
+    kh_mesh *mesh;
+    kh_traffic *t;
+} noc_bench;
+
+static int noc_new(noc_bench *b, const kh_traffic_cfg *cfg, uint64_t fifo_depth)
+{
+    char err[400];
+    kh_map_units units;
+    kh_machine_map_units(&units);
+    kh_params p;
+    kh_params_default(&p);
+    if (fifo_depth) p.router_fifo_depth = fifo_depth;
+    memset(b, 0, sizeof *b);
+    b->map = kh_map_parse(noc_map, &units, err, sizeof err);
+    b->sim = b->map ? kh_sim_new(&p) : NULL;
+    b->mesh = b->sim ? kh_mesh_new(b->sim, b->map, err, sizeof err) : NULL;
+    b->t = b->mesh ? kh_traffic_new(b->mesh, b->map, cfg, err, sizeof err) : NULL;
+    if (!b->t) kh_test_fail(__FILE__, __LINE__, "bench noc: %s", err);
+    return b->t ? 0 : -1;
+}
+
+static void noc_free(noc_bench *b)
+{
+    kh_traffic_free(b->t);
+    kh_mesh_free(b->mesh);
+    kh_sim_destroy(b->sim);
+    kh_map_free(b->map);
+}
+
+/* The simulation's state as the checkpoint writes it, malloc'd. */
+static uint8_t *sim_bytes(kh_sim *sim, size_t *n, char *err, size_t errlen)
+{
+    kh_ck *w = kh_ck_writer();
+    uint8_t *out = NULL;
+    *n = 0;
+    if (w && !kh_sim_ckpt(sim, w)) {
+        const uint8_t *d = kh_ck_data(w, n);
+        if ((out = malloc(*n))) memcpy(out, d, *n);
+    }
+    snprintf(err, errlen, "%s", w ? kh_ck_error(w) : "out of memory");
+    kh_ck_free(w);
+    return out;
+}
+
+static char *sim_stats(kh_sim *sim)
+{
+    char *buf = NULL;
+    size_t n = 0;
+    FILE *f = open_memstream(&buf, &n);
+    if (!f) return NULL;
+    kh_stats_fprint_json(sim, f);
+    fclose(f);
+    return buf;
+}
+
+/* Everything the bench reports and checks, equal in a and b. */
+static void noc_same(const noc_bench *a, const noc_bench *b, const char *when)
+{
+    kh_traffic_stats sa, sb;
+    kh_traffic_stats_get(a->t, &sa);
+    kh_traffic_stats_get(b->t, &sb);
+    if (kh_sim_now(a->sim) != kh_sim_now(b->sim) || memcmp(&sa, &sb, sizeof sa) ||
+        kh_mesh_hops(a->mesh) != kh_mesh_hops(b->mesh))
+        kh_test_fail(__FILE__, __LINE__, "%s: cycle %llu/%llu, delivered %llu/%llu, hops %llu/%llu", when,
+                     (unsigned long long)kh_sim_now(a->sim), (unsigned long long)kh_sim_now(b->sim),
+                     (unsigned long long)sa.delivered, (unsigned long long)sb.delivered,
+                     (unsigned long long)kh_mesh_hops(a->mesh), (unsigned long long)kh_mesh_hops(b->mesh));
+    char *ja = sim_stats(a->sim), *jb = sim_stats(b->sim);
+    if (!ja || !jb || strcmp(ja, jb)) kh_test_fail(__FILE__, __LINE__, "%s: the statistics differ", when);
+    free(ja);
+    free(jb);
+    CHECK_EQ(sa.errors, 0);
+}
+
+/* Run a saved at cycle `at` into a fresh b, both on to the stop cycle and
+ * drained: equal in every figure, and their final states byte for byte. */
+static void noc_resumes(const kh_traffic_cfg *cfg, uint64_t fifo_depth, kh_cycle at)
+{
+    noc_bench a, b;
+    char err[2000];
+    if (noc_new(&a, cfg, fifo_depth) || noc_new(&b, cfg, fifo_depth)) goto done;
+    kh_sim_run(a.sim, at);
+    size_t n1 = 0, n2 = 0;
+    uint8_t *b1 = sim_bytes(a.sim, &n1, err, sizeof err), *b2 = NULL;
+    if (!b1) {
+        kh_test_fail(__FILE__, __LINE__, "save at cycle %llu: %s", (unsigned long long)at, err);
+        goto done;
+    }
+    kh_ck *r = kh_ck_reader(b1, n1);
+    if (kh_sim_ckpt(b.sim, r) || kh_ck_left(r))
+        kh_test_fail(__FILE__, __LINE__, "restore at cycle %llu: %s", (unsigned long long)at, kh_ck_error(r));
+    kh_ck_free(r);
+    b2 = sim_bytes(b.sim, &n2, err, sizeof err);
+    CHECK(b2 && n1 == n2 && !memcmp(b1, b2, n1)); /* save, restore, save */
+    free(b2);
+    noc_same(&a, &b, "restored");
+    kh_sim_run(a.sim, 313);
+    kh_sim_run(b.sim, 313);
+    noc_same(&a, &b, "313 cycles on");
+    CHECK_EQ(kh_sim_run_until_idle(a.sim, cfg->stop + 200000), 1);
+    CHECK_EQ(kh_sim_run_until_idle(b.sim, cfg->stop + 200000), 1);
+    noc_same(&a, &b, "drained");
+    CHECK_EQ(kh_traffic_check(a.t, err, sizeof err), 0); /* every flit delivered once, in order */
+    CHECK_EQ(kh_traffic_check(b.t, err, sizeof err), 0);
+    kh_traffic_stats s;
+    kh_traffic_stats_get(a.t, &s);
+    CHECK(s.delivered > 0 && s.delivered == s.sent); /* a run that did something, all of it delivered */
+    free(b1);
+    b1 = sim_bytes(a.sim, &n1, err, sizeof err);
+    b2 = sim_bytes(b.sim, &n2, err, sizeof err);
+    CHECK(b1 && b2 && n1 == n2 && !memcmp(b1, b2, n1));
+    free(b1);
+    free(b2);
+done:
+    noc_free(&a);
+    noc_free(&b);
+}
+
+static void bench_noc_traffic_resumes_exactly(void)
+{
+    kh_traffic_cfg cfg = {.pattern = KH_TRAFFIC_UNIFORM, .rate = 0.1, .seed = 7, .stop = 3000};
+    noc_resumes(&cfg, 0, 1);
+    noc_resumes(&cfg, 0, 1234);
+    cfg.pattern = KH_TRAFFIC_HOTSPOT;
+    cfg.rate = 0.4;
+    cfg.src_queue = 3; /* refusals at the source queue */
+    noc_resumes(&cfg, 2, 777);
+    /* saturating with shallow FIFOs: flits built ahead of a refused cycle */
+    kh_traffic_cfg sat = {.pattern = KH_TRAFFIC_UNIFORM, .rate = 1, .seed = 3, .stop = 2000};
+    for (kh_cycle at = 100; at < 110; at++) noc_resumes(&sat, 2, at);
+    sat.pattern = KH_TRAFFIC_TRANSPOSE;
+    noc_resumes(&sat, 0, 555);
+    /* a rate low enough for the geometric gap */
+    kh_traffic_cfg rare = {.pattern = KH_TRAFFIC_UNIFORM, .rate = 1e-7, .seed = 11, .stop = 400000000};
+    noc_resumes(&rare, 0, 30000000);
+}
+
+/* A restore built with another traffic configuration is refused. */
+static void bench_noc_other_rate_refused(void)
+{
+    kh_traffic_cfg cfg = {.pattern = KH_TRAFFIC_UNIFORM, .rate = 0.1, .seed = 7, .stop = 3000};
+    noc_bench a, b;
+    char err[2000];
+    if (noc_new(&a, &cfg, 0)) return;
+    cfg.rate = 0.2;
+    if (noc_new(&b, &cfg, 0)) {
+        noc_free(&a);
+        return;
+    }
+    kh_sim_run(a.sim, 100);
+    size_t n = 0;
+    uint8_t *bytes = sim_bytes(a.sim, &n, err, sizeof err);
+    kh_ck *r = bytes ? kh_ck_reader(bytes, n) : NULL;
+    CHECK(r && kh_sim_ckpt(b.sim, r) != 0);
+    if (r) CHECK(strstr(kh_ck_error(r), "the arrival threshold (--rate)") != NULL);
+    kh_ck_free(r);
+    free(bytes);
+    noc_free(&a);
+    noc_free(&b);
+}
+
 int main(void)
 {
     KH_RUN(crc32_of_the_check_string);
@@ -490,5 +727,8 @@ int main(void)
     KH_RUN(rv64_unit_programs_resume_exactly);
     KH_RUN(rv64_values_out_of_range_are_refused);
     KH_RUN(refusals_name_what_breaks);
+    KH_RUN(sparse_tables_and_positions);
+    KH_RUN(bench_noc_traffic_resumes_exactly);
+    KH_RUN(bench_noc_other_rate_refused);
     return kh_test_end("t_ckpt");
 }

@@ -90,6 +90,18 @@ typedef struct kh_check_counts {
 } kh_check_counts;
 void kh_check_get_counts(const kh_check *c, kh_check_counts *out);
 
+/* Checkpoints (docs/checkpoint.md): the counts and every declared mesh's
+ * stream state, saved or loaded (kohaku/ckpt.h) into a checker declared
+ * with the same meshes. */
+struct kh_ck;
+void kh_check_ckpt(kh_check *c, struct kh_ck *ck);
+/* The counts start over at 0 (the stream state stays): under MPI every
+ * rank restores the whole machine's counts, and the ranks' counts are
+ * summed, so all but one rank drop them. */
+void kh_check_clear_counts(kh_check *c);
+/* Where findings go from now on (a restored checker handed to a new reporter). */
+void kh_check_set_report(kh_check *c, kh_check_report_fn report, void *ctx);
+
 /* "cycle 123, mem_port0(0,1)>r(1,1).W, sent by the dispatcher: V8 ...;
  * flit 0123..." (the flit as 72 hex digits, header first). */
 void kh_check_format(const kh_check_finding *f, char *buf, size_t len);

@@ -67,6 +67,14 @@ void kh_ck_same(kh_ck *ck, uint64_t built, const char *what);
  * (bounds a later loop or allocation). Returns the count (0 after a
  * failure). */
 uint64_t kh_ck_count(kh_ck *ck, uint64_t n, uint64_t max, const char *what);
+/* A position or count read from the file (restore) must be below n: else
+ * refused naming `what` (a ring's head: n its size; a count: its size + 1).
+ * Nothing is read or written; call it after the field's KH_CK. */
+void kh_ck_below(kh_ck *ck, uint64_t v, uint64_t n, const char *what);
+/* A mostly-zero table a[0..n) of `size`-byte elements: the count of
+ * non-zero elements, then each as its index and value. Restore zeroes the
+ * table first and refuses an index outside it or out of order. */
+void kh_ck_sparse(kh_ck *ck, void *a, size_t size, size_t n, const char *what);
 /* A flit (five words). */
 void kh_ck_flit(kh_ck *ck, kh_flit *f);
 /* A string into buf[len] (NUL-terminated; restore refuses one too long). */

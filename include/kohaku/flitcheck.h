@@ -82,5 +82,9 @@ int kh_flitstream_sent(kh_flitstream *s, const kh_flit *f, kh_flitcheck_report_f
 /* f reaches the endpoint at its (dst_x, dst_y). */
 int kh_flitstream_delivered(kh_flitstream *s, const kh_flit *f, kh_flitcheck_report_fn report,
                             void *rctx);
+/* Checkpoints (docs/checkpoint.md): the stream state, saved or loaded
+ * (kohaku/ckpt.h); the configuration is compared, not loaded. */
+struct kh_ck;
+void kh_flitstream_ckpt(kh_flitstream *s, struct kh_ck *ck);
 
 #endif

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "kohaku/check.h"
+#include "kohaku/ckpt.h"
 #include "kohaku/gen/flit.h"
 #include "kohaku/hex.h"
 #include "kohaku/trace.h"
@@ -276,3 +277,30 @@ void kh_check_detach(kh_check *c)
 }
 
 void kh_check_get_counts(const kh_check *c, kh_check_counts *out) { *out = c->counts; }
+
+void kh_check_clear_counts(kh_check *c) { memset(&c->counts, 0, sizeof c->counts); }
+
+void kh_check_set_report(kh_check *c, kh_check_report_fn fn, void *ctx)
+{
+    c->cfg.report = fn;
+    c->cfg.ctx = ctx;
+}
+
+/* The endpoints and units are the builder's declarations (compared by
+ * count); what the flits so far left behind is state. */
+void kh_check_ckpt(kh_check *c, kh_ck *ck)
+{
+    kh_ck_same(ck, c->neps, "the checker's endpoints");
+    KH_CK(ck, c->counts.sent);
+    KH_CK(ck, c->counts.delivered);
+    KH_CK(ck, c->counts.violations);
+    KH_CK(ck, c->counts.warnings);
+    KH_CK_ARR(ck, c->counts.by_rule, sizeof c->counts.by_rule / sizeof c->counts.by_rule[0]);
+    for (unsigned i = 0; i < MESHES && !kh_ck_failed(ck); i++) {
+        ck_mesh *m = &c->mesh[i];
+        kh_ck_same(ck, (uint64_t)m->declared, "a mesh declared to the checker");
+        if (!m->declared || kh_ck_failed(ck)) continue;
+        kh_ck_sparse(ck, m->inj_left, sizeof *m->inj_left, PAIRS, "a pair's injected CU_DATA flits due");
+        kh_flitstream_ckpt(m->stream, ck);
+    }
+}

@@ -196,6 +196,52 @@ uint64_t kh_ck_count(kh_ck *ck, uint64_t n, uint64_t max, const char *what)
     return n;
 }
 
+void kh_ck_below(kh_ck *ck, uint64_t v, uint64_t n, const char *what)
+{
+    if (ck->loading && !ck->err[0] && v >= n)
+        kh_ck_fail(ck, "%s: %s is %llu, not below %llu", ck->where, what, (unsigned long long)v,
+                   (unsigned long long)n);
+}
+
+static int all_zero(const uint8_t *p, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        if (p[i]) return 0;
+    return 1;
+}
+
+void kh_ck_sparse(kh_ck *ck, void *a, size_t size, size_t n, const char *what)
+{
+    uint8_t *b = a;
+    uint64_t nz = 0;
+    if (!ck->loading)
+        for (size_t i = 0; i < n; i++) nz += !all_zero(b + i * size, size);
+    nz = kh_ck_count(ck, nz, n, what);
+    if (ck->loading) memset(a, 0, size * n);
+    uint64_t next = 0; /* restore: indices strictly rising, as saved */
+    for (size_t i = 0, k = 0; k < nz && !ck->err[0]; i++) {
+        if (!ck->loading) {
+            if (all_zero(b + i * size, size)) continue;
+            uint64_t at = i;
+            KH_CK(ck, at);
+            kh_ck_scalar(ck, b + i * size, size);
+        } else {
+            uint64_t at = 0;
+            KH_CK(ck, at);
+            kh_ck_below(ck, at, n, what);
+            if (ck->err[0]) return;
+            if (at < next) {
+                kh_ck_fail(ck, "%s: %s: index %llu after %llu (not in order)", ck->where, what,
+                           (unsigned long long)at, (unsigned long long)(next - 1));
+                return;
+            }
+            next = at + 1;
+            kh_ck_scalar(ck, b + at * size, size);
+        }
+        k++;
+    }
+}
+
 void kh_ck_flit(kh_ck *ck, kh_flit *f) { KH_CK_ARR(ck, f->w, 5); }
 
 void kh_ck_str(kh_ck *ck, char *buf, size_t len)

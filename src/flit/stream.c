@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "flit/findings.h"
+#include "kohaku/ckpt.h"
 #include "kohaku/gen/flit.h"
 
 #define NODES 256   /* {y,x} with 4-bit coordinates */
@@ -295,4 +296,93 @@ int kh_flitstream_delivered(kh_flitstream *s, const kh_flit *f, kh_flitcheck_rep
         break;
     }
     return o.errors;
+}
+
+/* A unit's ring of outstanding CU_INST txns is saved oldest first (its
+ * head is not state: a restore starts the ring at 0 with the same
+ * capacity, so the same pushes fit and the same doublings happen). */
+static void fifo_ckpt(kh_flitstream *s, unsigned u, kh_ck *ck)
+{
+    uint8_t has = s->txn_fifo[u] != NULL;
+    uint32_t cap = s->fifo_cap[u];
+    KH_CK(ck, has);
+    if (!has) {
+        if (kh_ck_loading(ck)) {
+            free(s->txn_fifo[u]);
+            s->txn_fifo[u] = NULL;
+            s->fifo_head[u] = s->fifo_cap[u] = 0;
+        }
+        return;
+    }
+    KH_CK(ck, cap);
+    if (kh_ck_failed(ck)) return;
+    if (kh_ck_loading(ck)) {
+        /* the ring starts at inst_depth and only doubles */
+        uint32_t c = s->cfg.inst_depth;
+        while (c && c < cap && c <= UINT32_MAX / 2) c *= 2;
+        if (c != cap || s->inst_out[u] > cap) {
+            kh_ck_fail(ck, "%s: unit node %u's CU_INST ring of %u entries holds %u (INST_DEPTH %u)",
+                       kh_ck_where(ck), u, cap, s->inst_out[u], s->cfg.inst_depth);
+            return;
+        }
+        free(s->txn_fifo[u]);
+        s->txn_fifo[u] = calloc(cap, 1);
+        if (!s->txn_fifo[u]) {
+            kh_ck_fail(ck, "out of memory restoring the flit checker");
+            return;
+        }
+        s->fifo_cap[u] = cap;
+        s->fifo_head[u] = 0;
+    }
+    for (uint32_t i = 0; i < s->inst_out[u]; i++) KH_CK(ck, s->txn_fifo[u][(s->fifo_head[u] + i) % cap]);
+}
+
+void kh_flitstream_ckpt(kh_flitstream *s, kh_ck *ck)
+{
+    kh_ck_same(ck, s->cfg.inst_depth, "the checker's INST_DEPTH");
+    kh_ck_same(ck, s->cfg.recv_depth, "the checker's RECV_DEPTH");
+    kh_ck_same(ck, (uint64_t)s->cfg.multi_burst, "the checker's multi-burst receivers");
+    kh_ck_sparse(ck, s->wr_left, sizeof *s->wr_left, PAIRS, "a pair's write flits due");
+    kh_ck_sparse(ck, s->cud_left, sizeof *s->cud_left, PAIRS, "a pair's CU_DATA flits due");
+    kh_ck_sparse(ck, s->cud_rsvd, sizeof *s->cud_rsvd, PAIRS, "a burst's rsvd");
+    kh_ck_sparse(ck, s->cud_txn, sizeof *s->cud_txn, PAIRS, "a burst's txn");
+    kh_ck_sparse(ck, s->cud_remote, sizeof *s->cud_remote, PAIRS, "a burst's remote mark");
+    KH_CK_ARR(ck, s->cud_open_by, NODES);
+    KH_CK_ARR(ck, s->send_burst_to, NODES);
+    KH_CK_ARR(ck, s->inst_out, NODES);
+    KH_CK_ARR(ck, s->rd_out, NODES);
+    KH_CK_ARR(ck, s->ctrl_open, NODES);
+    for (unsigned u = 0; u < NODES && !kh_ck_failed(ck); u++) {
+        if (kh_ck_loading(ck) && (s->cud_open_by[u] < -1 || s->cud_open_by[u] >= NODES ||
+                                  s->send_burst_to[u] < -1 || s->send_burst_to[u] >= NODES)) {
+            kh_ck_fail(ck, "%s: node %u's open burst names node %d/%d", kh_ck_where(ck), u, s->cud_open_by[u],
+                       s->send_burst_to[u]);
+            return;
+        }
+        fifo_ckpt(s, u, ck);
+    }
+    /* the expected read responses, each bounded by the bytes it takes */
+    size_t n = (size_t)kh_ck_count(ck, s->nseq, kh_ck_loading(ck) ? kh_ck_left(ck) / 12 : s->nseq,
+                                   "expected read responses");
+    if (kh_ck_loading(ck) && n > s->capseq) {
+        rd_seq *v = realloc(s->seqs, n * sizeof *v);
+        if (!v) {
+            kh_ck_fail(ck, "out of memory restoring the flit checker");
+            return;
+        }
+        s->seqs = v;
+        s->capseq = n;
+    }
+    for (size_t i = 0; i < n && !kh_ck_failed(ck); i++) {
+        rd_seq *q = &s->seqs[i];
+        KH_CK(ck, q->port);
+        KH_CK(ck, q->dst);
+        KH_CK(ck, q->tag);
+        KH_CK(ck, q->entries);
+        KH_CK(ck, q->words);
+        KH_CK(ck, q->stream);
+        KH_CK(ck, q->i);
+        KH_CK(ck, q->wd);
+    }
+    if (kh_ck_loading(ck)) s->nseq = kh_ck_failed(ck) ? 0 : n;
 }

@@ -523,6 +523,12 @@ oom:
 
 int kh_machine_set_check(kh_machine *m, kh_check_report_fn report, void *ctx)
 {
+    if (m->check && m->check_restored) { /* a restored checker goes on under its new reporter */
+        kh_check_set_report(m->check, report ? report : own_report, report ? ctx : m);
+        m->check_env = 0;
+        m->check_restored = 0;
+        return 0;
+    }
     return set_check(m, report, ctx, 0);
 }
 

@@ -205,6 +205,13 @@ static void section(kh_ck *ck, const char *tag, const char *name, void (*fn)(kh_
 
 static void card_state(kh_machine *m, kh_ck *ck) { kh_card_ckpt(m->card, ck); }
 
+/* The live flit checker's stream state, and what its reporter has logged. */
+static void check_state(kh_machine *m, kh_ck *ck)
+{
+    KH_CK_ARR(ck, m->check_logged, sizeof m->check_logged / sizeof m->check_logged[0]);
+    kh_check_ckpt(m->check, ck);
+}
+
 static void sess_state(kh_ck *ck, kh_ckpt_info *info)
 {
     KH_CK(ck, info->session_cmd);
@@ -231,11 +238,6 @@ int kh_machine_save_bytes(kh_machine *m, const kh_ckpt_info *info, uint8_t **out
 {
     *out = NULL;
     *outlen = 0;
-    if (m->check) {
-        snprintf(err, errlen, "checkpoint refused: the live flit checker (--check, KOHAKU_CHECK) keeps stream "
-                 "state a checkpoint does not cover (docs/checkpoint.md)");
-        return -1;
-    }
     kh_ck *dw = kh_ck_writer(), *ck = kh_ck_writer();
     if (!dw || !ck) {
         kh_ck_free(dw);
@@ -259,6 +261,7 @@ int kh_machine_save_bytes(kh_machine *m, const kh_ckpt_info *info, uint8_t **out
     section(ck, "MACH", "machine", mach_state, m);
     kh_sim_ckpt(m->sim, ck);
     section(ck, "CARD", "host card", card_state, m);
+    if (m->check) section(ck, "CHCK", "flit checker", check_state, m);
     kh_ck_section_begin(ck, "END ", "end");
     kh_ck_section_end(ck);
     int rc = 0;
@@ -384,14 +387,28 @@ kh_machine *kh_machine_restore_bytes(const uint8_t *bytes, size_t n, const kh_ma
             goto bad;
         }
     }
-    if (m->check) { /* KOHAKU_CHECK: the checker's state starts over, not the run's */
-        kh_ck_fail(ck, "restore refused: the live flit checker (KOHAKU_CHECK) is on, and a checkpoint does not "
-                       "hold its state");
-        goto bad;
-    }
     section(ck, "MACH", "machine", mach_state, m);
     kh_sim_ckpt(m->sim, ck);
     section(ck, "CARD", "host card", card_state, m);
+    {
+        char tag[5];
+        kh_ck_section_peek(ck, tag);
+        if (!strcmp(tag, "CHCK")) { /* saved with the checker on: it goes on where it was */
+            char first[sizeof m->check_error];
+            memcpy(first, m->check_error, sizeof first); /* restored in MACH; setting a checker clears it */
+            if (!m->check && kh_machine_set_check(m, NULL, NULL)) {
+                kh_ck_fail(ck, "out of memory for the flit checker");
+                goto bad;
+            }
+            memcpy(m->check_error, first, sizeof first);
+            section(ck, "CHCK", "flit checker", check_state, m);
+            m->check_restored = 1;
+        } else if (m->check) { /* KOHAKU_CHECK: a checker starting mid-stream would find what is not there */
+            kh_ck_fail(ck, "restore refused: the live flit checker (KOHAKU_CHECK) is on, and the checkpoint was "
+                           "saved without it (its stream state is not in the file)");
+            goto bad;
+        }
+    }
     if (kh_ck_section_open(ck, "END ", "end", NULL, 0) || kh_ck_section_close(ck)) goto bad;
     if (kh_ck_left(ck)) {
         kh_ck_fail(ck, "%zu bytes after the END section", kh_ck_left(ck));

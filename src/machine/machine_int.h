@@ -30,6 +30,7 @@ struct kh_machine {
     unsigned check_logged[40];  /* findings logged per rule by the machine's own reporter */
     int check_env;              /* turned on by KOHAKU_CHECK: findings to stderr, past any log sink */
     char check_error[1000];      /* the first violation it saw */
+    int check_restored;         /* check holds a checkpoint's stream state: kh_machine_set_check keeps it */
     char shared_error[1000];     /* several processes: the first error any reported */
     /* what it was built from, for checkpoints (machine_ckpt.c) */
     char *map_text[KH_MACHINE_MAX_MESHES]; /* copies; NULL: the default map */

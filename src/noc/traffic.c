@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "kohaku/bufcat.h"
+#include "kohaku/ckpt.h"
 #include "kohaku/gen/flit.h"
 #include "kohaku/traffic.h"
 #include "noc/router_int.h"
@@ -290,10 +291,51 @@ static void tgen_stats(kh_comp *c, char *buf, size_t len)
               (unsigned long long)g->latency_sum, (unsigned long long)g->latency_max);
 }
 
+/* Checkpoints (docs/checkpoint.md). The settings (rate, seed's start,
+ * limits, pattern) come from the configuration a restore builds with: they
+ * are compared, not loaded, so another configuration is refused. Each
+ * endpoint saves the sequence numbers it owns: its row of what it sent,
+ * its column of what it expects; endpoint 0 also the bench's shared
+ * counters (the bench has no component of its own). */
+static void tgen_ckpt(kh_comp *c, kh_ck *ck)
+{
+    tgen *g = (tgen *)c;
+    kh_traffic *t = g->t;
+    uint64_t log_miss_bits;
+    memcpy(&log_miss_bits, &g->log_miss, sizeof log_miss_bits);
+    kh_ck_same(ck, t->n, "the traffic endpoints");
+    kh_ck_same(ck, g->idx, "the endpoint's index");
+    kh_ck_same(ck, g->threshold, "the arrival threshold (--rate)");
+    kh_ck_same(ck, log_miss_bits, "the geometric gap's log (--rate)");
+    kh_ck_same(ck, g->limit, "the flit limit");
+    kh_ck_same(ck, g->stop, "the stop cycle");
+    kh_ck_same(ck, (uint64_t)g->pattern, "the pattern");
+    kh_ck_same(ck, g->sink_period, "the sink period");
+    KH_CK(ck, g->rng);
+    KH_CK(ck, g->next_arrival);
+    KH_CK(ck, g->generated);
+    KH_CK(ck, g->pending);
+    KH_CK(ck, g->early_at);
+    KH_CK(ck, g->has_cur);
+    kh_ck_flit(ck, &g->cur);
+    KH_CK(ck, g->sent);
+    KH_CK(ck, g->delivered);
+    KH_CK(ck, g->latency_sum);
+    KH_CK(ck, g->latency_max);
+    if (kh_ck_failed(ck)) return;
+    KH_CK_ARR(ck, g->tx_row, t->n);
+    for (unsigned s = 0; s < t->n; s++) KH_CK(ck, t->rx_seq[(size_t)s * t->n + g->idx]);
+    if (g->idx) return;
+    KH_CK(ck, t->refused);
+    KH_CK(ck, t->errors);
+    kh_ck_str(ck, t->first_error, sizeof t->first_error);
+}
+
 static void tgen_destroy(kh_comp *c) { free(c); }
 
 static const kh_comp_ops tgen_ops = {
     .kind = "tgen",
+    .ckpt = tgen_ckpt,
     .step = tgen_step,
     .describe_stuck = tgen_stuck,
     .stats_json = tgen_stats,

@@ -71,10 +71,8 @@ void kh_orch_ckpt(kh_comp *c, kh_ck *ck)
     KH_CK(ck, o->cyc.seed);
     KH_CK(ck, o->cyc.seed_val);
     KH_CK(ck, o->cyc.clear);
-    if (o->cyc.nsig > ORCH_SIG_PER_CYCLE) {
-        kh_ck_fail(ck, "%s: %u signals in one cycle", kh_ck_where(ck), o->cyc.nsig);
-        return;
-    }
+    kh_ck_below(ck, o->cyc.nsig, ORCH_SIG_PER_CYCLE + 1, "signals in one cycle");
+    if (kh_ck_failed(ck)) return;
     for (unsigned i = 0; i < o->cyc.nsig; i++) kh_ck_flit(ck, &o->cyc.sig[i]);
     for (unsigned i = 0; i < ORCH_NODES; i++) {
         KH_CK(ck, o->note[i].sent);

@@ -32,12 +32,9 @@ void kh_ck_fifo(kh_ck *ck, kh_fifo *q)
     unsigned head = q->head, count = q->count;
     KH_CK(ck, head);
     KH_CK(ck, count);
+    kh_ck_below(ck, head, q->size, "a FIFO's head");
+    kh_ck_below(ck, count, (uint64_t)q->cap + 1, "a FIFO's count");
     if (kh_ck_failed(ck)) return;
-    if (head >= q->size || count > q->cap) {
-        kh_ck_fail(ck, "%s: a FIFO's head %u or count %u is outside its %u entries", kh_ck_where(ck), head, count,
-                   q->size);
-        return;
-    }
     q->head = head;
     q->count = count;
     /* the entries held, and the spare before the head (the flit popped

@@ -3,7 +3,7 @@
 # cycle count, the statistics); save, restore, save gives the same file;
 # every refusal names what differs or where the file breaks, exit 1.
 . tests/cli/lib.inc
-plan 48
+plan 61
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 map=$KH_DATA/maps/saxpy_map.txt
@@ -132,6 +132,60 @@ done
 skip_end
 expect_err_has "--restore of a session's checkpoint is refused" "was not saved by --save-at" \
     "$KOHAKU" cpu run --isa rv64 --node --restore "$tmp/burst.ck"
+# the live flit checker on (--check): saved with it, resumed with it, the
+# restored checker goes on from the stream state it had (bursts and writes
+# half delivered, instructions outstanding): the same findings (none) and
+# the same count line as the run that never stopped
+resume_check() {
+    v=$1 m=$2
+    shift 2
+    "$KOHAKU" run "$m" "$tmp/$v.session" --check "$@" > "$tmp/$v.full.out" 2> "$tmp/$v.full.err"
+    a=$?
+    "$KOHAKU" run --restore "$tmp/$v.ck" "$tmp/$v.session" --check > "$tmp/$v.rest.out" 2> "$tmp/$v.rest.err"
+    [ $? = $a ] || return 1
+    tail -n "$(wc -l < "$tmp/$v.rest.out")" "$tmp/$v.full.out" | cmp -s - "$tmp/$v.rest.out" || return 1
+    tail -n "$(wc -l < "$tmp/$v.rest.err")" "$tmp/$v.full.err" | cmp -s - "$tmp/$v.rest.err"
+}
+variant examples/saxpy.session 35 40 ckburst
+variant examples/saxpy.session 35 90 ckwriting
+variant $U 404 300 ckup
+variant examples/two_mesh.session 31 25 cktwo
+expect_rc "--check: saxpy resumed mid-burst, checked as the whole run" 0 resume_check ckburst "$map"
+expect_rc "--check: saxpy resumed during the write-back" 0 resume_check ckwriting "$map"
+expect_rc "--check: upstream's matmul resumed mid-run" 0 resume_check ckup default --param read_quant=1
+expect_rc "--check: the two-mesh example resumed mid-copy" 0 resume_check cktwo examples/two_mesh.machine
+expect_rc "... its count line goes on from the save" 0 \
+    grep -q "check: 30 flits sent, 30 delivered: 0 violations" "$tmp/ckburst.rest.err"
+# upstream's session has three V38 findings before the save point: the
+# resumed run's count line counts them (the same line, exit 1 both)
+expect_rc "... findings before the save are counted" 0 \
+    grep -q "check: 280 flits sent, 272 delivered: 3 violations, 4 warnings" "$tmp/ckup.rest.err"
+# KOHAKU_CHECK (the test sweep's switch): saved and resumed with it
+KOHAKU_CHECK=1 "$KOHAKU" run "$map" "$tmp/ckwriting.session" > "$tmp/env.full.out" 2> "$tmp/env.full.err"
+KOHAKU_CHECK=1 "$KOHAKU" run --restore "$tmp/ckwriting.ck" "$tmp/ckwriting.session" > "$tmp/env.rest.out" \
+    2> "$tmp/env.rest.err"
+expect_rc "KOHAKU_CHECK: resumed, the same output" 0 sh -c \
+    "tail -n \$(wc -l < '$tmp/env.rest.out') '$tmp/env.full.out' | cmp -s - '$tmp/env.rest.out'"
+expect_rc "KOHAKU_CHECK: no finding" 0 test ! -s "$tmp/env.rest.err"
+# a bad flit after the restore is still caught (a CU_SIGNAL code 0x02 through
+# the raw mailbox, flits.md §9 V15; as tests/cli/check.sh)
+{ cat "$tmp/ckburst.session"; printf 'flit TX_FLIT(0) 010162180200000000000000000000000000000000000000000000000000000000000000\nwrite TX_KICK 1\nidle\n'; } \
+    > "$tmp/ckbad.session"
+"$KOHAKU" run "$map" "$tmp/ckbad.session" --check > /dev/null 2>&1
+expect_rc "--check: a bad flit after the restore exits 1" 1 \
+    "$KOHAKU" run --restore "$tmp/ckburst.ck" "$tmp/ckbad.session" --check
+expect_err_has "... named as the whole run names it" "sent by the orchestrator's mailbox: V15 CU_SIGNAL code=0x02" \
+    "$KOHAKU" run --restore "$tmp/ckburst.ck" "$tmp/ckbad.session" --check
+# a checkpoint saved without the checker cannot resume with it: its stream
+# state (what is due, what is outstanding) is not in the file (saved
+# without KOHAKU_CHECK too, whatever the sweep sets)
+variant examples/saxpy.session 35 40 nock
+env -u KOHAKU_CHECK "$KOHAKU" run "$map" "$tmp/nock.session" > /dev/null 2>&1
+expect_err_has "--check on a file saved without it: refused" "was saved without the flit checker" \
+    env -u KOHAKU_CHECK "$KOHAKU" run --restore "$tmp/nock.ck" "$tmp/nock.session" --check
+expect_rc "... exit 1" 1 env -u KOHAKU_CHECK "$KOHAKU" run --restore "$tmp/nock.ck" "$tmp/nock.session" --check
+expect_err_has "KOHAKU_CHECK on a file saved without it: refused" "saved without it" \
+    env KOHAKU_CHECK=1 "$KOHAKU" run --restore "$tmp/nock.ck" "$tmp/nock.session"
 # refusals, exit 1, naming what differs or where
 printf 'xxx vec xxx\nmag mxm nul\nxxx nul xxx\n' > "$tmp/mxm.txt"
 expect_err_has "a unit not covered yet is named" "(kind mx_matmul_cu) has no checkpoint" \

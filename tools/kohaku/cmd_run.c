@@ -104,6 +104,19 @@ int kh_cmd_run(int argc, char **argv)
         return 1;
     }
     kh_checkout ck = {.who = "kohaku run"};
+    if (restore && so.check && !kh_machine_check(m)) { /* a checker starting mid-stream would find what is not there */
+        fprintf(stderr, "kohaku run: --check: the checkpoint %s was saved without the flit checker (its stream "
+                "state is not in the file): save with --check to resume with it\n", restore);
+        kh_machine_free(m);
+        kh_session_free(s);
+        return 1;
+    }
+    if (restore && kh_machine_check(m)) { /* the findings before the save count in the summary */
+        kh_check_counts n;
+        kh_check_get_counts(kh_machine_check(m), &n);
+        ck.violations = n.violations;
+        ck.warnings = n.warnings;
+    }
     if (so.check && kh_machine_set_check(m, kh_checkout_report, &ck)) {
         fprintf(stderr, "kohaku run: out of memory for the flit checker\n");
         kh_machine_free(m);

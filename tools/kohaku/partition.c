@@ -131,6 +131,12 @@ kh_cli_part *kh_cli_partition(kh_machine *m, kh_checkout *ck, char *err, size_t 
     }
     unsigned hi;
     kh_mpi_meshes(p->d, kh_mpi_rank(p->d), &p->first_mesh, &hi);
+    if (kh_mpi_rank(p->d) && kh_machine_check(m)) {
+        /* a restored checker: every rank loaded the whole machine's counts,
+         * and the ranks' counts are summed, so rank 0 alone keeps them */
+        kh_check_clear_counts(kh_machine_check(m));
+        if (ck) ck->violations = ck->warnings = 0;
+    }
     p->sim = kh_machine_sim(m);
     kh_sim_set_log(p->sim, keep_log, p, KH_LOG_WARN);
     if ((p->ck = ck)) {

@@ -115,8 +115,10 @@ void kh_rv32_ckpt(void *unit, kh_ck *ck)
     KH_CK(ck, r->unreachable);
     KH_CK(ck, r->dirty_at_halt);
     KH_CK(ck, r->ctrl_replies_in);
-    if (kh_ck_loading(ck) && (r->outn > RV_OUTQ || r->sig_n > RV_SIGQ || r->sig_head >= RV_SIGQ || r->nbtbw > 4))
-        kh_ck_fail(ck, "%s: a queue count is past its size", kh_ck_where(ck));
+    kh_ck_below(ck, r->outn, RV_OUTQ + 1, "the output queue's count");
+    kh_ck_below(ck, r->sig_n, RV_SIGQ + 1, "the signal queue's count");
+    kh_ck_below(ck, r->sig_head, RV_SIGQ, "the signal queue's head");
+    kh_ck_below(ck, r->nbtbw, 4 + 1, "the byte-write buffer's count");
 }
 
 void kh_rv32_hub_ckpt(kh_rv32 *r, kh_ck *ck)

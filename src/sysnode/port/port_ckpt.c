@@ -54,9 +54,8 @@ void kh_port_ckpt(kh_comp *c, kh_ck *ck)
     KH_CK_ARR(ck, p->ready, p->nslots);
     KH_CK(ck, p->rhead);
     KH_CK(ck, p->rcount);
-    if (kh_ck_loading(ck) && (p->rhead >= p->nslots || p->rcount > p->nslots))
-        kh_ck_fail(ck, "%s: the ready order's head %u or count %u is past %u slots", kh_ck_where(ck), p->rhead,
-                   p->rcount, p->nslots);
+    kh_ck_below(ck, p->rhead, p->nslots, "the ready order's head");
+    kh_ck_below(ck, p->rcount, (uint64_t)p->nslots + 1, "the ready order's count");
     KH_CK(ck, p->st);
     KH_CK(ck, p->st_free);
     KH_CK(ck, p->cur_slot);

@@ -70,9 +70,8 @@ void kh_vec_core_ckpt(vec_core *c, kh_ck *ck)
     KH_CK_ARR(ck, c->q.of_job, VEC_OUTQ);
     KH_CK(ck, c->q.head);
     KH_CK(ck, c->q.n);
-    if (kh_ck_loading(ck) && (c->q.head >= VEC_OUTQ || c->q.n > VEC_OUTQ))
-        kh_ck_fail(ck, "%s: the output queue's head %u or count %u is past %u", kh_ck_where(ck), c->q.head, c->q.n,
-                   VEC_OUTQ);
+    kh_ck_below(ck, c->q.head, VEC_OUTQ, "the output queue's head");
+    kh_ck_below(ck, c->q.n, VEC_OUTQ + 1, "the output queue's count");
     KH_CK(ck, c->q_blocked);
     uint64_t *sv[] = {&c->stats.runs,        &c->stats.faults,          &c->stats.insns,
                       &c->stats.fill_words,  &c->stats.drain_words,     &c->stats.cudata_words,

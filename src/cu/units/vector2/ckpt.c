@@ -15,13 +15,6 @@
 #define CK2(a) kh_ck_array(ck, &(a)[0][0], sizeof (a)[0][0], sizeof(a) / sizeof (a)[0][0])
 #define CK3(a) kh_ck_array(ck, &(a)[0][0][0], sizeof (a)[0][0][0], sizeof(a) / sizeof (a)[0][0][0])
 
-/* A ring position or count read from the file must lie in its ring. */
-static void in_ring(kh_ck *ck, unsigned v, unsigned lim, const char *what)
-{
-    if (kh_ck_loading(ck) && !kh_ck_failed(ck) && v > lim)
-        kh_ck_fail(ck, "%s: the V2 core's %s is %u, past %u", kh_ck_where(ck), what, v, lim);
-}
-
 static void ck_dec(kh_ck *ck, v2_dec *d)
 {
     CK(d->w), CK(d->op), CK(d->vd), CK(d->va), CK(d->vb), CK(d->vc), CK(d->sa), CK(d->sb), CK(d->sc), CK(d->om);
@@ -49,24 +42,24 @@ static void ck_mq(kh_ck *ck, v2_mq *q)
 {
     for (unsigned i = 0; i < V2_QMAX; i++) ck_mqe(ck, &q->e[i]);
     CK(q->rp), CK(q->count);
-    in_ring(ck, q->rp, V2_QMAX - 1, "math queue's read position");
-    in_ring(ck, q->count, V2_QMAX, "math queue's count");
+    kh_ck_below(ck, q->rp, V2_QMAX, "the V2 core's math queue's read position");
+    kh_ck_below(ck, q->count, V2_QMAX + 1, "the V2 core's math queue's count");
 }
 
 static void ck_wq(kh_ck *ck, v2_wq *q)
 {
     for (unsigned i = 0; i < V2_QMAX; i++) ck_wqe(ck, &q->e[i]);
     CK(q->rp), CK(q->count);
-    in_ring(ck, q->rp, V2_QMAX - 1, "unpack or pack queue's read position");
-    in_ring(ck, q->count, V2_QMAX, "unpack or pack queue's count");
+    kh_ck_below(ck, q->rp, V2_QMAX, "the V2 core's unpack or pack queue's read position");
+    kh_ck_below(ck, q->count, V2_QMAX + 1, "the V2 core's unpack or pack queue's count");
 }
 
 static void ck_aq(kh_ck *ck, v2_aq *q)
 {
     for (unsigned i = 0; i < V2_AQD; i++) ck_aqe(ck, &q->e[i]);
     CK(q->rp), CK(q->count);
-    in_ring(ck, q->rp, V2_AQD - 1, "fill or drain queue's read position");
-    in_ring(ck, q->count, V2_AQD, "fill or drain queue's count");
+    kh_ck_below(ck, q->rp, V2_AQD, "the V2 core's fill or drain queue's read position");
+    kh_ck_below(ck, q->count, V2_AQD + 1, "the V2 core's fill or drain queue's count");
 }
 
 static void ck_beat(kh_ck *ck, v2_beat *b)
@@ -91,8 +84,8 @@ static void ck_lanes(kh_ck *ck, v2_lanes *l)
         CKA(m->out);
     }
     CK(l->mhead), CK(l->nmeta);
-    in_ring(ck, l->mhead, V2_MD - 1, "lanes' meta head");
-    in_ring(ck, l->nmeta, V2_MD, "lanes' meta count");
+    kh_ck_below(ck, l->mhead, V2_MD, "the V2 core's lanes' meta head");
+    kh_ck_below(ck, l->nmeta, V2_MD + 1, "the V2 core's lanes' meta count");
     CKA(l->bw_we), CKA(l->bw_wa), CKA(l->use_u), CKA(l->uw_q);
     CK(l->pk_ra), CKA(l->pk_q), CKA(l->pk_rd), CKA(l->pk_next);
 }
@@ -175,8 +168,8 @@ static void ck_core(kh_ck *ck, v2_core *c)
     CKA(c->u_hold), CK(c->uf_push), CK(c->uf_din_wa), CK(c->uf_din_qb), CK(c->uf_din_last), CKA(c->uf_din);
     for (unsigned i = 0; i < V2_UFD; i++) CK(c->uf[i].wa), CK(c->uf[i].qb), CK(c->uf[i].last), CKA(c->uf[i].d);
     CK(c->uf_rp), CK(c->uf_count);
-    in_ring(ck, c->uf_rp, V2_UFD - 1, "unpack FIFO's read position");
-    in_ring(ck, c->uf_count, V2_UFD, "unpack FIFO's count");
+    kh_ck_below(ck, c->uf_rp, V2_UFD, "the V2 core's unpack FIFO's read position");
+    kh_ck_below(ck, c->uf_count, V2_UFD + 1, "the V2 core's unpack FIFO's count");
     /* pack */
     CK(c->p_act), CK(c->p_eq), ck_wqe(ck, &c->p_e), CK(c->p_w), CK(c->p_wa), CK(c->p_gb), CK(c->p_occ);
     CK(c->p_base), CK(c->p_tag1), CK(c->p_tag2), CK(c->p_tag3), CK(c->p_tag4), CK(c->m_tag1), CK(c->m_tag2);
@@ -185,8 +178,8 @@ static void ck_core(kh_ck *ck, v2_core *c)
     ck_mxq(ck, &c->mx);
     for (unsigned i = 0; i < V2_UFD; i++) CK(c->pf[i].addr), CK(c->pf[i].qb), CK(c->pf[i].last), CKA(c->pf[i].d);
     CK(c->pf_rp), CK(c->pf_count);
-    in_ring(ck, c->pf_rp, V2_UFD - 1, "pack FIFO's read position");
-    in_ring(ck, c->pf_count, V2_UFD, "pack FIFO's count");
+    kh_ck_below(ck, c->pf_rp, V2_UFD, "the V2 core's pack FIFO's read position");
+    kh_ck_below(ck, c->pf_count, V2_UFD + 1, "the V2 core's pack FIFO's count");
     /* DMA */
     ck_walker(ck, &c->wk[0]), ck_walker(ck, &c->wk[1]);
     CKA(c->ag_base), CK2(c->ag_strd), CK2(c->ag_bnd), CK(c->ag_start);
@@ -196,8 +189,8 @@ static void ck_core(kh_ck *ck, v2_core *c)
     CK(c->run_v), CK(c->run_addr), CK(c->run_next), CK(c->run_tag), CK(c->run_cnt), CK(c->fl_cap_q);
     CK(c->fl_fresh), CK(c->a_fault), CK(c->a_fcode);
     CKA(c->ft), CK(c->ft_rp), CK(c->ft_count), CK(c->ft_landed);
-    in_ring(ck, c->ft_rp, V2_FTD - 1, "fill completion FIFO's read position");
-    in_ring(ck, c->ft_count, V2_FTD, "fill completion FIFO's count");
+    kh_ck_below(ck, c->ft_rp, V2_FTD, "the V2 core's fill completion FIFO's read position");
+    kh_ck_below(ck, c->ft_count, V2_FTD + 1, "the V2 core's fill completion FIFO's count");
     ck_counters(ck, &c->pc);
 }
 

@@ -1,0 +1,70 @@
+#!/bin/sh
+# A checkpoint of the one-process run resumed under mpirun (docs/checkpoint.md,
+# docs/mpi.md): every rank restores the whole machine from the one file and
+# then steps its meshes; at 1, 2 and 4 ranks the resumed run prints what the
+# one-process resumed run prints (stdout, stderr, the --stats file), which
+# is what the run that never stopped prints after the save. With --check
+# the count line counts the flits before the save once, not once a rank.
+# A save under mpirun is refused (exit 1, nothing written). Needs Open MPI
+# and the MPI build, as tests/cli/mpi.sh.
+. tests/cli/lib.inc
+plan 14
+MPIK=${KOHAKU_MPI:-}
+lack=""
+command -v mpirun >/dev/null 2>&1 || lack=openmpi-bin
+[ -n "$MPIK" ] && [ -x "$MPIK" ] || lack="$lack libopenmpi-dev"
+if [ -n "$lack" ]; then
+    skip_all "needs mpirun and the Open MPI build of kohaku (make test builds it when mpicc is found)" $lack
+    exit $?
+fi
+export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
+export OMPI_MCA_btl=self,vader,tcp OMPI_MCA_btl_tcp_if_include=lo OMPI_MCA_oob_tcp_if_include=lo
+RANK_ASAN="ASAN_OPTIONS=${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0" # as tests/cli/mpi.sh
+mpi() { n=$1; shift; timeout 300 env "$RANK_ASAN" mpirun --oversubscribe -n "$n" "$MPIK" "$@"; }
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+
+# four meshes, the tightest lookahead (as tests/cli/mpi.sh)
+printf 'machine\nmesh default\nmesh default\nmesh default\nmesh default\nparam ilink_lat=1\n' > "$tmp/four.machine"
+S=tests/cli/four_mesh.session
+# saved AT: the session with `run 37` and `save` after line AT
+saved() {
+    awk -v at="$1" -v f="$tmp/f$1.ck" '{ print } NR == at { print "run 37"; print "save " f }' $S > "$tmp/f$1.session"
+}
+# resumed AT K: the one-process run from the save, then K ranks from the same file
+resumed() {
+    at=$1 k=$2
+    shift 2
+    "$KOHAKU" run --restore "$tmp/f$at.ck" "$tmp/f$at.session" --stats "$tmp/one.json" "$@" > "$tmp/one.out" \
+        2> "$tmp/one.err" || return 1
+    mpi "$k" run --restore "$tmp/f$at.ck" "$tmp/f$at.session" --stats "$tmp/k.json" "$@" > "$tmp/k.out" \
+        2> "$tmp/k.err" || return 1
+    cmp -s "$tmp/one.out" "$tmp/k.out" && cmp -s "$tmp/one.err" "$tmp/k.err" && cmp -s "$tmp/one.json" "$tmp/k.json" \
+        && [ -s "$tmp/one.json" ]
+}
+for at in 10 50; do
+    saved $at
+    "$KOHAKU" run "$tmp/four.machine" "$tmp/f$at.session" > "$tmp/full$at.out" 2>&1
+    expect_rc "the one-process run saves after line $at" 0 test -s "$tmp/f$at.ck"
+    for k in 1 2 4; do
+        expect_rc "resumed after line $at on $k rank(s): the one-process outputs" 0 resumed $at $k
+    done
+done
+# the whole resumed output is the tail of the run that never stopped
+"$KOHAKU" run "$tmp/four.machine" "$tmp/f50.session" > "$tmp/full.out" 2> /dev/null
+mpi 4 run --restore "$tmp/f50.ck" "$tmp/f50.session" > "$tmp/k4.out" 2> /dev/null
+expect_rc "4 ranks print the tail of the run that never stopped" 0 \
+    sh -c "tail -n \$(wc -l < '$tmp/k4.out') '$tmp/full.out' | cmp -s - '$tmp/k4.out'"
+# the checker: saved with --check, resumed on 2 ranks with it; the count
+# line is the one-process one (the flits before the save counted once)
+"$KOHAKU" run "$tmp/four.machine" "$tmp/f50.session" --check > /dev/null 2> "$tmp/ckfull.err"
+expect_rc "--check: resumed on 2 ranks, the one-process outputs" 0 resumed 50 2 --check
+expect_rc "... and the count line of the run that never stopped" 0 \
+    sh -c "tail -n 1 '$tmp/ckfull.err' | cmp -s - '$tmp/k.err'"
+# a save under mpirun: refused, naming why, nothing written
+rm -f "$tmp/f10.ck"
+mpi 2 run "$tmp/four.machine" "$tmp/f10.session" > /dev/null 2> "$tmp/save.err"
+expect_rc "a save on 2 ranks exits 1" 0 test $? -eq 1
+expect_rc "... naming why" 0 grep -q "partitioned across processes (MPI)" "$tmp/save.err"
+expect_rc "... and writes nothing" 0 test ! -e "$tmp/f10.ck" -a ! -e "$tmp/f10.ck.part"
+finish
