@@ -173,7 +173,7 @@ static inline int kh_comp_steps_next(const kh_comp *c, kh_cycle now)
  * cycle it asked for: the reference. KH_ENGINE_FAST (the default) lets a
  * component that opts in advance work nothing else can touch in one step
  * (docs/design.md §2, "The event engine") and settle it exactly at the end
- * of every run; a component that knows nothing of it is stepped as under
+ * of every run, or where it is read (kh_comp_unsettled_until_read); a component that knows nothing of it is stepped as under
  * the reference. While a trace sink is attached every fast path is off:
  * the sink sees every transfer in its cycle. */
 typedef enum kh_sim_engine_kind {

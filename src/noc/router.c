@@ -247,9 +247,9 @@ static void router_traced(kh_comp *c, kh_cycle now)
     }
 }
 
-/* Checkpoints (docs/checkpoint.md): between runs the event engine's hops
- * are the router's own (settled at the run's end), so the state is the
- * per-cycle router's. A slot points into its FIFO's ring: kept as the
+/* Checkpoints (docs/checkpoint.md): the save settles the event engine's
+ * hops first (kh_sim_settle: a run's end leaves them in place), so the
+ * state is the per-cycle router's. A slot points into its FIFO's ring: kept as the
  * entry's index with the flit it holds. */
 static void router_ckpt(kh_comp *c, kh_ck *ck)
 {
