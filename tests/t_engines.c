@@ -351,6 +351,56 @@ static void meeting_hops_are_planned_again(void)
     kh_map_free(map);
 }
 
+/* A run's end leaves the routers' hops in place when nothing reads them
+ * (kh_comp_unsettled_until_read): runs of 1 to 7 cycles, nothing read
+ * between them, carry on as one run would, and what is read at the end
+ * (which settles them) is the reference's. A third machine, on the event
+ * engine too, is read (settled) after every run: it agrees as well, and
+ * steps its routers more, since its hops become the routers' own at every
+ * run's end (at full load the routers hold their own flits throughout). */
+static void unread_run_ends_carry_on(void)
+{
+    char path[512], err[512];
+    snprintf(path, sizeof path, "%s/maps/mesh_4x4.txt", kh_test_data_dir());
+    kh_map_units units;
+    kh_machine_map_units(&units);
+    kh_map *map = kh_map_load(path, &units, err, sizeof err);
+    CHECK(map != NULL);
+    if (!map) return;
+    static const double rate[] = {0.1, 0.3, 1};
+    for (unsigned s = 0; s < 3; s++) {
+        kh_traffic_cfg c = {.pattern = KH_TRAFFIC_UNIFORM, .rate = rate[s], .seed = 21 + s, .stop = KH_NEVER};
+        net n[2] = {{NULL, NULL, NULL}, {NULL, NULL, NULL}}, read[2] = {{NULL, NULL, NULL}, {NULL, NULL, NULL}};
+        uint64_t steps_unread = 0, steps_read = 0;
+        if (!net_new(&n[0], map, &c, NULL, 0, KH_ENGINE_CYCLE) && !net_new(&n[1], map, &c, NULL, 0, KH_ENGINE_FAST) &&
+            !net_new(&read[0], map, &c, NULL, 0, KH_ENGINE_CYCLE) && !net_new(&read[1], map, &c, NULL, 0, KH_ENGINE_FAST)) {
+            for (kh_cycle k = 0, at = 0; at < 3000; k++) {
+                kh_cycle by = 1 + k % 7;
+                kh_sim_run(n[0].sim, by);
+                kh_sim_run(read[0].sim, by);
+                steps_unread += kh_sim_run(n[1].sim, by);
+                steps_read += kh_sim_run(read[1].sim, by);
+                kh_sim_settle(read[1].sim);
+                at += by;
+            }
+            char what[64];
+            snprintf(what, sizeof what, "unread run ends, uniform %.1f", rate[s]);
+            CHECK(net_agree(n, what, 1));
+            CHECK(net_agree(read, what, 2));
+            CHECK(!kh_sim_unsettled(n[1].sim)); /* read: settled */
+            CHECK(s == 2 || steps_unread < steps_read);
+            if (s < 2 && steps_unread >= steps_read)
+                fprintf(stderr, "  %s: steps %llu unread, %llu read\n", what, (unsigned long long)steps_unread,
+                        (unsigned long long)steps_read);
+        }
+        for (int e = 0; e < 2; e++) {
+            if (n[e].t) net_free(&n[e]);
+            if (read[e].t) net_free(&read[e]);
+        }
+    }
+    kh_map_free(map);
+}
+
 int main(void)
 {
     KH_RUN(the_saxpy_mesh_stops_anywhere);
@@ -358,5 +408,6 @@ int main(void)
     KH_RUN(contention_stops_anywhere);
     KH_RUN(odd_routers_stop_anywhere);
     KH_RUN(meeting_hops_are_planned_again);
+    KH_RUN(unread_run_ends_carry_on);
     return kh_test_end("t_engines");
 }

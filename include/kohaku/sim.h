@@ -173,7 +173,7 @@ static inline int kh_comp_steps_next(const kh_comp *c, kh_cycle now)
  * cycle it asked for: the reference. KH_ENGINE_FAST (the default) lets a
  * component that opts in advance work nothing else can touch in one step
  * (docs/design.md §2, "The event engine") and settle it exactly at the end
- * of every run; a component that knows nothing of it is stepped as under
+ * of every run, or where it is read (kh_comp_unsettled_until_read); a component that knows nothing of it is stepped as under
  * the reference. While a trace sink is attached every fast path is off:
  * the sink sees every transfer in its cycle. */
 typedef enum kh_sim_engine_kind {
@@ -196,6 +196,17 @@ static inline int kh_comp_fast(const kh_comp *c) { return ((const kh_sched *)(co
  * settle makes c's state what the per-cycle engine has after the cycles
  * before kh_sim_now and asks for the wakes it would have. */
 void kh_comp_unsettled(kh_comp *c, void (*settle)(kh_comp *c));
+/* The same for work that nothing outside c sees before something reads c's
+ * state (its statistics, a hang report, a checkpoint, an accessor of c's
+ * module): the run's end leaves it in place, and the next run carries on
+ * with it as if no run had ended; kh_sim_settle runs settle(c) when it is
+ * read. A partitioned run (MPI) settles it at its end, as kh_comp_unsettled. */
+void kh_comp_unsettled_until_read(kh_comp *c, void (*settle)(kh_comp *c));
+/* Settle every component's advanced work now, between runs (kh_sim_now):
+ * before anything reads component state that kh_comp_unsettled_until_read
+ * work could hold. Statistics, hang reports, checkpoints, a trace sink or
+ * engine set, and the mesh's accessors call it themselves. */
+void kh_sim_settle(kh_sim *sim);
 
 /* ---- FIFOs with start-of-cycle semantics ------------------------------- */
 
@@ -384,8 +395,9 @@ int kh_sim_run_until_idle(kh_sim *sim, kh_cycle limit);
 void kh_sim_set_progress(kh_sim *sim, kh_cycle (*fn)(void *ctx, kh_cycle now), void *ctx);
 /* Nothing pending: no component will ever step again without outside help. */
 int kh_sim_idle(const kh_sim *sim);
-/* Earliest pending wake, KH_NEVER if none. */
-kh_cycle kh_sim_next_wake(const kh_sim *sim);
+/* Earliest pending wake, KH_NEVER if none: the per-cycle engine's, so
+ * the event engine's work is settled first (kh_sim_settle). */
+kh_cycle kh_sim_next_wake(kh_sim *sim);
 /* Ask every component with outstanding work to describe it. Returns the
  * number of components that reported work (0 = the machine is quiescent). */
 int kh_sim_describe_stuck(kh_sim *sim, char *buf, size_t len);

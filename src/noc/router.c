@@ -247,9 +247,9 @@ static void router_traced(kh_comp *c, kh_cycle now)
     }
 }
 
-/* Checkpoints (docs/checkpoint.md): between runs the event engine's hops
- * are the router's own (settled at the run's end), so the state is the
- * per-cycle router's. A slot points into its FIFO's ring: kept as the
+/* Checkpoints (docs/checkpoint.md): the save settles the event engine's
+ * hops first (kh_sim_settle: a run's end leaves them in place), so the
+ * state is the per-cycle router's. A slot points into its FIFO's ring: kept as the
  * entry's index with the flit it holds. */
 static void router_ckpt(kh_comp *c, kh_ck *ck)
 {
@@ -387,7 +387,16 @@ void kh_router_set_out(kh_router *r, unsigned dir, kh_link *l)
 void kh_router_set_in(kh_router *r, unsigned dir, kh_link *l) { r->in_link[dir] = l; }
 kh_link *kh_router_out(const kh_router *r, unsigned dir) { return dir < KH_NDIRS ? r->out_link[dir] : NULL; }
 kh_link *kh_router_in(const kh_router *r, unsigned dir) { return dir < KH_NDIRS ? r->in_link[dir] : NULL; }
-const kh_fifo *kh_router_fifo(const kh_router *r, unsigned dir) { return dir < KH_NDIRS ? &r->in[dir] : NULL; }
+/* what these two read holds the event engine's hops once they are settled */
+const kh_fifo *kh_router_fifo(const kh_router *r, unsigned dir)
+{
+    kh_sim_settle(r->comp.sim);
+    return dir < KH_NDIRS ? &r->in[dir] : NULL;
+}
 unsigned kh_router_x(const kh_router *r) { return r->x; }
 unsigned kh_router_y(const kh_router *r) { return r->y; }
-uint64_t kh_router_hops(const kh_router *r) { return r->hops; }
+uint64_t kh_router_hops(const kh_router *r)
+{
+    kh_sim_settle(r->comp.sim);
+    return r->hops;
+}

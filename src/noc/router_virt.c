@@ -318,7 +318,7 @@ static inline __attribute__((always_inline)) int admit(kh_router *r, unsigned i,
     v->in = (uint8_t)i;
     v->out = (uint8_t)o;
     v->held = (uint8_t)held;
-    if (!r->comp.settle) kh_comp_unsettled(&r->comp, router_settle);
+    if (!r->comp.settle) kh_comp_unsettled_until_read(&r->comp, router_settle);
     kh_timer_arm(r->comp.sim, &v->tm, gr + 1);
     return 1;
 }

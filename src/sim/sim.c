@@ -96,6 +96,7 @@ static void fast_follow(kh_sim *sim)
 
 void kh_sim_set_engine(kh_sim *sim, kh_sim_engine_kind e)
 {
+    kh_sim_settle(sim); /* the advanced work is the engine's own */
     sim->engine = e;
     fast_follow(sim);
 }
@@ -111,18 +112,45 @@ void kh_comp_unsettled(kh_comp *c, void (*settle)(kh_comp *c))
     sim->unsettled = c;
 }
 
-/* The end of a run: every component that advanced work ahead of the clock
- * makes its state the per-cycle engine's at kh_sim_now. A settle may wake
- * components, never ask for another settle. */
-static void settle_all(kh_sim *sim)
+void kh_comp_unsettled_until_read(kh_comp *c, void (*settle)(kh_comp *c))
 {
-    while (sim->unsettled) {
-        kh_comp *c = sim->unsettled;
+    if (c->settle) return;
+    kh_sim *sim = c->sim;
+    c->settle = settle;
+    c->next_unsettled = sim->unread;
+    sim->unread = c;
+}
+
+/* Every component of the list makes its state the per-cycle engine's at
+ * kh_sim_now. A settle may wake components, never ask for another settle. */
+static void settle_list(kh_comp **list)
+{
+    while (*list) {
+        kh_comp *c = *list;
         void (*settle)(kh_comp *) = c->settle;
-        sim->unsettled = c->next_unsettled;
+        *list = c->next_unsettled;
         c->settle = NULL;
         settle(c);
     }
+}
+
+/* The end of a run: the work advanced ahead of the clock is settled, but
+ * for work nothing sees before it is read, which the next run carries on
+ * with (at the saxpy bench's host polls, a run every few cycles, settling
+ * the routers' hops and stepping them as the routers' own cost about 6 %
+ * of its instructions). Partitioned runs settle everything: their
+ * agreements and the other processes see the state. */
+static void settle_all(kh_sim *sim)
+{
+    settle_list(&sim->unsettled);
+    if (sim->sync || sim->own) settle_list(&sim->unread);
+}
+
+void kh_sim_settle(kh_sim *sim)
+{
+    if (sim->in_step) return; /* a cycle half run: what a step reads is its cycle's, as before any settle */
+    settle_list(&sim->unsettled);
+    settle_list(&sim->unread);
 }
 
 void kh_sim_destroy(kh_sim *sim)
@@ -515,8 +543,9 @@ int kh_sim_idle(const kh_sim *sim)
     return sim->nheap == 0 && !sim->sched.occ;
 }
 
-kh_cycle kh_sim_next_wake(const kh_sim *sim)
+kh_cycle kh_sim_next_wake(kh_sim *sim)
 {
+    kh_sim_settle(sim);
     kh_cycle t = local_next_wake(sim);
     return sim->sync ? agreed_next(sim, t) : t;
 }
@@ -536,6 +565,7 @@ static kh_cycle local_next_wake(const kh_sim *sim)
  * sync merges every process's in component order. */
 int kh_sim_describe_stuck(kh_sim *sim, char *buf, size_t len)
 {
+    kh_sim_settle(sim);
     int n = 0;
     size_t used = 0;
     if (len) buf[0] = '\0';
@@ -572,16 +602,18 @@ int kh_sim_describe_stuck(kh_sim *sim, char *buf, size_t len)
 
 void kh_sim_set_sync(kh_sim *sim, const kh_sync_ops *ops, void *ctx)
 {
+    kh_sim_settle(sim);
     sim->sync = ops;
     sim->sync_ctx = ctx;
 }
 
 const kh_sync_ops *kh_sim_sync(const kh_sim *sim) { return sim->sync; }
-int kh_sim_unsettled(const kh_sim *sim) { return sim->unsettled != NULL; }
+int kh_sim_unsettled(const kh_sim *sim) { return sim->unsettled || sim->unread; }
 void *kh_sim_sync_ctx(const kh_sim *sim) { return sim->sync_ctx; }
 
 static int mark(kh_sim *sim, unsigned lo, unsigned hi, int shared)
 {
+    kh_sim_settle(sim);
     if (!sim->own) {
         sim->nown = sim->sched.nwords;
         /* own, then shared: one allocation */
@@ -660,6 +692,7 @@ kh_link *kh_sim_link(const kh_sim *sim, unsigned i) { return i < sim->nlinks ? s
 
 void kh_sim_set_trace(kh_sim *sim, kh_trace *t)
 {
+    kh_sim_settle(sim); /* a sink sees every transfer from here on, none advanced ahead */
     sim->sched.trace = t;
     fast_follow(sim);
 }

@@ -97,7 +97,8 @@ int kh_sim_ckpt(kh_sim *sim, kh_ck *ck)
     if (sim->own || sim->sync)
         return kh_ck_fail(ck, "this simulation is partitioned across processes (MPI): checkpoints cover a whole "
                               "machine in one process (docs/checkpoint.md)");
-    if (sim->unsettled || sim->at_end)
+    if (!load) kh_sim_settle(sim);
+    if (sim->unsettled || sim->unread || sim->at_end)
         return kh_ck_fail(ck, "work advanced ahead of the clock is not settled (a checkpoint is taken between "
                               "runs)");
     if (!load) /* refuse before writing anything: no partial checkpoint */

@@ -42,6 +42,7 @@ struct kh_sim {
     kh_sim_engine_kind engine; /* kh_sim_set_engine */
     int in_timers;               /* the timers of cycle now run: wakes for now are allowed */
     kh_comp *unsettled;  /* components whose settle op runs at the end of this run */
+    kh_comp *unread;     /* those whose settle op runs when their state is read (kh_sim_settle) */
     /* diagnostics (kh_sim_diag, diag.c): distinct names in first-raised order */
     struct kh_diag_rec *diag;
     unsigned ndiag;

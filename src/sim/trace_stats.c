@@ -42,6 +42,7 @@ static char *comp_entry(kh_comp *c, char *buf)
  * -1 on no memory. */
 static int entries(kh_sim *sim, kh_sync_rec **out)
 {
+    kh_sim_settle(sim);
     unsigned nl = kh_sim_nlinks(sim), nc = kh_sim_ncomps(sim), n = 0;
     const kh_sync_ops *sy = kh_sim_sync(sim);
     kh_sync_rec *v = calloc((size_t)nl + nc + 1, sizeof *v);
