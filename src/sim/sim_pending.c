@@ -13,8 +13,11 @@ int kh_sim_pending(const kh_sim *sim, uint64_t *mask, unsigned nwords)
         for (unsigned k = 0; k < KH_WHEEL; k++) mask[w] |= s->wheel[w * KH_WHEEL + k];
     for (size_t i = 0; i < sim->nheap; i++)
         if (sim->heap[i].id / 64 < nwords) mask[sim->heap[i].id / 64] |= UINT64_C(1) << (sim->heap[i].id % 64);
-    for (const kh_comp *c = sim->unsettled; c; c = c->next_unsettled)
-        if (c->id / 64 < nwords) mask[c->id / 64] |= UINT64_C(1) << (c->id % 64);
+    /* partitioned runs settle both lists at each run's end; read both anyway */
+    const kh_comp *lists[2] = {sim->unsettled, sim->unread};
+    for (unsigned l = 0; l < 2; l++)
+        for (const kh_comp *c = lists[l]; c; c = c->next_unsettled)
+            if (c->id / 64 < nwords) mask[c->id / 64] |= UINT64_C(1) << (c->id % 64);
     /* a timer belongs to no component id: the caller cannot tell whose */
     for (unsigned k = 0; k < KH_WHEEL; k++)
         if (s->timers[k]) return 1;
