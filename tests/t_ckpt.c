@@ -428,6 +428,64 @@ static void rv64_values_out_of_range_are_refused(void)
     }
 }
 
+/* ---- the legacy mx_matmul_cu (token mxm) ---- */
+
+/* Every value of the unit's state that indexes or selects is checked on
+ * restore: the stream of a fresh unit with one of them spoilt (the layout:
+ * rtl_compat as 8 bytes, then the phase, the sub-tile index and the words
+ * received as 4 bytes each, little-endian) is refused naming it. */
+static void mxm_values_out_of_range_are_refused(void)
+{
+    static const struct {
+        size_t at;
+        uint8_t value;
+        const char *says;
+    } cases[] = {
+        {0, 0, NULL}, /* nothing spoilt: the restore takes it */
+        {0, 1, "rtl_compat is 1 in the file, 0 in the machine"},
+        {8, 8, "phase is 8, past 7"},
+        {12, 16, "sub-tile index is 16, past 15"},
+        {16, 4, "count of operand words received is 4, past 3"},
+    };
+    const kh_unit_kind *kind = kh_unit_by_token("mxm");
+    if (!kind || !kind->ckpt) {
+        kh_test_fail(__FILE__, __LINE__, "mxm has no state function");
+        return;
+    }
+    kh_params p;
+    kh_params_default(&p);
+    char err[300];
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        void *a = kind->create(NULL, &p, err, sizeof err), *b = kind->create(NULL, &p, err, sizeof err);
+        kh_ck *w = kh_ck_writer();
+        if (!a || !b || !w) {
+            kh_test_fail(__FILE__, __LINE__, "out of memory");
+            break;
+        }
+        kind->ckpt(a, w);
+        size_t n;
+        const uint8_t *saved = kh_ck_data(w, &n);
+        uint8_t *bytes = malloc(n);
+        kh_ck *r = bytes ? kh_ck_reader(bytes, n) : NULL;
+        if (!r) {
+            kh_test_fail(__FILE__, __LINE__, "out of memory");
+            free(bytes);
+            break;
+        }
+        memcpy(bytes, saved, n);
+        if (cases[i].says) bytes[cases[i].at] = cases[i].value;
+        kind->ckpt(b, r);
+        if (!cases[i].says) CHECK(!kh_ck_failed(r) && kh_ck_left(r) == 0);
+        else if (!strstr(kh_ck_error(r), cases[i].says))
+            kh_test_fail(__FILE__, __LINE__, "want '%s' in '%s'", cases[i].says, kh_ck_error(r));
+        kh_ck_free(r);
+        kh_ck_free(w);
+        free(bytes);
+        kind->destroy(a);
+        kind->destroy(b);
+    }
+}
+
 static void refusals_name_what_breaks(void)
 {
     char err[2000];
@@ -489,6 +547,7 @@ int main(void)
     KH_RUN(rv64_node_programs_resume_exactly);
     KH_RUN(rv64_unit_programs_resume_exactly);
     KH_RUN(rv64_values_out_of_range_are_refused);
+    KH_RUN(mxm_values_out_of_range_are_refused);
     KH_RUN(refusals_name_what_breaks);
     return kh_test_end("t_ckpt");
 }
