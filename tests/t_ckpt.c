@@ -486,6 +486,42 @@ static void mxm_values_out_of_range_are_refused(void)
     }
 }
 
+/* A unit kind with no state function (every kind the map tokens reach has
+ * one): a machine holding it is refused at save, naming the unit. */
+static void *uncovered_create(kh_cu *shell, const kh_params *p, char *err, size_t errlen)
+{
+    (void)shell, (void)p, (void)err, (void)errlen;
+    return malloc(1); /* a datapath with nothing in it */
+}
+
+static void an_uncovered_unit_kind_refuses_the_save(void)
+{
+    static const kh_unit_kind uncovered = {
+        .name = "uncovered_test_cu",
+        .cu_type = 0x5554,
+        .cu_version = 1,
+        .n_buffers = 1,
+        .create = uncovered_create,
+        .destroy = free,
+    };
+    char err[2000];
+    kh_machine *m = kh_machine_new(NULL, NULL, err, sizeof err);
+    if (!m) {
+        kh_test_fail(__FILE__, __LINE__, "machine: %s", err);
+        return;
+    }
+    const kh_cu_place at = {.x = 3, .y = 3, .mem_x = 0, .mem_y = 1};
+    CHECK(kh_cu_new(kh_machine_sim(m), &uncovered, &at, err, sizeof err) != NULL);
+    uint8_t *b = NULL;
+    size_t n = 0;
+    CHECK_EQ(kh_machine_save_bytes(m, NULL, &b, &n, err, sizeof err), -1);
+    CHECK(b == NULL);
+    if (!strstr(err, "unit 'uncovered_test_cu(3,3)' (kind uncovered_test_cu) has no checkpoint state"))
+        kh_test_fail(__FILE__, __LINE__, "the refusal does not name the unit: '%s'", err);
+    free(b);
+    kh_machine_free(m);
+}
+
 static void refusals_name_what_breaks(void)
 {
     char err[2000];
@@ -548,6 +584,7 @@ int main(void)
     KH_RUN(rv64_unit_programs_resume_exactly);
     KH_RUN(rv64_values_out_of_range_are_refused);
     KH_RUN(mxm_values_out_of_range_are_refused);
+    KH_RUN(an_uncovered_unit_kind_refuses_the_save);
     KH_RUN(refusals_name_what_breaks);
     return kh_test_end("t_ckpt");
 }
