@@ -3,8 +3,10 @@
  * runs on exactly as the first (cycles, statistics, the result in DRAM, and
  * the state saved again); the same for the RV64 core's programs, as the
  * node's processor and as a mesh unit, saved at points across their runs;
- * the reader's refusals. The CLI side (sessions,
- * the saxpy example, the refusals' wording) is tests/cli/ckpt.sh. */
+ * the legacy matmul unit's program (examples/mxm.session) likewise; values
+ * out of range and a unit kind without state refused; the reader's
+ * refusals. The CLI side (sessions, the saxpy example, the refusals'
+ * wording) is tests/cli/ckpt.sh. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -15,6 +17,7 @@
 #include "kohaku/gemm.h"
 #include "kohaku/params.h"
 #include "kohaku/rv64.h"
+#include "kohaku/session.h"
 #include "kohaku/trace.h"
 #include "rv64/sys_int.h"
 #include "support/test.h"
@@ -428,7 +431,88 @@ static void rv64_values_out_of_range_are_refused(void)
     }
 }
 
-/* ---- the legacy mx_matmul_cu (token mxm) ---- */
+/* ---- the legacy mx_matmul_cu (token mxm): examples/mxm.session ---- */
+
+/* examples/mxm_map.txt */
+static const char mxm_map[] = "xxx mxm xxx\n"
+                              "mag nul nul\n"
+                              "xxx mxm xxx\n";
+
+/* examples/mxm.session up to its first kick (the uploads, the program of
+ * unit (1,0) staged and kicked), malloc'd; NULL when it cannot be read. */
+static char *mxm_session_to_first_kick(void)
+{
+    FILE *f = fopen("examples/mxm.session", "rb");
+    if (!f) return NULL;
+    size_t cap = 1 << 16;
+    char *text = malloc(cap);
+    size_t n = text ? fread(text, 1, cap - 1, f) : 0;
+    fclose(f);
+    if (!text) return NULL;
+    text[n] = 0;
+    char *kick = strstr(text, "write PROG_KICK 1\n");
+    if (!kick) {
+        free(text);
+        return NULL;
+    }
+    kick[strlen("write PROG_KICK 1\n")] = 0;
+    return text;
+}
+
+/* A machine of mxm_map with the session's head run on it (the kick just
+ * written), NULL after a failure. */
+static kh_machine *mxm_kicked(const char *head)
+{
+    char err[2000];
+    kh_machine *m = kh_machine_new(mxm_map, NULL, err, sizeof err);
+    if (!m) {
+        kh_test_fail(__FILE__, __LINE__, "machine: %s", err);
+        return NULL;
+    }
+    kh_session *s = kh_session_parse(head, "mxm.session", "examples", err, sizeof err);
+    FILE *out = fopen("/dev/null", "w");
+    if (!s || !out || kh_session_run(s, m, out, err, sizeof err)) {
+        kh_test_fail(__FILE__, __LINE__, "session: %s", err);
+        kh_machine_free(m);
+        m = NULL;
+    }
+    if (out) fclose(out);
+    kh_session_free(s);
+    return m;
+}
+
+/* Saved at points across unit (1,0)'s program (BLOCK, BLOCK, EMIT, BLOCK,
+ * EMIT: reads out, operand words arriving, the write going), restored and
+ * run on: the same cycles, statistics, DRAM and final checkpoint bytes. */
+static void mxm_programs_resume_exactly(void)
+{
+    char *head = mxm_session_to_first_kick();
+    if (!head) {
+        kh_test_fail(__FILE__, __LINE__, "examples/mxm.session: not readable, or no kick in it");
+        return;
+    }
+    /* the program's length, run once whole */
+    kh_machine *m = mxm_kicked(head);
+    if (!m) {
+        free(head);
+        return;
+    }
+    kh_cycle kicked = kh_sim_now(kh_machine_sim(m));
+    CHECK_EQ(kh_sim_run_until_idle(kh_machine_sim(m), 10000000), 1);
+    kh_cycle span = kh_sim_now(kh_machine_sim(m)) - kicked;
+    kh_machine_free(m);
+    CHECK(span > 100); /* five instructions, each a DRAM round trip or more */
+    for (unsigned k = 0; k < 24; k++) {
+        m = mxm_kicked(head);
+        if (!m) break;
+        kh_sim_run(kh_machine_sim(m), k * span / 24);
+        pause_at pa = {0, 1, 0};
+        save_restore_compare(&pa, m);
+        CHECK(pa.checked);
+        kh_machine_free(m);
+    }
+    free(head);
+}
 
 /* Every value of the unit's state that indexes or selects is checked on
  * restore: the stream of a fresh unit with one of them spoilt (the layout:
@@ -583,6 +667,7 @@ int main(void)
     KH_RUN(rv64_node_programs_resume_exactly);
     KH_RUN(rv64_unit_programs_resume_exactly);
     KH_RUN(rv64_values_out_of_range_are_refused);
+    KH_RUN(mxm_programs_resume_exactly);
     KH_RUN(mxm_values_out_of_range_are_refused);
     KH_RUN(an_uncovered_unit_kind_refuses_the_save);
     KH_RUN(refusals_name_what_breaks);
