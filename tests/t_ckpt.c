@@ -3,8 +3,10 @@
  * runs on exactly as the first (cycles, statistics, the result in DRAM, and
  * the state saved again); the same for the RV64 core's programs, as the
  * node's processor and as a mesh unit, saved at points across their runs;
- * the reader's refusals. The CLI side (sessions,
- * the saxpy example, the refusals' wording) is tests/cli/ckpt.sh. */
+ * the legacy matmul unit's program (examples/mxm.session) likewise; values
+ * out of range and a unit kind without state refused; the reader's
+ * refusals. The CLI side (sessions, the saxpy example, the refusals'
+ * wording) is tests/cli/ckpt.sh. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -16,6 +18,7 @@
 #include "kohaku/mesh.h"
 #include "kohaku/params.h"
 #include "kohaku/rv64.h"
+#include "kohaku/session.h"
 #include "kohaku/trace.h"
 #include "kohaku/traffic.h"
 #include "rv64/sys_int.h"
@@ -430,6 +433,181 @@ static void rv64_values_out_of_range_are_refused(void)
     }
 }
 
+/* ---- the legacy mx_matmul_cu (token mxm): examples/mxm.session ---- */
+
+/* examples/mxm_map.txt */
+static const char mxm_map[] = "xxx mxm xxx\n"
+                              "mag nul nul\n"
+                              "xxx mxm xxx\n";
+
+/* examples/mxm.session up to its first kick (the uploads, the program of
+ * unit (1,0) staged and kicked), malloc'd; NULL when it cannot be read. */
+static char *mxm_session_to_first_kick(void)
+{
+    FILE *f = fopen("examples/mxm.session", "rb");
+    if (!f) return NULL;
+    size_t cap = 1 << 16;
+    char *text = malloc(cap);
+    size_t n = text ? fread(text, 1, cap - 1, f) : 0;
+    fclose(f);
+    if (!text) return NULL;
+    text[n] = 0;
+    char *kick = strstr(text, "write PROG_KICK 1\n");
+    if (!kick) {
+        free(text);
+        return NULL;
+    }
+    kick[strlen("write PROG_KICK 1\n")] = 0;
+    return text;
+}
+
+/* A machine of mxm_map with the session's head run on it (the kick just
+ * written), NULL after a failure. */
+static kh_machine *mxm_kicked(const char *head)
+{
+    char err[2000];
+    kh_machine *m = kh_machine_new(mxm_map, NULL, err, sizeof err);
+    if (!m) {
+        kh_test_fail(__FILE__, __LINE__, "machine: %s", err);
+        return NULL;
+    }
+    kh_session *s = kh_session_parse(head, "mxm.session", "examples", err, sizeof err);
+    FILE *out = fopen("/dev/null", "w");
+    if (!s || !out || kh_session_run(s, m, out, err, sizeof err)) {
+        kh_test_fail(__FILE__, __LINE__, "session: %s", err);
+        kh_machine_free(m);
+        m = NULL;
+    }
+    if (out) fclose(out);
+    kh_session_free(s);
+    return m;
+}
+
+/* Saved at points across unit (1,0)'s program (BLOCK, BLOCK, EMIT, BLOCK,
+ * EMIT: reads out, operand words arriving, the write going), restored and
+ * run on: the same cycles, statistics, DRAM and final checkpoint bytes. */
+static void mxm_programs_resume_exactly(void)
+{
+    char *head = mxm_session_to_first_kick();
+    if (!head) {
+        kh_test_fail(__FILE__, __LINE__, "examples/mxm.session: not readable, or no kick in it");
+        return;
+    }
+    /* the program's length, run once whole */
+    kh_machine *m = mxm_kicked(head);
+    if (!m) {
+        free(head);
+        return;
+    }
+    kh_cycle kicked = kh_sim_now(kh_machine_sim(m));
+    CHECK_EQ(kh_sim_run_until_idle(kh_machine_sim(m), 10000000), 1);
+    kh_cycle span = kh_sim_now(kh_machine_sim(m)) - kicked;
+    kh_machine_free(m);
+    CHECK(span > 100); /* five instructions, each a DRAM round trip or more */
+    for (unsigned k = 0; k < 24; k++) {
+        m = mxm_kicked(head);
+        if (!m) break;
+        kh_sim_run(kh_machine_sim(m), k * span / 24);
+        pause_at pa = {0, 1, 0};
+        save_restore_compare(&pa, m);
+        CHECK(pa.checked);
+        kh_machine_free(m);
+    }
+    free(head);
+}
+
+/* Every value of the unit's state that indexes or selects is checked on
+ * restore: the stream of a fresh unit with one of them spoilt (the layout:
+ * rtl_compat as 8 bytes, then the phase, the sub-tile index and the words
+ * received as 4 bytes each, little-endian) is refused naming it. */
+static void mxm_values_out_of_range_are_refused(void)
+{
+    static const struct {
+        size_t at;
+        uint8_t value;
+        const char *says;
+    } cases[] = {
+        {0, 0, NULL}, /* nothing spoilt: the restore takes it */
+        {0, 1, "rtl_compat is 1 in the file, 0 in the machine"},
+        {8, 8, "phase is 8, past 7"},
+        {12, 16, "sub-tile index is 16, past 15"},
+        {16, 4, "count of operand words received is 4, past 3"},
+    };
+    const kh_unit_kind *kind = kh_unit_by_token("mxm");
+    if (!kind || !kind->ckpt) {
+        kh_test_fail(__FILE__, __LINE__, "mxm has no state function");
+        return;
+    }
+    kh_params p;
+    kh_params_default(&p);
+    char err[300];
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        void *a = kind->create(NULL, &p, err, sizeof err), *b = kind->create(NULL, &p, err, sizeof err);
+        kh_ck *w = kh_ck_writer();
+        if (!a || !b || !w) {
+            kh_test_fail(__FILE__, __LINE__, "out of memory");
+            break;
+        }
+        kind->ckpt(a, w);
+        size_t n;
+        const uint8_t *saved = kh_ck_data(w, &n);
+        uint8_t *bytes = malloc(n);
+        kh_ck *r = bytes ? kh_ck_reader(bytes, n) : NULL;
+        if (!r) {
+            kh_test_fail(__FILE__, __LINE__, "out of memory");
+            free(bytes);
+            break;
+        }
+        memcpy(bytes, saved, n);
+        if (cases[i].says) bytes[cases[i].at] = cases[i].value;
+        kind->ckpt(b, r);
+        if (!cases[i].says) CHECK(!kh_ck_failed(r) && kh_ck_left(r) == 0);
+        else if (!strstr(kh_ck_error(r), cases[i].says))
+            kh_test_fail(__FILE__, __LINE__, "want '%s' in '%s'", cases[i].says, kh_ck_error(r));
+        kh_ck_free(r);
+        kh_ck_free(w);
+        free(bytes);
+        kind->destroy(a);
+        kind->destroy(b);
+    }
+}
+
+/* A unit kind with no state function (every kind the map tokens reach has
+ * one): a machine holding it is refused at save, naming the unit. */
+static void *uncovered_create(kh_cu *shell, const kh_params *p, char *err, size_t errlen)
+{
+    (void)shell, (void)p, (void)err, (void)errlen;
+    return malloc(1); /* a datapath with nothing in it */
+}
+
+static void an_uncovered_unit_kind_refuses_the_save(void)
+{
+    static const kh_unit_kind uncovered = {
+        .name = "uncovered_test_cu",
+        .cu_type = 0x5554,
+        .cu_version = 1,
+        .n_buffers = 1,
+        .create = uncovered_create,
+        .destroy = free,
+    };
+    char err[2000];
+    kh_machine *m = kh_machine_new(NULL, NULL, err, sizeof err);
+    if (!m) {
+        kh_test_fail(__FILE__, __LINE__, "machine: %s", err);
+        return;
+    }
+    const kh_cu_place at = {.x = 3, .y = 3, .mem_x = 0, .mem_y = 1};
+    CHECK(kh_cu_new(kh_machine_sim(m), &uncovered, &at, err, sizeof err) != NULL);
+    uint8_t *b = NULL;
+    size_t n = 0;
+    CHECK_EQ(kh_machine_save_bytes(m, NULL, &b, &n, err, sizeof err), -1);
+    CHECK(b == NULL);
+    if (!strstr(err, "unit 'uncovered_test_cu(3,3)' (kind uncovered_test_cu) has no checkpoint state"))
+        kh_test_fail(__FILE__, __LINE__, "the refusal does not name the unit: '%s'", err);
+    free(b);
+    kh_machine_free(m);
+}
+
 static void refusals_name_what_breaks(void)
 {
     char err[2000];
@@ -726,6 +904,9 @@ int main(void)
     KH_RUN(rv64_node_programs_resume_exactly);
     KH_RUN(rv64_unit_programs_resume_exactly);
     KH_RUN(rv64_values_out_of_range_are_refused);
+    KH_RUN(mxm_programs_resume_exactly);
+    KH_RUN(mxm_values_out_of_range_are_refused);
+    KH_RUN(an_uncovered_unit_kind_refuses_the_save);
     KH_RUN(refusals_name_what_breaks);
     KH_RUN(sparse_tables_and_positions);
     KH_RUN(bench_noc_traffic_resumes_exactly);

@@ -5,7 +5,7 @@
 # counted as skipped, naming the packages, and the C tests do not depend on
 # Python. A full run checks the count of pytest's tests against the plan.
 . tests/cli/lib.inc
-plan 72
+plan 71
 PY=/usr/bin/python3
 if ! [ -x "$PY" ]; then
     skip_all "$PY not found" python3 python3-pytest python3-numpy

@@ -17,6 +17,7 @@
 #include <string.h>
 
 #include "kohaku/addr.h"
+#include "kohaku/ckpt.h"
 #include "kohaku/gen/flit.h"
 #include "kohaku/gen/matmul.h"
 #include "kohaku/num.h"
@@ -232,6 +233,42 @@ static void stats(void *unit, char *buf, size_t len)
              (unsigned long long)u->drained, (unsigned long long)u->saturated, (unsigned long long)u->nonfinite);
 }
 
+/* A value read from the file that indexes an array or names a phase must
+ * lie in its range: refused naming it, never used. */
+static void in_range(kh_ck *ck, unsigned v, unsigned max, const char *what)
+{
+    if (kh_ck_loading(ck) && !kh_ck_failed(ck) && v > max)
+        kh_ck_fail(ck, "%s: mx_matmul_cu's %s is %u, past %u", kh_ck_where(ck), what, v, max);
+}
+
+/* Checkpoints (docs/checkpoint.md): everything but the shell pointer and
+ * the framing, which the build fixes. The ranged fields come first. */
+static void ckpt(void *unit, kh_ck *ck)
+{
+    mxm_unit *u = unit;
+    kh_ck_same(ck, (uint64_t)u->compat, "mx_matmul_cu's rtl_compat");
+    KH_CK(ck, u->phase);
+    in_range(ck, (unsigned)u->phase, MXM_DONE, "phase");
+    KH_CK(ck, u->tile_idx);
+    in_range(ck, u->tile_idx, MXM_TILES - 1, "sub-tile index");
+    KH_CK(ck, u->got);
+    in_range(ck, u->got, 3, "count of operand words received");
+    KH_CK(ck, u->t);
+    KH_CK(ck, u->is_block);
+    KH_CK(ck, u->first);
+    KH_CK(ck, u->addr_a);
+    KH_CK(ck, u->addr_b);
+    KH_CK(ck, u->anchor);
+    kh_ck_array(ck, &u->tile[0][0], sizeof u->tile[0][0], MXM_TILES * 16);
+    kh_ck_array(ck, &u->words[0][0], sizeof u->words[0][0], 2 * 16);
+    KH_CK(ck, u->blocks);
+    KH_CK(ck, u->emits);
+    KH_CK(ck, u->result);
+    KH_CK(ck, u->drained);
+    KH_CK(ck, u->saturated);
+    KH_CK(ck, u->nonfinite);
+}
+
 static const char *inst_name(const kh_flit *f)
 {
     return kh_matmul_op(f->w) == KH_MATMUL_OP_BLOCK ? "BLOCK" : "EMIT"; /* as inst() decodes it */
@@ -252,4 +289,5 @@ const kh_unit_kind kh_unit_matmul = {
     .describe_stuck = describe_stuck,
     .stats_json = stats,
     .inst_name = inst_name,
+    .ckpt = ckpt,
 };
