@@ -619,6 +619,8 @@ void kh_card_set_dist(kh_card *c, const kh_card_dist *d)
     else memset(&c->dist, 0, sizeof c->dist);
 }
 
+const kh_card_dist *kh_card_get_dist(const kh_card *c) { return c->dist.share ? &c->dist : NULL; }
+
 void kh_card_engine_prefetch(kh_card *c, kh_cycle now)
 {
     kh_cycle at;
