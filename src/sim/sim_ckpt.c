@@ -49,13 +49,6 @@ void kh_ck_fifo(kh_ck *ck, kh_fifo *q)
     KH_CK(ck, q->high_water);
 }
 
-static int wake_cmp(const void *a, const void *b)
-{
-    const kh_wake_ent *x = a, *y = b;
-    if (x->t != y->t) return x->t < y->t ? -1 : 1;
-    return x->id < y->id ? -1 : x->id > y->id;
-}
-
 /* Saved in one form whatever the history (the same machine state gives
  * the same bytes, under MPI too, sim_part.c): the heap's wakes due within
  * the wheel moved into it, as the next cycle would, the slots with work
@@ -82,7 +75,7 @@ static void kernel(kh_sim *sim, kh_ck *ck)
         sim->heap = h;
         sim->capheap = n;
     }
-    if (!load && n > 1) qsort(sim->heap, n, sizeof *sim->heap, wake_cmp); /* sorted: still a min-heap */
+    if (!load) kh_sim_heap_sort(sim);
     for (size_t i = 0; i < n; i++) {
         KH_CK(ck, sim->heap[i].t);
         KH_CK(ck, sim->heap[i].id);

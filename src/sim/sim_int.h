@@ -68,5 +68,7 @@ void kh_sim_migrate(kh_sim *sim);
 void kh_sim_link_ckpt(kh_link *l, struct kh_ck *ck);
 /* sim_part.c: the slots with a wake or a timer, as the wheel holds them */
 uint64_t kh_sim_occ(const kh_sim *sim);
+/* sim_part.c: the heap in (cycle, id) order, one form whatever its history */
+void kh_sim_heap_sort(kh_sim *sim);
 
 #endif

@@ -129,9 +129,14 @@ static int wake_cmp(const void *a, const void *b)
     return x->id < y->id ? -1 : x->id > y->id;
 }
 
+void kh_sim_heap_sort(kh_sim *sim)
+{
+    if (sim->nheap > 1) qsort(sim->heap, sim->nheap, sizeof *sim->heap, wake_cmp); /* sorted: a min-heap too */
+}
+
 void kh_sim_part_finish(kh_sim *sim)
 {
-    if (sim->nheap > 1) qsort(sim->heap, sim->nheap, sizeof *sim->heap, wake_cmp); /* a heap again */
+    kh_sim_heap_sort(sim); /* a heap again */
     sim->sched.occ = kh_sim_occ(sim);
     kh_sim_migrate(sim);
 }
