@@ -11,7 +11,7 @@
 # mpirun with the one-process resume's outputs. Needs Open MPI and the MPI
 # build, as tests/cli/mpi.sh.
 . tests/cli/lib.inc
-plan 41
+plan 53
 MPIK=${KOHAKU_MPI:-}
 lack=""
 command -v mpirun >/dev/null 2>&1 || lack=openmpi-bin
@@ -109,7 +109,8 @@ resumed_from() {
     done
     [ -s "$tmp/one.json" ]
 }
-for at in 10 50; do
+saved 60 # after the engine's poll at line 58: each rank's card holds a sample shared for it
+for at in 10 50 60; do
     "$KOHAKU" run "$tmp/four.machine" "$tmp/f$at.session" > /dev/null 2>&1
     mv "$tmp/f$at.ck" "$tmp/one$at.ck"
     "$KOHAKU" run "$tmp/four.machine" "$tmp/f$at.session" --stats "$tmp/full$at.json" > "$tmp/full$at.out" \
