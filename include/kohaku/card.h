@@ -133,6 +133,7 @@ typedef struct kh_card_dist {
 } kh_card_dist;
 #define KH_CARD_NO_MESH 0xFFFFFFFFu
 void kh_card_set_dist(kh_card *c, const kh_card_dist *d); /* NULL: one process again */
+const kh_card_dist *kh_card_get_dist(const kh_card *c); /* NULL: one process */
 /* Checkpoints (kohaku/ckpt.h): the host link's timing state (save and restore). */
 struct kh_ck;
 void kh_card_ckpt(kh_card *c, struct kh_ck *ck);

@@ -73,6 +73,10 @@ int kh_node_ilink_join(kh_node *lower, kh_node *upper, char *err, size_t errlen)
  * it. 0, or -1 for a malformed record. */
 int kh_node_ilink_export(kh_node *n, unsigned link, uint8_t **buf, size_t *len, size_t *cap, kh_cycle *first);
 int kh_node_ilink_import(kh_node *n, unsigned link, const uint8_t *buf, size_t len);
+/* The receiver's part of the lane into node n on its link `link` (the
+ * flits on it, the credits owed), for a save under MPI (ilink_ckpt.c). */
+struct kh_ck;
+void kh_node_ilink_rx_ckpt(kh_node *n, unsigned link, struct kh_ck *ck);
 /* Lane promises (docs/mpi.md): c, a component of node n's mesh with work
  * pending, can go on without anything of the mesh reaching its interlink.
  * Only the mover on a walk inside the mesh and the memory path serving it

@@ -418,6 +418,31 @@ void kh_comp_log(kh_comp *c, kh_log_level lvl, const char *fmt, ...)
  * machine freshly built from the same description. 0, or -1 with the
  * message in the stream. */
 int kh_sim_ckpt(kh_sim *sim, struct kh_ck *ck);
+/* A save under MPI (docs/checkpoint.md "Under MPI", src/machine/
+ * machine_ckpt_part.c). The COMP sections of components [lo, hi) (save). */
+void kh_sim_comps_ckpt(kh_sim *sim, unsigned lo, unsigned hi, struct kh_ck *ck);
+/* The bytes written for components [lo, hi) instead of their sections. */
+typedef struct kh_ck_splice {
+    unsigned lo, hi;
+    const uint8_t *bytes;
+    size_t n;
+} kh_ck_splice;
+/* Save this process's replica of a partitioned simulation as if it were
+ * whole, the splices' bytes in place of their components' sections. */
+int kh_sim_ckpt_replica(kh_sim *sim, struct kh_ck *ck, const kh_ck_splice *sp, unsigned nsp);
+/* The kernel's part of components [lo, hi), whose process steps them: the
+ * wake wheel's and heap's wakes, and the links whose sender is one of
+ * them (or, the sender a component past mesh_end or none, whose receiver
+ * is). Saved by that process, loaded over a replica in their place. */
+void kh_sim_part_ckpt(kh_sim *sim, unsigned lo, unsigned hi, unsigned mesh_end, struct kh_ck *ck);
+/* What this process added to the counts and diagnostics since the
+ * partition (the leader: all of them, the shared components' steps
+ * included). Loading adds them, over kh_sim_part_begin's zeros. */
+void kh_sim_part_counts(kh_sim *sim, struct kh_ck *ck);
+void kh_sim_part_begin(kh_sim *sim);
+/* After every part is loaded: the wheel's occupancy from its wakes and
+ * timers, the heap's wakes due within the wheel moved into it. */
+void kh_sim_part_finish(kh_sim *sim);
 /* A timer's arming (armed, its cycle), for a component's state function. */
 void kh_ck_timer(struct kh_ck *ck, kh_sim *sim, kh_timer *t);
 /* A FIFO's entries and counters; its capacity and latency must be the built ones. */

@@ -619,6 +619,8 @@ void kh_card_set_dist(kh_card *c, const kh_card_dist *d)
     else memset(&c->dist, 0, sizeof c->dist);
 }
 
+const kh_card_dist *kh_card_get_dist(const kh_card *c) { return c->dist.share ? &c->dist : NULL; }
+
 void kh_card_engine_prefetch(kh_card *c, kh_cycle now)
 {
     kh_cycle at;
@@ -658,7 +660,23 @@ void kh_card_ckpt(kh_card *c, kh_ck *ck)
     c->nseen = (unsigned)kh_ck_count(ck, c->nseen, 8, "polled addresses");
     KH_CK_ARR(ck, c->seen, 8);
     KH_CK(ck, c->settled);
-    KH_CK(ck, c->pre_at);
-    KH_CK(ck, c->pre_addr);
-    KH_CK(ck, c->pre_value);
+    /* The engine's sample shared by its owner (several processes) serves a
+     * cycle of the run it was taken in; between runs it can only be stale,
+     * and is saved as none, as one process has it: the same bytes. */
+    kh_cycle pre_at = c->pre_at;
+    uint32_t pre_addr = c->pre_addr;
+    uint64_t pre_value = c->pre_value;
+    if (!kh_ck_loading(ck) && (pre_at == KH_NEVER || pre_at < kh_sim_now(c->sim))) {
+        pre_at = KH_NEVER;
+        pre_addr = 0;
+        pre_value = 0;
+    }
+    KH_CK(ck, pre_at);
+    KH_CK(ck, pre_addr);
+    KH_CK(ck, pre_value);
+    if (kh_ck_loading(ck)) {
+        c->pre_at = pre_at;
+        c->pre_addr = pre_addr;
+        c->pre_value = pre_value;
+    }
 }

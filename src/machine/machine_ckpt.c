@@ -233,8 +233,8 @@ static void header(kh_ck *ck, uint64_t *phash, uint64_t *mhash)
     KH_CK(ck, *mhash);
 }
 
-int kh_machine_save_bytes(kh_machine *m, const kh_ckpt_info *info, uint8_t **out, size_t *outlen, char *err,
-                          size_t errlen)
+static int save_bytes(kh_machine *m, const kh_ckpt_info *info, const kh_ck_splice *sp, unsigned nsp, uint8_t **out,
+                      size_t *outlen, char *err, size_t errlen)
 {
     *out = NULL;
     *outlen = 0;
@@ -259,7 +259,8 @@ int kh_machine_save_bytes(kh_machine *m, const kh_ckpt_info *info, uint8_t **out
     sess_state(ck, info ? (kh_ckpt_info *)(uintptr_t)info : &none);
     kh_ck_section_end(ck);
     section(ck, "MACH", "machine", mach_state, m);
-    kh_sim_ckpt(m->sim, ck);
+    if (sp) kh_sim_ckpt_replica(m->sim, ck, sp, nsp);
+    else kh_sim_ckpt(m->sim, ck);
     section(ck, "CARD", "host card", card_state, m);
     if (m->check) section(ck, "CHCK", "flit checker", check_state, m);
     kh_ck_section_begin(ck, "END ", "end");
@@ -285,11 +286,39 @@ int kh_machine_save_bytes(kh_machine *m, const kh_ckpt_info *info, uint8_t **out
     return rc;
 }
 
+int kh_machine_save_bytes(kh_machine *m, const kh_ckpt_info *info, uint8_t **out, size_t *outlen, char *err,
+                          size_t errlen)
+{
+    return save_bytes(m, info, NULL, 0, out, outlen, err, errlen);
+}
+
+int kh_machine_save_spliced(kh_machine *m, const kh_ckpt_info *info, const kh_ck_splice *sp, unsigned nsp,
+                            uint8_t **out, size_t *outlen, char *err, size_t errlen)
+{
+    return save_bytes(m, info, sp, nsp, out, outlen, err, errlen);
+}
+
+static int write_file(const char *path, uint8_t *b, size_t n, char *err, size_t errlen);
+
 int kh_machine_save(kh_machine *m, const char *path, const kh_ckpt_info *info, char *err, size_t errlen)
 {
-    uint8_t *b;
-    size_t n;
-    if (kh_machine_save_bytes(m, info, &b, &n, err, errlen)) return -1;
+    uint8_t *b = NULL;
+    size_t n = 0;
+    if (!kh_card_get_dist(m->card)) {
+        if (kh_machine_save_bytes(m, info, &b, &n, err, errlen)) return -1;
+        return write_file(path, b, n, err, errlen);
+    }
+    /* under MPI: every process takes part, the leader alone writes, and
+     * every one returns the leader's outcome (machine_ckpt_part.c) */
+    int rc = kh_machine_save_part(m, info, &b, &n, err, errlen);
+    if (!rc && b) rc = write_file(path, b, n, err, errlen);
+    else free(b);
+    return kh_machine_save_outcome(m, rc, err, errlen);
+}
+
+/* b is freed */
+static int write_file(const char *path, uint8_t *b, size_t n, char *err, size_t errlen)
+{
     /* beside the target, then renamed: a failed write leaves no half file */
     char tmp[4096];
     if (snprintf(tmp, sizeof tmp, "%s.part", path) >= (int)sizeof tmp) {

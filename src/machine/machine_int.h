@@ -37,4 +37,16 @@ struct kh_machine {
     int interlink;
 };
 
+/* machine_ckpt.c: a process's replica saved as if whole, the splices'
+ * bytes in place of their components' sections (a save under MPI) */
+int kh_machine_save_spliced(kh_machine *m, const kh_ckpt_info *info, const kh_ck_splice *sp, unsigned nsp,
+                            uint8_t **out, size_t *outlen, char *err, size_t errlen);
+/* machine_ckpt_part.c: the save under MPI (collective). 0: the leader's
+ * *out holds the file's bytes (NULL elsewhere); -1 on every process with
+ * the same message. */
+int kh_machine_save_part(kh_machine *m, const kh_ckpt_info *info, uint8_t **out, size_t *outlen, char *err,
+                         size_t errlen);
+/* Collective: the leader's rc and message on every process. */
+int kh_machine_save_outcome(kh_machine *m, int rc, char *err, size_t errlen);
+
 #endif

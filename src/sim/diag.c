@@ -83,3 +83,59 @@ void kh_sim_diag_ckpt(kh_sim *sim, kh_ck *ck)
     }
     if (kh_ck_loading(ck)) sim->ndiag = n;
 }
+
+void kh_sim_diag_mark(kh_sim *sim)
+{
+    memset(sim->part_diag0, 0, sizeof sim->part_diag0);
+    for (unsigned i = 0; i < sim->ndiag; i++) sim->part_diag0[i] = sim->diag[i].count;
+}
+
+/* Names are only ever appended (the last one renamed "other" when full),
+ * so the records at the partition are the first ones and their counts
+ * then are part_diag0. A record whose count grew by nothing is left out. */
+void kh_sim_diag_part(kh_sim *sim, kh_ck *ck, int whole)
+{
+    if (!kh_ck_loading(ck)) {
+        uint64_t n = 0;
+        for (unsigned i = 0; i < sim->ndiag; i++) n += whole || sim->diag[i].count != sim->part_diag0[i];
+        kh_ck_count(ck, n, KH_DIAG_NAMES, "diagnostics");
+        for (unsigned i = 0; i < sim->ndiag; i++) {
+            struct kh_diag_rec *d = &sim->diag[i];
+            uint64_t add = whole ? d->count : d->count - sim->part_diag0[i];
+            if (!add && !whole) continue;
+            snprintf(d->own, sizeof d->own, "%s", d->name);
+            kh_ck_str(ck, d->own, sizeof d->own);
+            d->name = d->own;
+            kh_ck_str(ck, d->msg, sizeof d->msg);
+            KH_CK(ck, add);
+        }
+        return;
+    }
+    unsigned n = (unsigned)kh_ck_count(ck, 0, KH_DIAG_NAMES, "diagnostics");
+    if (n && !sim->diag && !(sim->diag = calloc(KH_DIAG_NAMES, sizeof *sim->diag))) {
+        kh_ck_fail(ck, "out of memory merging the diagnostics");
+        return;
+    }
+    for (unsigned k = 0; k < n && !kh_ck_failed(ck); k++) {
+        struct kh_diag_rec r;
+        memset(&r, 0, sizeof r);
+        uint64_t add = 0;
+        kh_ck_str(ck, r.own, sizeof r.own);
+        kh_ck_str(ck, r.msg, sizeof r.msg);
+        KH_CK(ck, add);
+        unsigned i = 0;
+        while (i < sim->ndiag && strcmp(sim->diag[i].name, r.own)) i++;
+        if (i == sim->ndiag) {
+            if (i == KH_DIAG_NAMES) {
+                i = KH_DIAG_NAMES - 1; /* full: counted with the last, renamed, as kh_sim_diag does */
+                snprintf(sim->diag[i].own, sizeof sim->diag[i].own, "other");
+                sim->diag[i].name = sim->diag[i].own;
+            } else {
+                sim->diag[i] = r;
+                sim->diag[i].name = sim->diag[i].own;
+                sim->ndiag++;
+            }
+        }
+        sim->diag[i].count += add;
+    }
+}

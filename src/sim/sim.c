@@ -287,6 +287,8 @@ static void migrate(kh_sim *sim)
     }
 }
 
+void kh_sim_migrate(kh_sim *sim) { migrate(sim); }
+
 /* The first cycle from now on whose wheel slot has a wake, occ (the
  * slots with one) not 0: the occupancy rotated so that now's slot is bit 0. */
 static inline __attribute__((always_inline)) kh_cycle wheel_first(uint64_t occ, kh_cycle now)
@@ -340,7 +342,10 @@ static inline __attribute__((always_inline)) void run_cycle(kh_sim *sim, kh_cycl
             /* steps of cycle t only wake later cycles, so this word is final */
             uint64_t bits = slot[w * KH_WHEEL];
             slot[w * KH_WHEEL] = 0;
-            if (sim->own) bits &= w < sim->nown ? sim->own[w] : 0; /* another process steps the rest */
+            if (sim->own) { /* another process steps the rest; the shared ones every process */
+                bits &= w < sim->nown ? sim->own[w] : 0;
+                if (bits) sim->shared_steps += (uint64_t)__builtin_popcountll(bits & sim->own[sim->nown + w]);
+            }
             for (; bits; bits &= bits - 1) {
                 kh_comp *c = sim->comps[w * 64 + (unsigned)__builtin_ctzll(bits)];
                 steps++;
@@ -615,6 +620,10 @@ static int mark(kh_sim *sim, unsigned lo, unsigned hi, int shared)
 {
     kh_sim_settle(sim);
     if (!sim->own) {
+        sim->part_steps0 = sim->steps; /* a save under MPI counts from here (sim_part.c) */
+        sim->shared_steps = 0;
+        memcpy(sim->part_log0, sim->log_counts, sizeof sim->part_log0);
+        kh_sim_diag_mark(sim);
         sim->nown = sim->sched.nwords;
         /* own, then shared: one allocation */
         if (!(sim->own = calloc(2 * (size_t)(sim->nown ? sim->nown : 1), sizeof *sim->own))) return -1;

@@ -49,15 +49,24 @@ void kh_ck_fifo(kh_ck *ck, kh_fifo *q)
     KH_CK(ck, q->high_water);
 }
 
+/* Saved in one form whatever the history (the same machine state gives
+ * the same bytes, under MPI too, sim_part.c): the heap's wakes due within
+ * the wheel moved into it, as the next cycle would, the slots with work
+ * as the wheel and timers say, the heap in (cycle, id) order, which is a
+ * heap too. */
 static void kernel(kh_sim *sim, kh_ck *ck)
 {
+    int load = kh_ck_loading(ck);
+    if (!load) kh_sim_migrate(sim);
     KH_CK(ck, sim->sched.now);
-    KH_CK(ck, sim->sched.occ);
+    uint64_t occ = load ? 0 : kh_sim_occ(sim);
+    KH_CK(ck, occ);
+    if (load) sim->sched.occ = occ;
     kh_ck_same(ck, sim->sched.nwords, "the wake wheel's words (components / 64)");
     if (kh_ck_failed(ck)) return;
     KH_CK_ARR(ck, sim->sched.wheel, (size_t)sim->sched.nwords * KH_WHEEL);
     size_t n = (size_t)kh_ck_count(ck, sim->nheap, (uint64_t)1 << 32, "wakes in the heap");
-    if (kh_ck_loading(ck) && n > sim->capheap) {
+    if (load && n > sim->capheap) {
         kh_wake_ent *h = realloc(sim->heap, n * sizeof *h);
         if (!h) {
             kh_ck_fail(ck, "out of memory restoring %zu wakes", n);
@@ -66,21 +75,22 @@ static void kernel(kh_sim *sim, kh_ck *ck)
         sim->heap = h;
         sim->capheap = n;
     }
+    if (!load) kh_sim_heap_sort(sim);
     for (size_t i = 0; i < n; i++) {
         KH_CK(ck, sim->heap[i].t);
         KH_CK(ck, sim->heap[i].id);
-        if (kh_ck_loading(ck) && sim->heap[i].id >= sim->ncomps) {
+        if (load && sim->heap[i].id >= sim->ncomps) {
             kh_ck_fail(ck, "%s: a wake for component %u of %u", kh_ck_where(ck), sim->heap[i].id, sim->ncomps);
             return;
         }
     }
-    if (kh_ck_loading(ck)) sim->nheap = n;
+    if (load) sim->nheap = n;
     KH_CK(ck, sim->steps);
     KH_CK_ARR(ck, sim->log_counts, 4);
     kh_sim_diag_ckpt(sim, ck);
 }
 
-static void link_state(kh_link *l, kh_ck *ck)
+void kh_sim_link_ckpt(kh_link *l, kh_ck *ck)
 {
     KH_CK(ck, l->last_xfer);
     KH_CK(ck, l->blocked_since);
@@ -90,13 +100,41 @@ static void link_state(kh_link *l, kh_ck *ck)
     KH_CK(ck, l->stall_cycles);
 }
 
+void kh_sim_comps_ckpt(kh_sim *sim, unsigned lo, unsigned hi, kh_ck *ck)
+{
+    for (unsigned i = lo; i < hi && i < sim->ncomps && !kh_ck_failed(ck); i++) {
+        kh_comp *c = sim->comps[i];
+        if (!c->ops->ckpt) {
+            kh_ck_fail(ck, "component '%s' (kind %s) has no checkpoint state yet: refused rather than a partial "
+                           "checkpoint (docs/checkpoint.md lists what is covered)", c->name, c->ops->kind);
+            return;
+        }
+        kh_ck_section_begin(ck, "COMP", c->name);
+        c->ops->ckpt(c, ck);
+        kh_ck_section_end(ck);
+    }
+}
+
+static int ckpt(kh_sim *sim, kh_ck *ck, const kh_ck_splice *sp, unsigned nsp);
+
 int kh_sim_ckpt(kh_sim *sim, kh_ck *ck)
 {
-    int load = kh_ck_loading(ck);
-    if (sim->in_step) return kh_ck_fail(ck, "a checkpoint is taken between runs, not inside a cycle");
     if (sim->own || sim->sync)
         return kh_ck_fail(ck, "this simulation is partitioned across processes (MPI): checkpoints cover a whole "
                               "machine in one process (docs/checkpoint.md)");
+    return ckpt(sim, ck, NULL, 0);
+}
+
+int kh_sim_ckpt_replica(kh_sim *sim, kh_ck *ck, const kh_ck_splice *sp, unsigned nsp)
+{
+    if (kh_ck_loading(ck)) return kh_ck_fail(ck, "a process's replica is only saved");
+    return ckpt(sim, ck, sp, nsp);
+}
+
+static int ckpt(kh_sim *sim, kh_ck *ck, const kh_ck_splice *sp, unsigned nsp)
+{
+    int load = kh_ck_loading(ck);
+    if (sim->in_step) return kh_ck_fail(ck, "a checkpoint is taken between runs, not inside a cycle");
     if (!load) kh_sim_settle(sim);
     if (sim->unsettled || sim->unread || sim->at_end)
         return kh_ck_fail(ck, "work advanced ahead of the clock is not settled (a checkpoint is taken between "
@@ -120,11 +158,19 @@ int kh_sim_ckpt(kh_sim *sim, kh_ck *ck)
     else kh_ck_section_end(ck);
     if (load) kh_ck_section_open(ck, "LINK", "links", NULL, 0);
     else kh_ck_section_begin(ck, "LINK", "links");
-    for (unsigned i = 0; i < sim->nlinks && !kh_ck_failed(ck); i++) link_state(sim->links[i], ck);
+    for (unsigned i = 0; i < sim->nlinks && !kh_ck_failed(ck); i++) kh_sim_link_ckpt(sim->links[i], ck);
     if (load) kh_ck_section_close(ck);
     else kh_ck_section_end(ck);
     for (unsigned i = 0; i < sim->ncomps && !kh_ck_failed(ck); i++) {
         kh_comp *c = sim->comps[i];
+        const kh_ck_splice *x = NULL;
+        for (unsigned k = 0; k < nsp; k++)
+            if (i >= sp[k].lo && i < sp[k].hi) x = &sp[k];
+        if (x) { /* the sections of [lo, hi), written by the process that steps them */
+            kh_ck_bytes(ck, (void *)(uintptr_t)x->bytes, x->n);
+            i = x->hi - 1;
+            continue;
+        }
         if (load) {
             if (kh_ck_section_open(ck, "COMP", c->name, NULL, 0)) break;
             if (!c->ops->ckpt) {

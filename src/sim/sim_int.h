@@ -46,10 +46,29 @@ struct kh_sim {
     /* diagnostics (kh_sim_diag, diag.c): distinct names in first-raised order */
     struct kh_diag_rec *diag;
     unsigned ndiag;
+    /* partitioned (kh_sim_own): the counts when the partition was made, and
+     * the steps of shared components since; a save under MPI sums what
+     * each process added (sim_part.c) */
+    uint64_t part_steps0, shared_steps;
+    unsigned part_log0[4];
+    uint64_t part_diag0[KH_DIAG_NAMES];
 };
 
 struct kh_ck;
 /* diag.c: the diagnostics' records in a checkpoint */
 void kh_sim_diag_ckpt(kh_sim *sim, struct kh_ck *ck);
+/* diag.c: remember the counts at the partition (part_diag0) */
+void kh_sim_diag_mark(kh_sim *sim);
+/* diag.c: save what this process added since the partition (all of it:
+ * whole), or add such a record to the diagnostics (restore) */
+void kh_sim_diag_part(kh_sim *sim, struct kh_ck *ck, int whole);
+/* sim.c: move the heap's wakes due within the wheel into it */
+void kh_sim_migrate(kh_sim *sim);
+/* sim_ckpt.c: one link's registers and counters */
+void kh_sim_link_ckpt(kh_link *l, struct kh_ck *ck);
+/* sim_part.c: the slots with a wake or a timer, as the wheel holds them */
+uint64_t kh_sim_occ(const kh_sim *sim);
+/* sim_part.c: the heap in (cycle, id) order, one form whatever its history */
+void kh_sim_heap_sort(kh_sim *sim);
 
 #endif

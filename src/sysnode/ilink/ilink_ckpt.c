@@ -152,3 +152,20 @@ void kh_ilink_ckpt(kh_comp *c, kh_ck *ck)
     for (size_t i = 0; i < sizeof cn / sizeof cn[0]; i++) kh_ck_scalar(ck, cn[i], sizeof(uint64_t));
     KH_CK(ck, il->progressed);
 }
+
+/* A lane across processes (ilink_xfer.c): after a window's exchange the
+ * flits on it and the credits owed are on the receiver's replica, the
+ * credits held and those on their way back on the sender's. A save under
+ * MPI loads this part, read where the receiver is stepped, over the lane
+ * its sender's section restored. */
+void kh_node_ilink_rx_ckpt(kh_node *n, unsigned link, kh_ck *ck)
+{
+    kh_ilink *il = n->ilink;
+    il_lane *l = il && link < 2 ? il->link[link].in : NULL;
+    kh_ck_same(ck, l != NULL, "an interlink lane in");
+    if (!l || kh_ck_failed(ck)) return;
+    for (unsigned c = 0; c < 2; c++) kh_ck_ring(ck, &l->q[c], ck_wflit_rec, "interlink flits in flight");
+    KH_CK_ARR(ck, l->owed, 2);
+    KH_CK_ARR(ck, l->owed_since, 2);
+    KH_CK(ck, l->crd_rr);
+}
