@@ -40,6 +40,21 @@ typedef enum kh_mpi_cause {
     KH_MPI_NCAUSES
 } kh_mpi_cause;
 
+/* What held this rank's lane promises at "now" (docs/mpi.md "Measuring"):
+ * per kind of part (a component's name up to its place, "router",
+ * "mem_port", "v2"; kind[0] "timer": an armed timer, whose owner the
+ * kernel does not know), the agreements at which some part of that kind
+ * could reach a lane (any) and those at which nothing else could (alone).
+ * Kinds past the table's end count under its last entry, "other". */
+#define KH_MPI_HELD_KINDS 10
+typedef struct kh_mpi_held {
+    uint64_t refused; /* agreements whose promise was "now" */
+    struct {
+        char kind[16];
+        uint64_t any, alone;
+    } k[KH_MPI_HELD_KINDS];
+} kh_mpi_held;
+
 typedef struct kh_mpi_counts {
     uint64_t windows;   /* agreements (one MPI_Allreduce each) */
     uint64_t messages;  /* lane records sent to a peer */
@@ -51,6 +66,7 @@ typedef struct kh_mpi_counts {
     uint64_t folded;                   /* host reads whose value rode on the idleness agreement (no broadcast) */
     uint64_t ridden;                   /* host reads answered by the agreement that ended the run before them */
     uint64_t promised;                 /* windows run past the lookahead on the ranks' lane promises */
+    kh_mpi_held held;                  /* this rank's promises of "now", by what held them (KOHAKU_MPI_COUNTS) */
     /* This rank, from its first window to its last agreement: wall and CPU
      * seconds, and the seconds spent inside the agreements (lane exchange
      * included) and the broadcasts, waiting for the other ranks or not. */

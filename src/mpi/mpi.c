@@ -145,7 +145,8 @@ static void agree(void *ctx, kh_cycle *next, kh_cycle *reached)
     }
     if (d->promises && d->lookahead != KH_NEVER) {
         kh_cycle mine;
-        if (kh_promise_meshes(&d->promise, d->m, d->mesh_lo, d->mesh_hi, at, &mine))
+        if (kh_promise_meshes(&d->promise, d->m, d->mesh_lo, d->mesh_hi, at, &mine,
+                              d->timing ? &d->counts.held : NULL))
             MPI_Abort(d->comm, 1); /* out of memory mid-run: the ranks cannot go on apart */
         if (mine < v[4]) v[4] = mine;
     }

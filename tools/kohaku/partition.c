@@ -147,6 +147,21 @@ kh_cli_part *kh_cli_partition(kh_machine *m, kh_checkout *ck, char *err, size_t 
     return p;
 }
 
+/* Rank r's promises of "now" by the kinds of part that held them, in
+ * the order first seen ("timer" first). */
+static void print_held(int r, const kh_mpi_held *h)
+{
+    fprintf(stderr, "kohaku: mpi: rank %d lane promises of now: %llu", r, (unsigned long long)h->refused);
+    const char *sep = ", held by ";
+    for (unsigned i = 0; i < KH_MPI_HELD_KINDS && h->k[i].kind[0]; i++) {
+        if (!h->k[i].any) continue;
+        fprintf(stderr, "%s%s %llu (alone %llu)", sep, h->k[i].kind, (unsigned long long)h->k[i].any,
+                (unsigned long long)h->k[i].alone);
+        sep = ", ";
+    }
+    fprintf(stderr, "\n");
+}
+
 /* KOHAKU_MPI_COUNTS=1: rank 0 reports the synchronisation's cost, the
  * agreements by cause and each rank's time (docs/mpi.md); rank 0's
  * environment decides for every rank. */
@@ -162,6 +177,9 @@ static void report_counts(kh_mpi *d)
     int size = kh_mpi_size(d);
     if (kh_mpi_rank(d) == 0 && !(all = calloc((size_t)size * PER, sizeof *all))) MPI_Abort(MPI_COMM_WORLD, 1);
     MPI_Gather(mine, PER, MPI_DOUBLE, all, PER, MPI_DOUBLE, 0, MPI_COMM_WORLD);
+    kh_mpi_held *held = NULL;
+    if (kh_mpi_rank(d) == 0 && !(held = calloc((size_t)size, sizeof *held))) MPI_Abort(MPI_COMM_WORLD, 1);
+    MPI_Gather(&n.held, (int)sizeof n.held, MPI_BYTE, held, (int)sizeof n.held, MPI_BYTE, 0, MPI_COMM_WORLD);
     if (kh_mpi_rank(d)) return;
     kh_cycle cycles = n.last_cycle > n.first_cycle ? n.last_cycle - n.first_cycle : 0;
     fprintf(stderr, "kohaku: mpi: %d rank(s), lookahead %lld, %llu agreements, %llu lane messages (%llu bytes), "
@@ -184,8 +202,10 @@ static void report_counts(kh_mpi *d)
         const double *v = all + (size_t)r * PER;
         fprintf(stderr, "kohaku: mpi: rank %d (meshes %u-%u): simulation %.3f s wall, %.3f s cpu, %.3f s in "
                 "agreements, %.3f s in broadcasts\n", r, lo, hi - 1, v[0], v[1], v[2], v[3]);
+        print_held(r, &held[r]);
     }
     free(all);
+    free(held);
 }
 
 void kh_cli_unpartition(kh_cli_part *p)
