@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "kohaku/gen/rv64.h"
 #include "kohaku/rv64.h"
@@ -177,6 +178,26 @@ static inline void r6_done(r6_run *r)
 {
     kh_rv64_flat_free(r->f);
     r->f = NULL;
+}
+
+/* An example program of examples/rv64 built by `make rv64` (BUILD's rv64/
+ * folder); a missing one skips, naming the package that builds it. */
+static inline int r6_example_elf(const char *name, kh_rv64_elf *elf)
+{
+    char path[512], err[512];
+    const char *b = getenv("BUILD");
+    snprintf(path, sizeof path, "%s/rv64/%s.elf", b ? b : "build", name);
+    if (access(path, R_OK)) {
+        char why[600];
+        snprintf(why, sizeof why, "%s not built (make rv64 builds it with riscv64-unknown-elf-gcc)", path);
+        kh_test_skip("gcc-riscv64-unknown-elf", why);
+        return -1;
+    }
+    if (kh_rv64_elf_read(path, elf, err, sizeof err)) {
+        kh_test_fail(__FILE__, __LINE__, "%s", err);
+        return -1;
+    }
+    return 0;
 }
 
 #endif

@@ -22,6 +22,7 @@
 #include "kohaku/trace.h"
 #include "kohaku/traffic.h"
 #include "rv64/sys_int.h"
+#include "rv64_kit.h"
 #include "support/test.h"
 
 /* The CRC-32 "check" value of the nine ASCII digits (the catalogue of
@@ -162,24 +163,6 @@ static void a_gemm_saved_mid_run_resumes_exactly(void)
 
 /* ---- the RV64 core (docs/rv64.md): examples/rv64, built by `make rv64` ---- */
 
-static int rv64_elf(const char *name, kh_rv64_elf *elf)
-{
-    char path[512], err[512];
-    const char *b = getenv("BUILD");
-    snprintf(path, sizeof path, "%s/rv64/%s.elf", b ? b : "build", name);
-    if (access(path, R_OK)) {
-        char why[600];
-        snprintf(why, sizeof why, "%s not built (make rv64 builds it with riscv64-unknown-elf-gcc)", path);
-        kh_test_skip("gcc-riscv64-unknown-elf", why);
-        return -1;
-    }
-    if (kh_rv64_elf_read(path, elf, err, sizeof err)) {
-        kh_test_fail(__FILE__, __LINE__, "%s", err);
-        return -1;
-    }
-    return 0;
-}
-
 /* the default 2x2 picture with an RV64 unit at (1,0) */
 static const char r64_map[] = "xxx r64 vec xxx\n"
                               "mag mat mat xxx\n"
@@ -316,7 +299,7 @@ out:
 static void rv64_resumes(int node, const char *map, const char *name, unsigned points)
 {
     rv64_run r = {.node = node, .map = map};
-    if (rv64_elf(name, &r.elf)) return;
+    if (r6_example_elf(name, &r.elf)) return;
     kh_machine *m = rv64_machine(node, map);
     if (!m || rv64_start(&r, m)) {
         kh_machine_free(m);

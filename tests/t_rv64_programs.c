@@ -13,28 +13,10 @@
 #include "kohaku/params.h"
 #include "rv64_kit.h"
 
-static int load(const char *name, kh_rv64_elf *elf)
-{
-    char path[512], err[512];
-    const char *b = getenv("BUILD");
-    snprintf(path, sizeof path, "%s/rv64/%s.elf", b ? b : "build", name);
-    if (access(path, R_OK)) {
-        char why[600];
-        snprintf(why, sizeof why, "%s not built (make rv64 builds it with riscv64-unknown-elf-gcc)", path);
-        kh_test_skip("gcc-riscv64-unknown-elf", why);
-        return -1;
-    }
-    if (kh_rv64_elf_read(path, elf, err, sizeof err)) {
-        kh_test_fail(__FILE__, __LINE__, "%s", err);
-        return -1;
-    }
-    return 0;
-}
-
 static int run_flat(const char *name, unsigned flags, kh_rv64_result *res)
 {
     kh_rv64_elf elf;
-    if (load(name, &elf)) return -1;
+    if (r6_example_elf(name, &elf)) return -1;
     char err[512];
     kh_rv64_flat *f = kh_rv64_flat_new(&elf, 2, flags, NULL, err, sizeof err);
     kh_rv64_elf_free(&elf);
@@ -101,7 +83,7 @@ static kh_machine *node_machine(void) { return node_machine_map(NULL); }
 static int run_node(kh_machine *m, const char *name, kh_rv64_result *res)
 {
     kh_rv64_elf elf;
-    if (load(name, &elf)) return -1;
+    if (r6_example_elf(name, &elf)) return -1;
     char err[2048];
     int rc = kh_rv64_node_run(m, 0, &elf, 5000000, res, err, sizeof err);
     kh_rv64_elf_free(&elf);

@@ -12,20 +12,7 @@
 # build, as tests/cli/mpi.sh.
 . tests/cli/lib.inc
 plan 53
-MPIK=${KOHAKU_MPI:-}
-lack=""
-command -v mpirun >/dev/null 2>&1 || lack=openmpi-bin
-[ -n "$MPIK" ] && [ -x "$MPIK" ] || lack="$lack libopenmpi-dev"
-if [ -n "$lack" ]; then
-    skip_all "needs mpirun and the Open MPI build of kohaku (make test builds it when mpicc is found)" $lack
-    exit $?
-fi
-export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
-export OMPI_MCA_btl=self,vader,tcp OMPI_MCA_btl_tcp_if_include=lo OMPI_MCA_oob_tcp_if_include=lo
-RANK_ASAN="ASAN_OPTIONS=${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0" # as tests/cli/mpi.sh
-mpi() { n=$1; shift; timeout 300 env "$RANK_ASAN" mpirun --oversubscribe -n "$n" "$MPIK" "$@"; }
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
+. tests/cli/mpi.inc
 
 # four meshes, the tightest lookahead (as tests/cli/mpi.sh)
 printf 'machine\nmesh default\nmesh default\nmesh default\nmesh default\nparam ilink_lat=1\n' > "$tmp/four.machine"

@@ -8,56 +8,7 @@
 # build (make test builds it when mpicc is there); counted as skipped otherwise.
 . tests/cli/lib.inc
 plan 37
-MPIK=${KOHAKU_MPI:-}
-# make test builds build-mpi/kohaku (build-mpi-san/ under SAN=1) when it finds mpicc
-lack=""
-command -v mpirun >/dev/null 2>&1 || lack=openmpi-bin
-[ -n "$MPIK" ] && [ -x "$MPIK" ] || lack="$lack libopenmpi-dev"
-if [ -n "$lack" ]; then
-    skip_all "needs mpirun and the Open MPI build of kohaku (make test builds it when mpicc is found)" $lack
-    exit $?
-fi
-# CI runs as root; loopback only, more ranks than cores
-export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
-export OMPI_MCA_btl=self,vader,tcp OMPI_MCA_btl_tcp_if_include=lo OMPI_MCA_oob_tcp_if_include=lo
-# The ranks run without LSan's leak check, which only a sanitized build reads:
-# Open MPI holds allocations at exit in plugins it has unloaded, which no
-# suppression can name (docs/mpi.md); ASan and UBSan still check every rank.
-RANK_ASAN="ASAN_OPTIONS=${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0"
-mpi() { n=$1; shift; env "$RANK_ASAN" mpirun --oversubscribe -n "$n" "$MPIK" "$@"; }
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-
-# The trace files' events per mesh, in order (Debian's python3 parses them).
-PY=/usr/bin/python3
-[ -x $PY ] || echo "mpi: $PY not found: traces are compared whole, not per mesh"
-same_trace() {
-    if [ -x $PY ]; then
-        $PY tests/cli/trace_by_mesh.py "$1" > "$tmp/tr1.txt" && $PY tests/cli/trace_by_mesh.py "$2" > "$tmp/tr2.txt" \
-            && grep -q '^   ' "$tmp/tr1.txt" && cmp -s "$tmp/tr1.txt" "$tmp/tr2.txt"
-    else
-        cmp -s "$1" "$2"
-    fi
-}
-# same_run "description" K MACHINE SESSION: stdout (with --report), stderr, stats, heat map and trace identical
-same_run() {
-    desc=$1; n=$2; mach=$3; sess=$4
-    rm -f "$tmp/one.svg" "$tmp/k.svg"
-    $KOHAKU run "$mach" "$sess" --stats "$tmp/one.json" --trace "$tmp/one.trace" --report --heatmap "$tmp/one.svg" \
-        > "$tmp/one.txt" 2>"$tmp/one.err"
-    mpi "$n" run "$mach" "$sess" --stats "$tmp/k.json" --trace "$tmp/k.trace" --report --heatmap "$tmp/k.svg" \
-        > "$tmp/k.txt" 2>"$tmp/k.err"
-    rc=$?
-    if [ "$rc" -eq 0 ] && cmp -s "$tmp/one.txt" "$tmp/k.txt" && cmp -s "$tmp/one.json" "$tmp/k.json" \
-        && cmp -s "$tmp/one.err" "$tmp/k.err" && [ -s "$tmp/one.json" ] && grep -q '^report: run ' "$tmp/one.txt" \
-        && grep -q '<rect class="endpoint"' "$tmp/one.svg" && cmp -s "$tmp/one.svg" "$tmp/k.svg" \
-        && same_trace "$tmp/one.trace" "$tmp/k.trace"; then
-        kh_pass=$((kh_pass + 1))
-    else
-        kh_fail=$((kh_fail + 1)); echo "FAIL $kh_name: $desc (exit $rc)"
-        diff "$tmp/one.txt" "$tmp/k.txt" | head -n 5; head -n 5 "$tmp/k.err"
-    fi
-}
+. tests/cli/mpi.inc
 
 for lat in 1 8; do
     printf 'machine\nmesh default\nmesh default\nmesh default\nmesh default\nparam ilink_lat=%s\n' $lat \
