@@ -22,6 +22,7 @@
 #include "kohaku/trace.h"
 #include "kohaku/traffic.h"
 #include "rv64/sys_int.h"
+#include "sim/sim_int.h"
 #include "rv64_kit.h"
 #include "support/test.h"
 
@@ -368,10 +369,50 @@ static void spoil_level(rv6_sys *s) { s->mmu.level = 3; }
 static void spoil_victim(rv6_sys *s) { s->l1.vic = R6_L1_LINES; }
 static void spoil_lane(rv6_sys *s) { s->np.lane = 4; }
 static void spoil_priv(rv6_sys *s) { kh_rv6_sys_core(s)->csr.priv = 2; }
-static void spoil_md(rv6_sys *s) { kh_rv6_sys_core(s)->md_cnt = 64; }
+static void spoil_mul(rv6_sys *s)
+{
+    kh_rv6_sys_core(s)->md_state = MD_MUL;
+    kh_rv6_sys_core(s)->md_cnt = 6;
+}
+static void spoil_div(rv6_sys *s)
+{
+    kh_rv6_sys_core(s)->md_state = MD_DIV;
+    kh_rv6_sys_core(s)->md_cnt = 64;
+}
 static void spoil_ghist(rv6_sys *s) { kh_rv6_sys_core(s)->bp.ghist = 256; }
 static void spoil_ras(rv6_sys *s) { kh_rv6_sys_core(s)->bp.ras_sp = R6_RAS; }
 static void spoil_x0(rv6_sys *s) { kh_rv6_sys_core(s)->x[0] = 1; }
+/* not spoilt: a divide's step stays at 64 once it has finished */
+static void after_divide(rv6_sys *s)
+{
+    kh_rv6_sys_core(s)->md_state = MD_IDLE;
+    kh_rv6_sys_core(s)->md_cnt = 64;
+}
+
+/* A fresh complex changed by `change` (none: NULL), saved and restored into
+ * another: the restore's refusal, "" when it took the whole stream. */
+static void restore_changed(rv64_spoil change, char *why, size_t len)
+{
+    rv6_sys_env env = {0};
+    rv6_sys *a = kh_rv6_sys_new(&env, 2, 0, 0), *b = kh_rv6_sys_new(&env, 2, 0, 0);
+    kh_ck *w = kh_ck_writer();
+    snprintf(why, len, "out of memory");
+    if (a && b && w) {
+        if (change) change(a);
+        kh_rv6_sys_ckpt(a, w);
+        CHECK(!kh_ck_failed(w));
+        size_t n;
+        const uint8_t *bytes = kh_ck_data(w, &n);
+        kh_ck *r = kh_ck_reader(bytes, n);
+        kh_rv6_sys_ckpt(b, r);
+        if (!kh_ck_failed(r) && kh_ck_left(r) == 0) why[0] = 0;
+        else snprintf(why, len, "%s", kh_ck_failed(r) ? kh_ck_error(r) : "bytes left over");
+        kh_ck_free(r);
+    }
+    kh_ck_free(w);
+    kh_rv6_sys_free(a);
+    kh_rv6_sys_free(b);
+}
 
 static void rv64_values_out_of_range_are_refused(void)
 {
@@ -385,34 +426,20 @@ static void rv64_values_out_of_range_are_refused(void)
         {spoil_victim, "L1 victim line is 64, past 63"},
         {spoil_lane, "node port's lane is 4, past 3"},
         {spoil_priv, "privilege level is 2, not 0 (U), 1 (S) or 3 (M)"},
-        {spoil_md, "multiply/divide step is 64, past 63"},
+        {spoil_mul, "multiply/divide step is 6, past 5"},
+        {spoil_div, "multiply/divide step is 64, past 63"},
         {spoil_ghist, "global history is 256, past 255"},
         {spoil_ras, "return-stack pointer is 16, past 15"},
         {spoil_x0, "x0 is 0x1"},
     };
-    rv6_sys_env env = {0};
-    /* i = 0: nothing spoilt, the restore takes it */
-    for (size_t i = 0; i <= sizeof cases / sizeof cases[0]; i++) {
-        rv6_sys *a = kh_rv6_sys_new(&env, 2, 0, 0), *b = kh_rv6_sys_new(&env, 2, 0, 0);
-        kh_ck *w = kh_ck_writer();
-        if (!a || !b || !w) {
-            kh_test_fail(__FILE__, __LINE__, "out of memory");
-            break;
-        }
-        if (i) cases[i - 1].spoil(a);
-        kh_rv6_sys_ckpt(a, w);
-        CHECK(!kh_ck_failed(w));
-        size_t n;
-        const uint8_t *bytes = kh_ck_data(w, &n);
-        kh_ck *r = kh_ck_reader(bytes, n);
-        kh_rv6_sys_ckpt(b, r);
-        if (!i) CHECK(!kh_ck_failed(r) && kh_ck_left(r) == 0);
-        else if (!strstr(kh_ck_error(r), cases[i - 1].says))
-            kh_test_fail(__FILE__, __LINE__, "want '%s' in '%s'", cases[i - 1].says, kh_ck_error(r));
-        kh_ck_free(r);
-        kh_ck_free(w);
-        kh_rv6_sys_free(a);
-        kh_rv6_sys_free(b);
+    char why[512];
+    restore_changed(NULL, why, sizeof why);
+    if (why[0]) kh_test_fail(__FILE__, __LINE__, "a fresh complex: %s", why);
+    restore_changed(after_divide, why, sizeof why);
+    if (why[0]) kh_test_fail(__FILE__, __LINE__, "a complex after a divide: %s", why);
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        restore_changed(cases[i].spoil, why, sizeof why);
+        if (!strstr(why, cases[i].says)) kh_test_fail(__FILE__, __LINE__, "want '%s' in '%s'", cases[i].says, why);
     }
 }
 
@@ -880,6 +907,50 @@ static void bench_noc_other_rate_refused(void)
     noc_free(&b);
 }
 
+/* ---- the kernel's own section ---- */
+
+static void idle_step(kh_comp *c, kh_cycle now) { (void)c, (void)now; }
+static void no_state(kh_comp *c, kh_ck *ck) { (void)c, (void)ck; }
+static const kh_comp_ops idle_ops = {.kind = "idle", .step = idle_step, .ckpt = no_state};
+
+/* Three components: ids 0-2 of the wheel's one word. A saved wheel with a
+ * wake for id 5 (no such component: stepping it would read past the
+ * component table) is refused naming it; the unspoilt one restores. */
+static void a_wake_past_the_last_component_is_refused(void)
+{
+    for (int spoil = 0; spoil < 2; spoil++) {
+        kh_sim *a = kh_sim_new(NULL), *b = kh_sim_new(NULL);
+        kh_comp ca[3], cb[3];
+        CHECK(a && b);
+        if (!a || !b) {
+            kh_sim_destroy(a);
+            kh_sim_destroy(b);
+            return;
+        }
+        for (int i = 0; i < 3; i++) {
+            memset(&ca[i], 0, sizeof ca[i]);
+            memset(&cb[i], 0, sizeof cb[i]);
+            kh_sim_add(a, &ca[i], &idle_ops, "idle");
+            kh_sim_add(b, &cb[i], &idle_ops, "idle");
+        }
+        kh_comp_wake(&ca[1], 4);
+        if (spoil) a->sched.wheel[7] |= UINT64_C(1) << 5;
+        kh_ck *w = kh_ck_writer();
+        CHECK(kh_sim_ckpt(a, w) == 0);
+        size_t n;
+        const uint8_t *bytes = kh_ck_data(w, &n);
+        kh_ck *r = kh_ck_reader(bytes, n);
+        int rc = kh_sim_ckpt(b, r);
+        if (!spoil) CHECK(rc == 0 && !kh_ck_failed(r));
+        else if (rc == 0 || !strstr(kh_ck_error(r), "slot 7 wakes a component past the last (3)"))
+            kh_test_fail(__FILE__, __LINE__, "want the wake for id 5 refused, got '%s'", kh_ck_error(r));
+        kh_ck_free(r);
+        kh_ck_free(w);
+        kh_sim_destroy(a);
+        kh_sim_destroy(b);
+    }
+}
+
 int main(void)
 {
     KH_RUN(crc32_of_the_check_string);
@@ -891,6 +962,7 @@ int main(void)
     KH_RUN(mxm_values_out_of_range_are_refused);
     KH_RUN(an_uncovered_unit_kind_refuses_the_save);
     KH_RUN(refusals_name_what_breaks);
+    KH_RUN(a_wake_past_the_last_component_is_refused);
     KH_RUN(sparse_tables_and_positions);
     KH_RUN(bench_noc_traffic_resumes_exactly);
     KH_RUN(bench_noc_other_rate_refused);

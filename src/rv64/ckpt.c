@@ -127,7 +127,9 @@ void kh_rv6_ckpt(kh_rv64 *c, kh_ck *ck)
         kh_ck_fail(ck, "%s: the RV64 core's x0 is 0x%llx", kh_ck_where(ck), (unsigned long long)c->x[0]);
     /* a negative state reads as a huge unsigned one */
     in_range(ck, (unsigned)c->md_state, 3, "multiply/divide state");
-    in_range(ck, c->md_cnt, 63, "multiply/divide step");
+    /* the step counts up to its state's last step (past it, it would run for
+     * 2^32 cycles) and stays one past it, 6 or 64, until the next start */
+    in_range(ck, c->md_cnt, c->md_state == MD_MUL ? 5 : c->md_state == MD_DIV ? 63 : 64, "multiply/divide step");
     in_range(ck, (unsigned)c->a_state, 3, "AMO state");
     in_range(ck, c->halt_cause, 3, "halt cause");
     priv_ok(ck, c->csr.priv, "privilege level");

@@ -15,7 +15,6 @@
 
 #define NOP_WORD 0x00000013u /* a fetch that faulted decodes as this (rv64.md §6) */
 
-enum { MD_IDLE, MD_MUL, MD_DIV, MD_FIN };
 enum { A_IDLE, A_RD, A_WR, A_FIN };
 
 kh_rv64 *kh_rv64_new(const kh_rv64_config *cfg, const kh_rv64_bus *bus)

@@ -10,6 +10,9 @@
 /* ---- decode (decode.c) ---- */
 
 /* The operation an instruction performs when it leaves E. */
+/* the multiply/divide unit: idle, a multiply (5 steps), a divide (63), finishing */
+enum { MD_IDLE, MD_MUL, MD_DIV, MD_FIN };
+
 typedef enum rv6_op {
     R6_ILLEGAL,
     R6_LUI, R6_AUIPC, R6_JAL, R6_JALR, R6_BRANCH,
@@ -187,7 +190,7 @@ struct kh_rv64 {
     int csr_hold;
     uint64_t csr_wd;
     /* multiply/divide unit */
-    int md_state, md_fired, md_done;  /* 0 idle, 1 mul, 2 div, 3 finish */
+    int md_state, md_fired, md_done;  /* MD_* */
     unsigned md_cnt;
     uint64_t md_y, md_res;
     /* the AMO sequence */

@@ -65,6 +65,16 @@ static void kernel(kh_sim *sim, kh_ck *ck)
     kh_ck_same(ck, sim->sched.nwords, "the wake wheel's words (components / 64)");
     if (kh_ck_failed(ck)) return;
     KH_CK_ARR(ck, sim->sched.wheel, (size_t)sim->sched.nwords * KH_WHEEL);
+    /* a wake for an id past the last component would step a slot that holds none */
+    for (unsigned w = sim->ncomps / 64; load && w < sim->sched.nwords; w++) {
+        uint64_t beyond = w == sim->ncomps / 64 ? ~((UINT64_C(1) << (sim->ncomps % 64)) - 1) : ~UINT64_C(0);
+        for (unsigned k = 0; k < KH_WHEEL; k++)
+            if (sim->sched.wheel[(size_t)w * KH_WHEEL + k] & beyond) {
+                kh_ck_fail(ck, "%s: the wake wheel's slot %u wakes a component past the last (%u)", kh_ck_where(ck), k,
+                           sim->ncomps);
+                return;
+            }
+    }
     size_t n = (size_t)kh_ck_count(ck, sim->nheap, (uint64_t)1 << 32, "wakes in the heap");
     if (load && n > sim->capheap) {
         kh_wake_ent *h = realloc(sim->heap, n * sizeof *h);
@@ -83,8 +93,17 @@ static void kernel(kh_sim *sim, kh_ck *ck)
             kh_ck_fail(ck, "%s: a wake for component %u of %u", kh_ck_where(ck), sim->heap[i].id, sim->ncomps);
             return;
         }
+        /* a wake already past would never leave the heap for the wheel */
+        if (load && sim->heap[i].t < sim->sched.now) {
+            kh_ck_fail(ck, "%s: a wake at cycle %llu, before the clock's %llu", kh_ck_where(ck),
+                       (unsigned long long)sim->heap[i].t, (unsigned long long)sim->sched.now);
+            return;
+        }
     }
-    if (load) sim->nheap = n;
+    if (load) {
+        sim->nheap = n;
+        kh_sim_heap_sort(sim); /* a heap whatever order the file has them in (saves write them sorted) */
+    }
     KH_CK(ck, sim->steps);
     KH_CK_ARR(ck, sim->log_counts, 4);
     kh_sim_diag_ckpt(sim, ck);

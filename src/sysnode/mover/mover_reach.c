@@ -9,13 +9,18 @@
 #include "kohaku/addr.h"
 
 /* Every byte address of desc d lies in [*lo, *hi]; 0 if the offsets can
- * wrap at 32 bits (walker.c sums them in 32 bits, then sign-extends). */
-static int walk_span(const kh_walk_desc *d, int64_t *lo, int64_t *hi)
+ * wrap at 32 bits (walker.c sums them in 32 bits, then sign-extends).
+ * pos: the walker's odometer when one walks d (else NULL); a register write
+ * during the move can leave an index at or past a smaller count, or a
+ * stale one under a larger ndim, and the walk names it before it wraps. */
+static int walk_span(const kh_walk_desc *d, const uint32_t *pos, int64_t *lo, int64_t *hi)
 {
     unsigned live = d->ndim >= KH_WALK_DIMS ? KH_WALK_DIMS : d->ndim;
     int64_t a = 0, b = 0;
     for (unsigned i = 0; i < live; i++) {
-        int64_t far = (int64_t)((d->dim[i].count ? d->dim[i].count : 1) - 1) * d->dim[i].stride;
+        int64_t top = (int64_t)(d->dim[i].count ? d->dim[i].count : 1) - 1;
+        if (pos && pos[i] > top) top = pos[i];
+        int64_t far = top * d->dim[i].stride;
         if (far < 0) a += far;
         else b += far;
     }
@@ -41,7 +46,7 @@ int kh_mover_stays_local(const kh_mover *m, unsigned mesh)
     /* an XFORM entry writes up to all of xout's words from its D_k on */
     int64_t tail = 32 * (int64_t)(sizeof m->xout / sizeof m->xout[0] / 4);
     int64_t lo, hi;
-    if (!walk_span(&m->walk[1], &lo, &hi)) return 0;
+    if (!walk_span(&m->walk[1], m->running ? m->dw.idx : NULL, &lo, &hi)) return 0;
     hi += tail;
     uint64_t step = 0;
     kh_addr_set_mesh(&step, 1); /* the span of one mesh value: a wider range could pass through another */
@@ -52,5 +57,10 @@ int kh_mover_stays_local(const kh_mover *m, unsigned mesh)
         if (!in_mesh((int64_t)e->daddr, mesh) || !in_mesh((int64_t)e->daddr + tail, mesh)) return 0;
     }
     if (m->xbusy && (!in_mesh((int64_t)m->xdst, mesh) || !in_mesh((int64_t)m->xdst + tail, mesh))) return 0;
+    /* an XFORM entry's remaining beats go to the D_k taken at its first,
+     * whatever the walk's registers say since */
+    if (m->running && m->in_beats && m->e % m->in_beats &&
+        (!in_mesh((int64_t)m->pdst, mesh) || !in_mesh((int64_t)m->pdst + tail, mesh)))
+        return 0;
     return 1;
 }

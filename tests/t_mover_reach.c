@@ -1,0 +1,91 @@
+/* The mover's reading for the MPI lane promises (docs/mpi.md "Lane
+ * promises", src/sysnode/mover/mover_reach.c): it says "stays in mesh M"
+ * only when every address its destination walk can still name is in M.
+ * Expected values from the address map (isa/addr.isa: the mesh field)
+ * and the walker's odometer (walker.c), not from the reading itself. */
+#include <stdlib.h>
+
+#include "kohaku/addr.h"
+#include "support/test.h"
+#include "sysnode/mover/mover_int.h"
+#include "sysnode/node_int.h"
+
+/* the mesh field's unit (isa/addr.isa: mesh [37:36]) */
+static uint64_t mesh_step(void)
+{
+    uint64_t step = 0;
+    kh_addr_set_mesh(&step, 1);
+    return step;
+}
+
+/* A running COPY in mesh 1, 2 MiB below its end: 16 elements 64 KiB apart
+ * (element 32 would be the first byte of mesh 2). */
+static kh_mover *running_in_mesh_1(void)
+{
+    kh_mover *m = calloc(1, sizeof *m);
+    if (!m) return NULL;
+    m->walk[1].base = mesh_step() + (mesh_step() - 0x200000);
+    m->walk[1].ndim = 1;
+    m->walk[1].dim[0].count = 16;
+    m->walk[1].dim[0].stride = 0x10000;
+    m->dw.d = &m->walk[1];
+    m->running = 1;
+    return m;
+}
+
+static void a_walk_inside_its_mesh_stays(void)
+{
+    kh_mover *m = running_in_mesh_1();
+    CHECK(m != NULL);
+    if (!m) return;
+    CHECK(kh_mover_stays_local(m, 1));
+    CHECK(!kh_mover_stays_local(m, 0)); /* its mesh is 1, not 0 */
+    m->walk[1].dim[0].count = 64; /* elements 32 to 63 are mesh 2's */
+    CHECK(!kh_mover_stays_local(m, 1));
+    free(m);
+}
+
+/* A register write during the move shrinks the count under the walker's
+ * position (memory.md Open point 12: it acts at once): the walk still names
+ * the element at that position before it wraps. */
+static void a_count_shrunk_under_the_walker_counts_its_position(void)
+{
+    kh_mover *m = running_in_mesh_1();
+    CHECK(m != NULL);
+    if (!m) return;
+    m->dw.idx[0] = 32; /* mesh 2's first byte */
+    CHECK(!kh_mover_stays_local(m, 1));
+    m->dw.idx[0] = 3; /* inside the count again */
+    CHECK(kh_mover_stays_local(m, 1));
+    /* a stale index of a dimension a larger ndim brings back */
+    m->walk[1].ndim = 2;
+    m->walk[1].dim[1].count = 1;
+    m->walk[1].dim[1].stride = 0x10000;
+    m->dw.idx[1] = 32;
+    CHECK(!kh_mover_stays_local(m, 1));
+    free(m);
+}
+
+/* An XFORM entry under way writes its remaining beats to the D_k taken at
+ * its first beat, whatever the registers say since. */
+static void an_xform_entry_under_way_counts_its_destination(void)
+{
+    kh_mover *m = running_in_mesh_1();
+    CHECK(m != NULL);
+    if (!m) return;
+    m->in_beats = 4;
+    m->e = 5;        /* the second entry, one beat in */
+    m->pdst = 0;     /* taken before a write moved the walk: mesh 0 */
+    CHECK(!kh_mover_stays_local(m, 1));
+    m->e = 8;        /* an entry boundary: the next D_k comes from the walk */
+    CHECK(kh_mover_stays_local(m, 1));
+    free(m);
+}
+
+int main(void)
+{
+    KH_RUN(a_walk_inside_its_mesh_stays);
+    KH_RUN(a_count_shrunk_under_the_walker_counts_its_position);
+    KH_RUN(an_xform_entry_under_way_counts_its_destination);
+    return kh_test_end("t_mover_reach");
+}
