@@ -420,16 +420,16 @@ static void rv64_values_out_of_range_are_refused(void)
         rv64_spoil spoil;
         const char *says;
     } cases[] = {
-        {spoil_cq, "completion queue's count is 17, past 16"},
-        {spoil_rq_head, "RX queue's head is 8, past 7"},
-        {spoil_level, "page walk's level is 3, past 2"},
-        {spoil_victim, "L1 victim line is 64, past 63"},
-        {spoil_lane, "node port's lane is 4, past 3"},
+        {spoil_cq, "completion queue's count is 17, not below 17"},
+        {spoil_rq_head, "RX queue's head is 8, not below 8"},
+        {spoil_level, "page walk's level is 3, not below 3"},
+        {spoil_victim, "L1 victim line is 64, not below 64"},
+        {spoil_lane, "node port's lane is 4, not below 4"},
         {spoil_priv, "privilege level is 2, not 0 (U), 1 (S) or 3 (M)"},
-        {spoil_mul, "multiply/divide step is 6, past 5"},
-        {spoil_div, "multiply/divide step is 64, past 63"},
-        {spoil_ghist, "global history is 256, past 255"},
-        {spoil_ras, "return-stack pointer is 16, past 15"},
+        {spoil_mul, "multiply/divide step is 6, not below 6"},
+        {spoil_div, "multiply/divide step is 64, not below 64"},
+        {spoil_ghist, "global history is 256, not below 256"},
+        {spoil_ras, "return-stack pointer is 16, not below 16"},
         {spoil_x0, "x0 is 0x1"},
     };
     char why[512];
@@ -539,9 +539,9 @@ static void mxm_values_out_of_range_are_refused(void)
     } cases[] = {
         {0, 0, NULL}, /* nothing spoilt: the restore takes it */
         {0, 1, "rtl_compat is 1 in the file, 0 in the machine"},
-        {8, 8, "phase is 8, past 7"},
-        {12, 16, "sub-tile index is 16, past 15"},
-        {16, 4, "count of operand words received is 4, past 3"},
+        {8, 8, "phase is 8, not below 8"},
+        {12, 16, "sub-tile index is 16, not below 16"},
+        {16, 4, "count of operand words received is 4, not below 4"},
     };
     const kh_unit_kind *kind = kh_unit_by_token("mxm");
     if (!kind || !kind->ckpt) {

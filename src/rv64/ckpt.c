@@ -86,15 +86,6 @@ static void ck_stats(kh_ck *ck, kh_rv64_stats *s)
     CK(s->mem_cycles);
 }
 
-/* A value read back that indexes, shifts or bounds a loop must be one the
- * core can hold. */
-static void in_range(kh_ck *ck, uint64_t v, uint64_t max, const char *what)
-{
-    if (kh_ck_loading(ck) && !kh_ck_failed(ck) && v > max)
-        kh_ck_fail(ck, "%s: the RV64 core's %s is %llu, past %llu", kh_ck_where(ck), what, (unsigned long long)v,
-                   (unsigned long long)max);
-}
-
 static void priv_ok(kh_ck *ck, unsigned p, const char *what)
 {
     if (kh_ck_loading(ck) && !kh_ck_failed(ck) && p != R6_P_U && p != R6_P_S && p != R6_P_M)
@@ -126,16 +117,16 @@ void kh_rv6_ckpt(kh_rv64 *c, kh_ck *ck)
     if (kh_ck_loading(ck) && !kh_ck_failed(ck) && c->x[0])
         kh_ck_fail(ck, "%s: the RV64 core's x0 is 0x%llx", kh_ck_where(ck), (unsigned long long)c->x[0]);
     /* a negative state reads as a huge unsigned one */
-    in_range(ck, (unsigned)c->md_state, 3, "multiply/divide state");
+    kh_ck_below(ck, (unsigned)c->md_state, 4, "multiply/divide state");
     /* the step counts up to its state's last step (past it, it would run for
      * 2^32 cycles) and stays one past it, 6 or 64, until the next start */
-    in_range(ck, c->md_cnt, c->md_state == MD_MUL ? 5 : c->md_state == MD_DIV ? 63 : 64, "multiply/divide step");
-    in_range(ck, (unsigned)c->a_state, 3, "AMO state");
-    in_range(ck, c->halt_cause, 3, "halt cause");
+    kh_ck_below(ck, c->md_cnt, c->md_state == MD_MUL ? 6 : c->md_state == MD_DIV ? 64 : 65, "multiply/divide step");
+    kh_ck_below(ck, (unsigned)c->a_state, 4, "AMO state");
+    kh_ck_below(ck, c->halt_cause, 4, "halt cause");
     priv_ok(ck, c->csr.priv, "privilege level");
     priv_ok(ck, c->csr.prev_q, "trap's previous privilege level");
-    in_range(ck, c->bp.ghist, 0xFF, "global history");
-    in_range(ck, c->bp.r_pi, R6_PHT - 1, "resolve's table index");
-    in_range(ck, c->bp.ras_sp, R6_RAS - 1, "return-stack pointer");
-    in_range(ck, c->bp.init_a, R6_SWEEP, "predictor sweep");
+    kh_ck_below(ck, c->bp.ghist, 0x100, "global history");
+    kh_ck_below(ck, c->bp.r_pi, R6_PHT, "resolve's table index");
+    kh_ck_below(ck, c->bp.ras_sp, R6_RAS, "return-stack pointer");
+    kh_ck_below(ck, c->bp.init_a, R6_SWEEP + 1, "predictor sweep");
 }

@@ -13,14 +13,6 @@
 
 #define CK(x) KH_CK(ck, x)
 
-/* A ring position, count or index read from the file must lie in its array. */
-static void in_range(kh_ck *ck, uint64_t v, uint64_t max, const char *what)
-{
-    if (kh_ck_loading(ck) && !kh_ck_failed(ck) && v > max)
-        kh_ck_fail(ck, "%s: the RV64 complex's %s is %llu, past %llu", kh_ck_where(ck), what, (unsigned long long)v,
-                   (unsigned long long)max);
-}
-
 static void ck_tlbe(kh_ck *ck, rv6_tlbe *e)
 {
     CK(e->v), CK(e->perm), CK(e->tag), CK(e->ppn);
@@ -36,8 +28,8 @@ static void ck_mmu(kh_ck *ck, rv6_mmu *m)
     CK(m->wst), CK(m->sweep), CK(m->sweeping), CK(m->level), CK(m->w_base), CK(m->w_vpn), CK(m->w_fetch);
     CK(m->w_store), CK(m->fault_p), CK(m->fault_lat), CK(m->fault_fetch), CK(m->cause), CK(m->w_req), CK(m->w_addr);
     CK(m->walks), CK(m->faults);
-    in_range(ck, m->t_wa, R6_TLB - 1, "TLB write index");
-    in_range(ck, m->level, 2, "page walk's level"); /* it shifts the VPN by 9 bits a level */
+    kh_ck_below(ck, m->t_wa, R6_TLB, "TLB write index");
+    kh_ck_below(ck, m->level, 3, "page walk's level"); /* it shifts the VPN by 9 bits a level */
 }
 
 static void ck_ifetch(kh_ck *ck, rv6_ifetch *f)
@@ -59,11 +51,11 @@ static void ck_l1(kh_ck *ck, rv6_l1 *l)
     KH_CK_ARR(ck, l->linebuf, 4);
     CK(l->flush_pend), CK(l->inval_pend), CK(l->fill_valid), CK(l->wb_valid), CK(l->fill_addr), CK(l->wb_addr);
     CK(l->fills), CK(l->writebacks);
-    in_range(ck, l->tag_wa, R6_L1_LINES - 1, "L1 tag write index");
-    in_range(ck, l->vic, R6_L1_LINES - 1, "L1 victim line");
-    in_range(ck, l->scan, R6_L1_LINES, "L1 sweep position");
-    in_range(ck, l->wcnt, 3, "L1 word count");
-    in_range(ck, l->got, 4, "L1 words collected");
+    kh_ck_below(ck, l->tag_wa, R6_L1_LINES, "L1 tag write index");
+    kh_ck_below(ck, l->vic, R6_L1_LINES, "L1 victim line");
+    kh_ck_below(ck, l->scan, R6_L1_LINES + 1, "L1 sweep position");
+    kh_ck_below(ck, l->wcnt, 4, "L1 word count");
+    kh_ck_below(ck, l->got, 5, "L1 words collected");
 }
 
 static void ck_np(kh_ck *ck, rv6_np *n)
@@ -75,7 +67,7 @@ static void ck_np(kh_ck *ck, rv6_np *n)
     CK(n->w_ack), CK(n->u_ack), CK(n->resp_valid), CK(n->if_resp_valid), CK(n->w_data), CK(n->u_rdata);
     KH_CK_ARR(ck, n->resp_data, 4);
     KH_CK_ARR(ck, n->if_resp_data, 4);
-    in_range(ck, n->lane, 3, "node port's lane");
+    kh_ck_below(ck, n->lane, 4, "node port's lane");
 }
 
 static void ck_ic(kh_ck *ck, rv6_ic *c)
@@ -84,7 +76,7 @@ static void ck_ic(kh_ck *ck, rv6_ic *c)
     KH_CK_ARR(ck, c->line, R6_IC_LINES);
     kh_ck_array(ck, &c->data[0][0], sizeof c->data[0][0], R6_IC_LINES * 4);
     CK(c->rr), CK(c->st), CK(c->miss_line), CK(c->if_req), CK(c->if_addr);
-    in_range(ck, c->rr, R6_IC_LINES - 1, "I-cache's next line");
+    kh_ck_below(ck, c->rr, R6_IC_LINES, "I-cache's next line");
 }
 
 void kh_rv6_sys_ckpt(rv6_sys *s, kh_ck *ck)
@@ -120,10 +112,10 @@ void kh_rv6_sys_ckpt(rv6_sys *s, kh_ck *ck)
     CK(s->boot_req), CK(s->boot_ack), CK(s->run_en), CK(s->core_rstn), CK(s->dbell), CK(s->exited), CK(s->halt_l);
     CK(s->cause_l), CK(s->boot_pc), CK(s->exit_word), CK(s->haltpc_l), CK(s->cyc_ctr), CK(s->ret_ctr);
     CK(s->retire_now);
-    in_range(ck, s->cq_head, R6_CQ - 1, "completion queue's head");
-    in_range(ck, s->cq_n, R6_CQ, "completion queue's count");
-    in_range(ck, s->rq_head, R6_RQ - 1, "RX queue's head");
-    in_range(ck, s->rq_n, R6_RQ, "RX queue's count");
-    in_range(ck, s->sin_head, R6_STDIN - 1, "stdin queue's head");
-    in_range(ck, s->sin_n, R6_STDIN, "stdin queue's count");
+    kh_ck_below(ck, s->cq_head, R6_CQ, "completion queue's head");
+    kh_ck_below(ck, s->cq_n, R6_CQ + 1, "completion queue's count");
+    kh_ck_below(ck, s->rq_head, R6_RQ, "RX queue's head");
+    kh_ck_below(ck, s->rq_n, R6_RQ + 1, "RX queue's count");
+    kh_ck_below(ck, s->sin_head, R6_STDIN, "stdin queue's head");
+    kh_ck_below(ck, s->sin_n, R6_STDIN + 1, "stdin queue's count");
 }

@@ -233,14 +233,6 @@ static void stats(void *unit, char *buf, size_t len)
              (unsigned long long)u->drained, (unsigned long long)u->saturated, (unsigned long long)u->nonfinite);
 }
 
-/* A value read from the file that indexes an array or names a phase must
- * lie in its range: refused naming it, never used. */
-static void in_range(kh_ck *ck, unsigned v, unsigned max, const char *what)
-{
-    if (kh_ck_loading(ck) && !kh_ck_failed(ck) && v > max)
-        kh_ck_fail(ck, "%s: mx_matmul_cu's %s is %u, past %u", kh_ck_where(ck), what, v, max);
-}
-
 /* Checkpoints (docs/checkpoint.md): everything but the shell pointer and
  * the framing, which the build fixes. The ranged fields come first. */
 static void ckpt(void *unit, kh_ck *ck)
@@ -248,11 +240,11 @@ static void ckpt(void *unit, kh_ck *ck)
     mxm_unit *u = unit;
     kh_ck_same(ck, (uint64_t)u->compat, "mx_matmul_cu's rtl_compat");
     KH_CK(ck, u->phase);
-    in_range(ck, (unsigned)u->phase, MXM_DONE, "phase");
+    kh_ck_below(ck, (unsigned)u->phase, MXM_DONE + 1, "phase");
     KH_CK(ck, u->tile_idx);
-    in_range(ck, u->tile_idx, MXM_TILES - 1, "sub-tile index");
+    kh_ck_below(ck, u->tile_idx, MXM_TILES, "sub-tile index");
     KH_CK(ck, u->got);
-    in_range(ck, u->got, 3, "count of operand words received");
+    kh_ck_below(ck, u->got, 4, "count of operand words received");
     KH_CK(ck, u->t);
     KH_CK(ck, u->is_block);
     KH_CK(ck, u->first);
