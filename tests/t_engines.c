@@ -112,6 +112,39 @@ static void the_saxpy_mesh_stops_anywhere(void)
     free(head);
 }
 
+/* Both saxpy units at once, the second kicked at several odd offsets
+ * after the first one's program is taken: one unit's read bursts leave
+ * the port while the other's write bursts and read requests come in, and
+ * the bursts meet at the port and the router at different phases. Stopped
+ * every 5 and every 7 cycles, so runs end at odd cycles inside bursts. */
+static void contending_saxpy_bursts_stop_anywhere(void)
+{
+    char err[256];
+    size_t n;
+    char *head = kh_file_read("bench/base/saxpy_head.session", &n, err, sizeof err);
+    if (!head) {
+        CHECK(!"bench/base/saxpy_head.session is readable");
+        return;
+    }
+    static const unsigned offset[] = {1, 6, 11, 97};
+    static const kh_cycle by[] = {5, 7};
+    for (unsigned k = 0; k < sizeof offset / sizeof offset[0]; k++) {
+        char kick[512];
+        snprintf(kick, sizeof kick,
+                 "write PROG_BASE 0\nwrite PROG_LEN 4\nwrite PROG_DST XY(1,0)\nwrite PROG_CRED 4\n"
+                 "write PROG_KICK 1\nrun 40\npoll PROG_STAT 0 mask 1\nrun %u\nwrite PROG_BASE 8\n"
+                 "write PROG_LEN 4\nwrite PROG_DST XY(1,2)\nwrite PROG_CRED 4\nwrite PROG_KICK 1\n",
+                 offset[k]);
+        char *text = malloc(n + strlen(kick) + 1);
+        if (!text) break;
+        memcpy(text, head, n);
+        strcpy(text + n, kick);
+        stop_anywhere("saxpy_map.txt", text, by[k % 2], 20000);
+        free(text);
+    }
+    free(head);
+}
+
 /* ---- synthetic traffic: the routers' hops under every kind of contention */
 
 /* A trace sink recording every transfer (the link's index, the cycle, the
@@ -404,6 +437,7 @@ static void unread_run_ends_carry_on(void)
 int main(void)
 {
     KH_RUN(the_saxpy_mesh_stops_anywhere);
+    KH_RUN(contending_saxpy_bursts_stop_anywhere);
     KH_RUN(light_traffic_stops_anywhere);
     KH_RUN(contention_stops_anywhere);
     KH_RUN(odd_routers_stop_anywhere);
