@@ -8,6 +8,7 @@
 #include "kohaku/card.h"
 #include "kohaku/ckpt.h"
 #include "kohaku/gen/addr.h"
+#include "card/card_int.h"
 
 typedef struct card_mesh {
     kh_orch *orch;
@@ -371,11 +372,24 @@ int kh_card_write64(kh_card *c, uint64_t addr, uint64_t value, char *err, size_t
 
 int kh_card_read64(kh_card *c, uint64_t addr, uint64_t *value, char *err, size_t errlen)
 {
-    poll_progress(c, addr);
-    if (read_word(c, addr, value, err, errlen)) return -1;
+    if (kh_card_read64_sample(c, addr, value, err, errlen)) return -1;
     advance(c, 1, 1);
     return 0;
 }
+
+int kh_card_read64_sample(kh_card *c, uint64_t addr, uint64_t *value, char *err, size_t errlen)
+{
+    poll_progress(c, addr);
+    return read_word(c, addr, value, err, errlen);
+}
+
+kh_cycle kh_card_read64_cycles(const kh_card *c)
+{
+    const kh_params *p = kh_sim_params(c->sim);
+    return p->host_read_cycles + p->host_access_cycles;
+}
+
+int kh_card_distributed(const kh_card *c) { return c->dist.share != NULL; }
 
 /* The length of the memory-window burst starting at addr, at most n bytes:
  * an AXI burst of at most host_burst_beats beats that never crosses a

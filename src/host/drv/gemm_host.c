@@ -243,30 +243,27 @@ static int walker(host *h, unsigned mesh, unsigned sel, uint64_t base, unsigned 
 
 static int wait_mover(host *h, unsigned mesh, uint64_t moves_before)
 {
-    kh_cycle start = kh_sim_now(h->sim);
-    for (;;) {
-        uint64_t st;
-        kh_sim_run(h->sim, POLL_STEP);
-        if (rd(h, mesh, KH_ORCH_AUX_STAT, &st)) return -1;
-        if (kh_orch_aux_stat_mover_busy(&st)) {
-            if (kh_sim_now(h->sim) - start > RUN_LIMIT) {
-                diagnose(h, "an XFORM move");
-                return -1;
-            }
-            continue;
-        }
-        if (kh_orch_aux_stat_mover_fault(&st)) {
-            snprintf(h->err, h->errlen, "the XFORM move stopped with mover fault %u (memory.md §11.4)",
-                     (unsigned)kh_orch_aux_stat_mover_fault(&st));
-            return -1;
-        }
-        if (((kh_orch_aux_stat_moves(&st) - moves_before) & 0xFFFFFF) != 1) {
-            snprintf(h->err, h->errlen, "the XFORM move ended without counting as done (AUX_STAT 0x%016llx)",
-                     (unsigned long long)st);
-            return -1;
-        }
-        return 0;
+    uint64_t st, busy = 0;
+    kh_orch_aux_stat_set_mover_busy(&busy, 1);
+    /* a POLL_STEP run and a status read until the mover is not busy */
+    int rc = kh_card_poll64(h->card, kh_host_ctrl(mesh, KH_ORCH_AUX_STAT), POLL_STEP, busy, 0, RUN_LIMIT, &st, h->err,
+                            h->errlen);
+    if (rc < 0) return -1;
+    if (rc) {
+        diagnose(h, "an XFORM move");
+        return -1;
     }
+    if (kh_orch_aux_stat_mover_fault(&st)) {
+        snprintf(h->err, h->errlen, "the XFORM move stopped with mover fault %u (memory.md §11.4)",
+                 (unsigned)kh_orch_aux_stat_mover_fault(&st));
+        return -1;
+    }
+    if (((kh_orch_aux_stat_moves(&st) - moves_before) & 0xFFFFFF) != 1) {
+        snprintf(h->err, h->errlen, "the XFORM move ended without counting as done (AUX_STAT 0x%016llx)",
+                 (unsigned long long)st);
+        return -1;
+    }
+    return 0;
 }
 
 /* One operand on one mesh: lanes = 4·groups·tiles rows of kp halves, to
@@ -493,9 +490,22 @@ static int run_engine(host *h, int final, const char *what)
                 diagnose(h, what);
                 return -1;
             }
+        } else if (!h->pause) {
+            /* POLL_STEP runs and reads of ENG_CTRL until DONE (the loop below
+             * written out: kh_card_poll64) */
+            uint64_t done = 0;
+            kh_eng_ctrl_set_done(&done, 1);
+            int rc = kh_card_poll64(h->card, KH_HOST_CMD_BASE + KH_ENG_CTRL, POLL_STEP, done, done, RUN_LIMIT, &ctrl,
+                                    h->err, h->errlen);
+            if (rc < 0) return -1;
+            if (rc) {
+                diagnose(h, what);
+                return -1;
+            }
+            break;
         } else {
             kh_sim_run(h->sim, POLL_STEP);
-            if (h->pause && h->pause(h->pause_ctx, h->mc)) {
+            if (h->pause(h->pause_ctx, h->mc)) {
                 snprintf(h->err, h->errlen, "stopped by the pause hook at cycle %llu",
                          (unsigned long long)kh_sim_now(h->sim));
                 return -1;
