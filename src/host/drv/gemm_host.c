@@ -319,13 +319,19 @@ static int quantise_start(host *h, unsigned mesh, const kh_gemm_plan *p, int rec
     return wr(h, mesh, KH_ORCH_AUX_CFG + KH_MOVER_REG_CTRL, go);
 }
 
-/* One operand on every mesh that needs it, the movers working at once. */
-static int quantise_each(host *h, const int *used, const kh_gemm_plan *p, int recipe, uint64_t src, uint64_t img,
-                         unsigned groups, unsigned tiles, unsigned mode)
+/* One operand on every mesh that needs it, the movers working at once.
+ * KH_GEMM_WAIT_QUIET: one run until nothing is pending (only the movers
+ * and the memory they write work in this phase), then each status once. */
+static int quantise_each(host *h, const int *used, const kh_gemm_plan *p, int recipe, int wait, uint64_t src,
+                         uint64_t img, unsigned groups, unsigned tiles, unsigned mode)
 {
     uint64_t before[KH_MACHINE_MAX_MESHES] = {0};
     for (unsigned m = 0; m < KH_MACHINE_MAX_MESHES; m++)
         if (used[m] && quantise_start(h, m, p, recipe, src, img, groups, tiles, mode, &before[m])) return -1;
+    if (wait == KH_GEMM_WAIT_QUIET && !kh_sim_run_until_idle(h->sim, RUN_LIMIT)) {
+        diagnose(h, "an XFORM move");
+        return -1;
+    }
     for (unsigned m = 0; m < KH_MACHINE_MAX_MESHES; m++)
         if (used[m] && wait_mover(h, m, before[m])) return -1;
     return 0;
@@ -334,13 +340,19 @@ static int quantise_each(host *h, const int *used, const kh_gemm_plan *p, int re
 int kh_gemm_quantise(kh_machine *mc, const kh_gemm_plan *p, int recipe, kh_gemm_stats *st, char *err,
                      size_t errlen)
 {
+    return kh_gemm_quantise_wait(mc, p, recipe, KH_GEMM_WAIT_POLL, st, err, errlen);
+}
+
+int kh_gemm_quantise_wait(kh_machine *mc, const kh_gemm_plan *p, int recipe, int wait, kh_gemm_stats *st,
+                          char *err, size_t errlen)
+{
     host h = {mc, kh_machine_card(mc), kh_machine_sim(mc), err, errlen, NULL, NULL};
     kh_cycle t0 = kh_sim_now(h.sim);
     int used[KH_MACHINE_MAX_MESHES];
     meshes_used(mc, p, used);
     /* XFORM_MODE 0 packs A (rows), 1 packs B (columns): numerics §2.2 */
-    if (quantise_each(&h, used, p, recipe, p->a_src, p->a_img, p->gm, p->gi, 0) ||
-        quantise_each(&h, used, p, recipe, p->b_src, p->b_img, p->gn, p->gj, 1))
+    if (quantise_each(&h, used, p, recipe, wait, p->a_src, p->a_img, p->gm, p->gi, 0) ||
+        quantise_each(&h, used, p, recipe, wait, p->b_src, p->b_img, p->gn, p->gj, 1))
         return -1;
     if (st) st->quant_cycles = kh_sim_now(h.sim) - t0;
     return 0;
