@@ -126,11 +126,17 @@ static int check_aligned(uint64_t addr, char *err, size_t errlen)
 
 /* The host-link cost of one transaction (docs/host-link.md, parameters.md
  * row 118): a single-beat access, or a burst of beats in a memory window. */
-static void advance(kh_card *c, int is_read, size_t beats)
+static uint64_t access_cycles(const kh_card *c, int is_read, size_t beats)
 {
     const kh_params *p = kh_sim_params(c->sim);
     uint64_t k = (is_read ? p->host_read_cycles : p->host_write_cycles) + p->host_access_cycles;
     if (beats > 1) k += (beats - 1) * p->host_beat_cycles;
+    return k;
+}
+
+static void advance(kh_card *c, int is_read, size_t beats)
+{
+    uint64_t k = access_cycles(c, is_read, beats);
     if (k) kh_sim_run(c->sim, k);
 }
 
@@ -460,17 +466,30 @@ int kh_card_read_block(kh_card *c, uint64_t addr, void *bytes, size_t n, char *e
     /* A block read again is a poll too: judged on its first address. */
     poll_progress(c, addr);
     int settled = 1;
+    /* Several processes: once an agreement found every process idle, the
+     * block's later bursts find it so too (reading the memory window wakes
+     * nothing, kh_node_host_read), and their link time runs over an idle
+     * machine without an agreement each (kh_sim_run_idle): one process's
+     * clock and state, a query and a run fewer a burst. */
+    int quiet = 0;
     for (size_t k = 0; k < n;) {
         unsigned mesh;
         uint64_t off;
         size_t len = mem_burst(c, addr + k, n - k, &mesh, &off);
         if (len) {
-            settled &= kh_sim_idle(c->sim);
+            if (!quiet) {
+                int idle = kh_sim_idle(c->sim);
+                settled &= idle;
+                quiet = idle && c->dist.share;
+            }
             if (mem_read(c, mesh, off, b + k, len, err, errlen)) return -1;
-            advance(c, 1, len / 8);
+            uint64_t cyc = access_cycles(c, 1, len / 8);
+            if (quiet && cyc) kh_sim_run_idle(c->sim, cyc);
+            else if (cyc) kh_sim_run(c->sim, cyc);
             k += len;
             continue;
         }
+        quiet = 0;
         uint64_t v;
         if (read_word(c, addr + k, &v, err, errlen)) return -1;
         settled &= c->settled;
