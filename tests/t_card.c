@@ -275,6 +275,31 @@ static void zero_cost_accesses_take_no_time(void)
     done(&b);
 }
 
+/* kh_card_poll64 is the loop "run step cycles, read, test" (card.h): a
+ * match ends it after whole steps and reads, the limit after the first
+ * read past it, a refused address at once. */
+static void a_poll_is_steps_and_reads_until_a_match_or_the_limit(void)
+{
+    bench b = make_link(5, 3, 2);
+    char err[256];
+    uint64_t v = 0;
+    CHECK_EQ(kh_card_write64(b.card, 0x800048, 1, err, sizeof err), 0);
+    kh_cycle t = kh_sim_now(b.sim);
+    CHECK_EQ(kh_card_poll64(b.card, 0x800048, 4, ~UINT64_C(0), 1, 100, &v, err, sizeof err), 0);
+    CHECK_EQ(v, 1);
+    CHECK_EQ(kh_sim_now(b.sim), t + 4 + 3); /* one step, one read */
+    t = kh_sim_now(b.sim);
+    /* never 2: reads at 7, 14, 21 cycles; 21 is the first past 20 */
+    CHECK_EQ(kh_card_poll64(b.card, 0x800048, 4, ~UINT64_C(0), 2, 20, &v, err, sizeof err), 1);
+    CHECK_EQ(v, 1);
+    CHECK_EQ(kh_sim_now(b.sim), t + 21);
+    /* under a mask: bit 0 set, want 1 */
+    CHECK_EQ(kh_card_poll64(b.card, 0x800048, 1, 1, 1, 0, &v, err, sizeof err), 0);
+    CHECK_EQ(kh_card_poll64(b.card, 0x800049, 4, 1, 1, 100, &v, err, sizeof err), -1); /* unaligned */
+    CHECK(strstr(err, "0x800049") != NULL);
+    done(&b);
+}
+
 int main(void)
 {
     KH_RUN(unaligned_access_is_refused_naming_the_address);
@@ -290,5 +315,6 @@ int main(void)
     KH_RUN(host_access_cycles_add_to_every_access);
     KH_RUN(a_read_of_an_idle_machine_is_settled);
     KH_RUN(zero_cost_accesses_take_no_time);
+    KH_RUN(a_poll_is_steps_and_reads_until_a_match_or_the_limit);
     return kh_test_end("t_card");
 }

@@ -2,6 +2,9 @@
 # `make bench-mpi` (issue 29, docs/mpi.md "Measuring"): a machine on MPI
 # ranks against one process, on two four-mesh workloads (ilink_lat 8):
 #   gemm    kohaku gemm 1536 512 512 on four default meshes
+#   gemmq   the same with --quantise-wait quiet (the host waits for the
+#           quantising movers to finish instead of polling them: its own
+#           cycle counts, docs/mpi.md "The GEMM driver")
 #   rounds  a session of R rounds (bench/mpi/rounds.sh): every mesh runs its
 #           own saxpy programs each round, and mesh 1 copies into mesh 2 and
 #           rings its doorbell every round (cross-rank traffic)
@@ -58,18 +61,19 @@ bench() {
     done
 }
 bench gemm gemm 1536 512 512 --map "$tmp/gemm.machine"
+bench gemmq gemm 1536 512 512 --map "$tmp/gemm.machine" --quantise-wait quiet
 bench rounds run "$tmp/rounds.machine" "$tmp/rounds.session"
 
 echo "bench-mpi: medians of $N, alternating; load $(cut -d' ' -f1-3 /proc/loadavg) on $(nproc) core(s)"
 printf '%-8s %10s %10s %10s %9s | %10s %10s %9s\n' workload "one (s)" "1 rank" "2 ranks" one/two \
     "sim 1 rk" "sim 2 rk" "1rk/2rk"
-for w in gemm rounds; do
+for w in gemm gemmq rounds; do
     o=$(median < "$tmp/$w.one.wall"); a=$(median < "$tmp/$w.k1.wall"); b=$(median < "$tmp/$w.k2.wall")
     sa=$(median < "$tmp/$w.k1.sim"); sb=$(median < "$tmp/$w.k2.sim")
     printf '%-8s %10.3f %10.3f %10.3f %8.2fx | %10.3f %10.3f %8.2fx\n' $w "$o" "$a" "$b" \
         "$(echo "$o / $b" | bc -l)" "$sa" "$sb" "$(echo "$sa / $sb" | bc -l)"
 done
-for w in gemm rounds; do
+for w in gemm gemmq rounds; do
     echo "$w at 2 ranks (last run):"
     grep '^kohaku: mpi:' "$tmp/$w.k2.err" | sed 's/^kohaku: mpi: /  /'
     # 4 ranks on 4 cores: the one-rank simulation split four ways, plus

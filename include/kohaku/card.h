@@ -77,6 +77,14 @@ kh_engine *kh_card_engine(const kh_card *c);
  * the rule in err (unaligned, unmapped, a block not made of whole words). */
 int kh_card_write64(kh_card *c, uint64_t addr, uint64_t value, char *err, size_t errlen);
 int kh_card_read64(kh_card *c, uint64_t addr, uint64_t *value, char *err, size_t errlen);
+/* A driver's status spin: runs the machine `step` (>= 1) cycles, then reads
+ * addr (kh_card_read64, its link time included), until (value & mask) ==
+ * want (0) or until more than `limit` cycles have passed since the call
+ * (1); -1 when a read is refused. *value is the last read. The same
+ * machine as that loop written out; under MPI a read's link time and the
+ * next step are one run, one agreement (docs/mpi.md "The host card"). */
+int kh_card_poll64(kh_card *c, uint64_t addr, kh_cycle step, uint64_t mask, uint64_t want, kh_cycle limit,
+                   uint64_t *value, char *err, size_t errlen);
 int kh_card_write_block(kh_card *c, uint64_t addr, const void *bytes, size_t n, char *err, size_t errlen);
 int kh_card_read_block(kh_card *c, uint64_t addr, void *bytes, size_t n, char *err, size_t errlen);
 /* The registers' names (the session language's, docs/session.md): the

@@ -84,6 +84,15 @@ int kh_gemm_upload(kh_machine *mc, const kh_gemm_plan *p, int recipe, const uint
                    char *err, size_t errlen);
 int kh_gemm_quantise(kh_machine *mc, const kh_gemm_plan *p, int recipe, kh_gemm_stats *st, char *err,
                      size_t errlen);
+/* How the host waits for the quantising movers: KH_GEMM_WAIT_POLL (what
+ * kh_gemm_quantise does) reads each mover's AUX_STAT every 16 cycles;
+ * KH_GEMM_WAIT_QUIET starts every move, runs the machine until nothing is
+ * pending anywhere, then reads each status once. QUIET ends the phase at
+ * another cycle (no poll grid), so its cycle counts are its own; under MPI
+ * it costs a few agreements where POLL costs one a poll (docs/mpi.md). */
+enum { KH_GEMM_WAIT_POLL = 0, KH_GEMM_WAIT_QUIET = 1 };
+int kh_gemm_quantise_wait(kh_machine *mc, const kh_gemm_plan *p, int recipe, int wait, kh_gemm_stats *st,
+                          char *err, size_t errlen);
 int kh_gemm_execute(kh_machine *mc, const kh_gemm_plan *p, kh_gemm_stats *st, char *err, size_t errlen);
 /* The same, calling pause(ctx, mc) between the engine's runs while a
  * control program is in flight (the machine mid-GEMM, between cycles: a

@@ -388,6 +388,11 @@ uint64_t kh_sim_run(kh_sim *sim, kh_cycle n);
  * (clamped at KH_CLOCK_END). Returns 1 if idle (nothing pending), 0 if the
  * limit was reached. */
 int kh_sim_run_until_idle(kh_sim *sim, kh_cycle limit);
+/* kh_sim_run(sim, n) over a machine the caller knows to be idle on every
+ * process: an agreement found nothing pending anywhere (kh_sim_idle) and
+ * nothing has been woken since. The clock moves and settles as that run's
+ * would, without its agreement; one process runs kh_sim_run itself. */
+void kh_sim_run_idle(kh_sim *sim, kh_cycle n);
 /* Progress on long runs (a CLI's progress line): fn is called between
  * cycles, first at the next cycle run, then again once the clock has
  * advanced by the number of cycles fn returned (0: the next cycle). fn

@@ -8,6 +8,7 @@
 #include "kohaku/card.h"
 #include "kohaku/ckpt.h"
 #include "kohaku/gen/addr.h"
+#include "card/card_int.h"
 
 typedef struct card_mesh {
     kh_orch *orch;
@@ -125,11 +126,17 @@ static int check_aligned(uint64_t addr, char *err, size_t errlen)
 
 /* The host-link cost of one transaction (docs/host-link.md, parameters.md
  * row 118): a single-beat access, or a burst of beats in a memory window. */
-static void advance(kh_card *c, int is_read, size_t beats)
+static uint64_t access_cycles(const kh_card *c, int is_read, size_t beats)
 {
     const kh_params *p = kh_sim_params(c->sim);
     uint64_t k = (is_read ? p->host_read_cycles : p->host_write_cycles) + p->host_access_cycles;
     if (beats > 1) k += (beats - 1) * p->host_beat_cycles;
+    return k;
+}
+
+static void advance(kh_card *c, int is_read, size_t beats)
+{
+    uint64_t k = access_cycles(c, is_read, beats);
     if (k) kh_sim_run(c->sim, k);
 }
 
@@ -371,11 +378,24 @@ int kh_card_write64(kh_card *c, uint64_t addr, uint64_t value, char *err, size_t
 
 int kh_card_read64(kh_card *c, uint64_t addr, uint64_t *value, char *err, size_t errlen)
 {
-    poll_progress(c, addr);
-    if (read_word(c, addr, value, err, errlen)) return -1;
+    if (kh_card_read64_sample(c, addr, value, err, errlen)) return -1;
     advance(c, 1, 1);
     return 0;
 }
+
+int kh_card_read64_sample(kh_card *c, uint64_t addr, uint64_t *value, char *err, size_t errlen)
+{
+    poll_progress(c, addr);
+    return read_word(c, addr, value, err, errlen);
+}
+
+kh_cycle kh_card_read64_cycles(const kh_card *c)
+{
+    const kh_params *p = kh_sim_params(c->sim);
+    return p->host_read_cycles + p->host_access_cycles;
+}
+
+int kh_card_distributed(const kh_card *c) { return c->dist.share != NULL; }
 
 /* The length of the memory-window burst starting at addr, at most n bytes:
  * an AXI burst of at most host_burst_beats beats that never crosses a
@@ -419,16 +439,29 @@ int kh_card_write_block(kh_card *c, uint64_t addr, const void *bytes, size_t n, 
     if (check_block(addr, n, err, errlen)) return -1;
     if (n == 0) return 0;
     if (check_mapped(c, addr, n, err, errlen)) return -1;
+    /* Several processes, a block of more than one burst: one agreement on
+     * whether the machine is idle, and if it is, every burst's link time
+     * runs over the idle machine without an agreement (kh_sim_run_idle):
+     * writing the memory window wakes nothing (kh_node_host_write copies
+     * bytes). A single burst keeps its one run, no question added. */
+    int quiet = 0, asked = 0;
     for (size_t k = 0; k < n;) {
         unsigned mesh;
         uint64_t off;
         size_t len = mem_burst(c, addr + k, n - k, &mesh, &off);
         if (len) { /* one burst: its bytes at once, then its time */
+            if (!asked && c->dist.share && len < n - k) {
+                asked = 1;
+                quiet = kh_sim_idle(c->sim);
+            }
             if (mem_write(c, mesh, off, b + k, len, err, errlen)) return -1;
-            advance(c, 0, len / 8);
+            uint64_t cyc = access_cycles(c, 0, len / 8);
+            if (quiet && cyc) kh_sim_run_idle(c->sim, cyc);
+            else if (cyc) kh_sim_run(c->sim, cyc);
             k += len;
             continue;
         }
+        quiet = 0;
         uint64_t v;
         kh_words_from_bytes(&v, 1, b + k);
         if (kh_card_write64(c, addr + k, v, err, errlen)) return -1;
@@ -446,17 +479,30 @@ int kh_card_read_block(kh_card *c, uint64_t addr, void *bytes, size_t n, char *e
     /* A block read again is a poll too: judged on its first address. */
     poll_progress(c, addr);
     int settled = 1;
+    /* Several processes: once an agreement found every process idle, the
+     * block's later bursts find it so too (reading the memory window wakes
+     * nothing, kh_node_host_read), and their link time runs over an idle
+     * machine without an agreement each (kh_sim_run_idle): one process's
+     * clock and state, a query and a run fewer a burst. */
+    int quiet = 0;
     for (size_t k = 0; k < n;) {
         unsigned mesh;
         uint64_t off;
         size_t len = mem_burst(c, addr + k, n - k, &mesh, &off);
         if (len) {
-            settled &= kh_sim_idle(c->sim);
+            if (!quiet) {
+                int idle = kh_sim_idle(c->sim);
+                settled &= idle;
+                quiet = idle && c->dist.share;
+            }
             if (mem_read(c, mesh, off, b + k, len, err, errlen)) return -1;
-            advance(c, 1, len / 8);
+            uint64_t cyc = access_cycles(c, 1, len / 8);
+            if (quiet && cyc) kh_sim_run_idle(c->sim, cyc);
+            else if (cyc) kh_sim_run(c->sim, cyc);
             k += len;
             continue;
         }
+        quiet = 0;
         uint64_t v;
         if (read_word(c, addr + k, &v, err, errlen)) return -1;
         settled &= c->settled;

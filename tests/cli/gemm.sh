@@ -32,5 +32,13 @@ expect_err_has "NCMD = 8 is refused, naming the need" "ncmd=8: an engine program
 expect_rc "bench gemm writes --trace and --stats (cli.md: every simulating subcommand)" 0 $KOHAKU bench gemm --seconds 0.05 --trace "$tmpd/t.json" --stats "$tmpd/s.json" 32 32 64
 expect_out "bench gemm trace is a trace-event file" "ok" sh -c "grep -q traceEvents '$tmpd/t.json' && echo ok"
 expect_out "bench gemm stats name the links" "ok" sh -c "grep -q flits '$tmpd/s.json' && echo ok"
+# --quantise-wait quiet (docs/mpi.md "The GEMM driver"): the host starts the
+# moves and waits for the machine to be quiet instead of polling; the
+# result is still checked bit for bit, the line says how it waited.
+expect_rc "--quantise-wait quiet on four meshes is checked and right" 0 \
+    sh -c "$KOHAKU gemm 256 128 64 --map examples/four_mesh.machine --quantise-wait quiet > '$tmpd/quiet.txt'"
+expect_out "its quantise line says the host waited for quiet" "1" grep -c '; the host waits for quiet, no polls)' "$tmpd/quiet.txt"
+expect_out "the default polls and says nothing of it" "0" sh -c "$KOHAKU gemm 256 128 64 --map examples/four_mesh.machine | grep -c 'quiet'"
+expect_rc "--quantise-wait takes poll or quiet only (usage: exit 2)" 2 $KOHAKU gemm 8 8 8 --quantise-wait soon
 rm -rf "$tmpd"
 finish

@@ -7,12 +7,14 @@
 #include "cmds.h"
 #include "gemm_run.h"
 #include "kohaku/echo.h"
+#include "kohaku/gemm.h"
 #include "simout.h"
 #include "kohaku/hex.h"
 
 static void usage(FILE *out)
 {
-    fprintf(out, "usage: kohaku gemm M N K [--map MAP] [--seed S] [--trace F.json] [--stats F.json] [--check]\n"
+    fprintf(out, "usage: kohaku gemm M N K [--map MAP] [--seed S] [--quantise-wait poll|quiet] [--trace F.json]\n"
+                 "                  [--stats F.json] [--check]\n"
                  "                  [--report] [--heatmap F.svg] [--trace-window A:B] [--trace-flits TYPES]\n"
                  "  C = A·Btᵀ with random FP16 A [M][K] and Bt [N][K], on every matmul cluster of the\n"
                  "  default machine (or MAP): upload, quantise with the mover, tiled FILL/GEMM/DRAIN,\n"
@@ -25,6 +27,10 @@ static void usage(FILE *out)
                  "  2·M·K + 2·N·K + 12·M·N bytes) at most 2 GiB, e.g. 8192 x 8192 x 8192; a larger GEMM\n"
                  "  is refused before anything runs. --seed S: the operands' random seed (0..2^64-1).\n"
                  "  --check  check every flit against flits.md §9 (docs/check.md); a violation exits 1\n"
+                 "  --quantise-wait poll|quiet  how the host waits for the quantising movers: poll (the\n"
+                 "  default) reads each mover's status every 16 cycles; quiet runs the machine until nothing\n"
+                 "  is pending, then reads each status once: other cycle counts, and under mpirun a few\n"
+                 "  agreements instead of one a poll (docs/mpi.md)\n"
                  "  Exit status: 0 checked and right, 1 wrong or refused, 2 usage (docs/exit-status.md).\n"
                  KH_SIMOUT_HELP);
 }
@@ -54,6 +60,12 @@ int kh_cmd_gemm(int argc, char **argv)
                         prc == KH_PARSE_TOO_BIG ? "does not fit 64 bits" : "is not a number");
                 return 1;
             }
+        } else if (!strcmp(argv[i], "--quantise-wait")) {
+            if (i + 1 >= argc || (strcmp(argv[i + 1], "poll") && strcmp(argv[i + 1], "quiet"))) {
+                fprintf(stderr, "kohaku gemm: --quantise-wait needs poll or quiet\n");
+                return 2;
+            }
+            o.wait = !strcmp(argv[++i], "quiet") ? KH_GEMM_WAIT_QUIET : KH_GEMM_WAIT_POLL;
         } else if (argv[i][0] != '-' && nd < 3) {
             kh_echo_buf b;
             if (kh_parse_u64(argv[i], &v) || v == 0 || v > 65536) {

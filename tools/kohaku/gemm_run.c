@@ -95,7 +95,7 @@ int kh_gemm_demo(const kh_gemm_demo_opts *o, kh_gemm_demo_result *res)
     memset(&st, 0, sizeof st);
     double t0 = (double)clock();
     if (kh_gemm_upload(mc, &p, KH_GEMM_RECIPE_ROWMAJOR, a, bt, err, sizeof err) ||
-        kh_gemm_quantise(mc, &p, KH_GEMM_RECIPE_ROWMAJOR, &st, err, sizeof err))
+        kh_gemm_quantise_wait(mc, &p, KH_GEMM_RECIPE_ROWMAJOR, o->wait, &st, err, sizeof err))
         goto fail;
     double t1 = (double)clock();
     if (out && !(snap0 = kh_sd_snapshot(kh_machine_sim(mc), NULL, err, sizeof err))) goto fail;
@@ -131,8 +131,9 @@ int kh_gemm_demo(const kh_gemm_demo_opts *o, kh_gemm_demo_result *res)
                st.clusters, sim->map ? sim->map : "the default machine (mesh_2x2_6+2)");
         printf("  tiling: %ux%u outputs per tile (gm %u, gn %u), K chunks of %u (bc %u), %u x %u tiles x %u chunks\n",
                4 * p.gm, 4 * p.gn, p.gm, p.gn, 32 * p.bc, p.bc, p.gi, p.gj, p.ch);
-        printf("  quantise: %llu cycles (two XFORM moves, recipe 2 from row-major FP16, images in %s)\n",
-               (unsigned long long)st.quant_cycles, p.staged ? "the staging store" : "DRAM");
+        printf("  quantise: %llu cycles (two XFORM moves, recipe 2 from row-major FP16, images in %s%s)\n",
+               (unsigned long long)st.quant_cycles, p.staged ? "the staging store" : "DRAM",
+               o->wait == KH_GEMM_WAIT_QUIET ? "; the host waits for quiet, no polls" : "");
         printf("  gemm: %llu cycles, %llu instructions in %u staging rounds", (unsigned long long)st.gemm_cycles,
                (unsigned long long)st.instructions, st.rounds);
         if (st.programs != st.rounds) /* rounds split over NCMD-sized groups of clusters */

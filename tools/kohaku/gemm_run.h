@@ -21,6 +21,7 @@ typedef struct kh_gemm_demo_opts {
     unsigned m, n, k;
     uint64_t seed;        /* 0: the demo's */
     int quiet;
+    int wait;             /* KH_GEMM_WAIT_POLL (0) or KH_GEMM_WAIT_QUIET: how the host waits for the quantising movers */
     const char *who;      /* the run's name in the stats and the report: "demo", "gemm" (NULL), "bench gemm" */
     const kh_simopts *sim; /* --map (NULL: the built-in default machine), --trace, --stats,
                               --check (the live flit checker, docs/check.md: a violation fails) */

@@ -243,30 +243,27 @@ static int walker(host *h, unsigned mesh, unsigned sel, uint64_t base, unsigned 
 
 static int wait_mover(host *h, unsigned mesh, uint64_t moves_before)
 {
-    kh_cycle start = kh_sim_now(h->sim);
-    for (;;) {
-        uint64_t st;
-        kh_sim_run(h->sim, POLL_STEP);
-        if (rd(h, mesh, KH_ORCH_AUX_STAT, &st)) return -1;
-        if (kh_orch_aux_stat_mover_busy(&st)) {
-            if (kh_sim_now(h->sim) - start > RUN_LIMIT) {
-                diagnose(h, "an XFORM move");
-                return -1;
-            }
-            continue;
-        }
-        if (kh_orch_aux_stat_mover_fault(&st)) {
-            snprintf(h->err, h->errlen, "the XFORM move stopped with mover fault %u (memory.md §11.4)",
-                     (unsigned)kh_orch_aux_stat_mover_fault(&st));
-            return -1;
-        }
-        if (((kh_orch_aux_stat_moves(&st) - moves_before) & 0xFFFFFF) != 1) {
-            snprintf(h->err, h->errlen, "the XFORM move ended without counting as done (AUX_STAT 0x%016llx)",
-                     (unsigned long long)st);
-            return -1;
-        }
-        return 0;
+    uint64_t st, busy = 0;
+    kh_orch_aux_stat_set_mover_busy(&busy, 1);
+    /* a POLL_STEP run and a status read until the mover is not busy */
+    int rc = kh_card_poll64(h->card, kh_host_ctrl(mesh, KH_ORCH_AUX_STAT), POLL_STEP, busy, 0, RUN_LIMIT, &st, h->err,
+                            h->errlen);
+    if (rc < 0) return -1;
+    if (rc) {
+        diagnose(h, "an XFORM move");
+        return -1;
     }
+    if (kh_orch_aux_stat_mover_fault(&st)) {
+        snprintf(h->err, h->errlen, "the XFORM move stopped with mover fault %u (memory.md §11.4)",
+                 (unsigned)kh_orch_aux_stat_mover_fault(&st));
+        return -1;
+    }
+    if (((kh_orch_aux_stat_moves(&st) - moves_before) & 0xFFFFFF) != 1) {
+        snprintf(h->err, h->errlen, "the XFORM move ended without counting as done (AUX_STAT 0x%016llx)",
+                 (unsigned long long)st);
+        return -1;
+    }
+    return 0;
 }
 
 /* One operand on one mesh: lanes = 4·groups·tiles rows of kp halves, to
@@ -322,13 +319,19 @@ static int quantise_start(host *h, unsigned mesh, const kh_gemm_plan *p, int rec
     return wr(h, mesh, KH_ORCH_AUX_CFG + KH_MOVER_REG_CTRL, go);
 }
 
-/* One operand on every mesh that needs it, the movers working at once. */
-static int quantise_each(host *h, const int *used, const kh_gemm_plan *p, int recipe, uint64_t src, uint64_t img,
-                         unsigned groups, unsigned tiles, unsigned mode)
+/* One operand on every mesh that needs it, the movers working at once.
+ * KH_GEMM_WAIT_QUIET: one run until nothing is pending (only the movers
+ * and the memory they write work in this phase), then each status once. */
+static int quantise_each(host *h, const int *used, const kh_gemm_plan *p, int recipe, int wait, uint64_t src,
+                         uint64_t img, unsigned groups, unsigned tiles, unsigned mode)
 {
     uint64_t before[KH_MACHINE_MAX_MESHES] = {0};
     for (unsigned m = 0; m < KH_MACHINE_MAX_MESHES; m++)
         if (used[m] && quantise_start(h, m, p, recipe, src, img, groups, tiles, mode, &before[m])) return -1;
+    if (wait == KH_GEMM_WAIT_QUIET && !kh_sim_run_until_idle(h->sim, RUN_LIMIT)) {
+        diagnose(h, "an XFORM move");
+        return -1;
+    }
     for (unsigned m = 0; m < KH_MACHINE_MAX_MESHES; m++)
         if (used[m] && wait_mover(h, m, before[m])) return -1;
     return 0;
@@ -337,13 +340,19 @@ static int quantise_each(host *h, const int *used, const kh_gemm_plan *p, int re
 int kh_gemm_quantise(kh_machine *mc, const kh_gemm_plan *p, int recipe, kh_gemm_stats *st, char *err,
                      size_t errlen)
 {
+    return kh_gemm_quantise_wait(mc, p, recipe, KH_GEMM_WAIT_POLL, st, err, errlen);
+}
+
+int kh_gemm_quantise_wait(kh_machine *mc, const kh_gemm_plan *p, int recipe, int wait, kh_gemm_stats *st,
+                          char *err, size_t errlen)
+{
     host h = {mc, kh_machine_card(mc), kh_machine_sim(mc), err, errlen, NULL, NULL};
     kh_cycle t0 = kh_sim_now(h.sim);
     int used[KH_MACHINE_MAX_MESHES];
     meshes_used(mc, p, used);
     /* XFORM_MODE 0 packs A (rows), 1 packs B (columns): numerics §2.2 */
-    if (quantise_each(&h, used, p, recipe, p->a_src, p->a_img, p->gm, p->gi, 0) ||
-        quantise_each(&h, used, p, recipe, p->b_src, p->b_img, p->gn, p->gj, 1))
+    if (quantise_each(&h, used, p, recipe, wait, p->a_src, p->a_img, p->gm, p->gi, 0) ||
+        quantise_each(&h, used, p, recipe, wait, p->b_src, p->b_img, p->gn, p->gj, 1))
         return -1;
     if (st) st->quant_cycles = kh_sim_now(h.sim) - t0;
     return 0;
@@ -493,9 +502,22 @@ static int run_engine(host *h, int final, const char *what)
                 diagnose(h, what);
                 return -1;
             }
+        } else if (!h->pause) {
+            /* POLL_STEP runs and reads of ENG_CTRL until DONE (the loop below
+             * written out: kh_card_poll64) */
+            uint64_t done = 0;
+            kh_eng_ctrl_set_done(&done, 1);
+            int rc = kh_card_poll64(h->card, KH_HOST_CMD_BASE + KH_ENG_CTRL, POLL_STEP, done, done, RUN_LIMIT, &ctrl,
+                                    h->err, h->errlen);
+            if (rc < 0) return -1;
+            if (rc) {
+                diagnose(h, what);
+                return -1;
+            }
+            break;
         } else {
             kh_sim_run(h->sim, POLL_STEP);
-            if (h->pause && h->pause(h->pause_ctx, h->mc)) {
+            if (h->pause(h->pause_ctx, h->mc)) {
                 snprintf(h->err, h->errlen, "stopped by the pause hook at cycle %llu",
                          (unsigned long long)kh_sim_now(h->sim));
                 return -1;
