@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include "kohaku/gen/flit.h"
+#include "kohaku/sim.h"
 #include "kohaku/vector2.h"
 
 #include "cu/units/vector2/frame.h"
@@ -242,6 +243,15 @@ static void posedge(bench *b, const kh_flit *agent)
 int kh_v2_replay(const uint64_t *prog, size_t n, uint64_t *mem, unsigned memwait, const kh_params *p,
                  kh_v2_replay_result *r, char *err, size_t errlen)
 {
+    kh_sim_engine_kind e = KH_ENGINE_FAST;
+    const char *env = getenv("KOHAKU_ENGINE"); /* the test suites' switch, as kh_sim_new reads it */
+    if (env && kh_sim_engine_parse(env, &e)) e = KH_ENGINE_FAST;
+    return kh_v2_replay_ref(prog, n, mem, memwait, p, e == KH_ENGINE_CYCLE, r, err, errlen);
+}
+
+int kh_v2_replay_ref(const uint64_t *prog, size_t n, uint64_t *mem, unsigned memwait, const kh_params *p, int ref,
+                     kh_v2_replay_result *r, char *err, size_t errlen)
+{
     memset(r, 0, sizeof *r);
     bench *b = calloc(1, sizeof *b);
     if (!b || sfifo_init(&b->inst_q, INST_DEPTH) || sfifo_init(&b->recv_q, RECV_DEPTH)) {
@@ -262,6 +272,7 @@ int kh_v2_replay(const uint64_t *prog, size_t n, uint64_t *mem, unsigned memwait
         free(b);
         return -1;
     }
+    b->fr.core.ref = ref;
     b->dram = mem;
     b->memwait = memwait;
     kh_flit_set_hdr(&b->resp_hdr, &(kh_flit_hdr){.dst_x = CX, .dst_y = CY, .src_x = MX, .src_y = MY,

@@ -209,6 +209,11 @@ typedef struct v2_in {
 typedef struct v2_core {
     v2_cfg cfg;
     unsigned pcw_mask;                 /* IMEM_DEPTH - 1 */
+    /* The per-cycle reference (engine cycle): every engine is stepped at
+     * every edge. Otherwise an engine at rest with nothing arriving is
+     * skipped where its edge would change nothing (core.c). A run choice,
+     * not state: not in a checkpoint. */
+    int ref;
 
     /* outputs (registers) */
     int busy, halted, fault;
