@@ -125,6 +125,19 @@ void kh_v2_lanes_edge(v2_core *c, const v2_wires *w, int uw_we, uint8_t uw_wa, c
 {
     v2_lanes *l = &c->ln;
     int erst = c->srst;
+    if (!c->ref && l->nmeta == 0 && !l->q2.v && !l->q1.v && !l->iss.v && !l->bw_we[0] && !l->bw_we[1] &&
+        !c->p_v1 && !uw_we && !erst && !w->stk_clr) {
+        /* nothing in the pipe, the write ports or the pack read: the edge below
+         * only moves the (invalid) issue and s1 registers on and turns the ring */
+        l->q2 = l->q1;
+        l->q2.kc_on = l->q1.sc != V2_SRC_V;
+        l->alu_iv = 0;
+        l->q1 = l->iss;
+        l->q1.swap = l->iss.xm == V2_XM_MRG ? merge_swap(l->iss.xk) : 0;
+        l->mhead = (l->mhead - 1) & (V2_MD - 1);
+        l->meta[l->mhead].v = 0;
+        return;
+    }
     const v2_meta *pm = stage(l, V2_MD - 1), *wm = stage(l, V2_MD);
 
     /* the ALU stage from s2 (reads the predicate before this edge's compare write) */

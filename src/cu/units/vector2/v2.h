@@ -342,9 +342,11 @@ typedef struct v2_wires {
     /* unpack */
     int u_rd, u_endw, u_take, u_sel, uh_sync, u0_go, u1_go, uf_pop, u_room, u_chunk_iss;
     int uq0_pop, uq1_pop;
+    int u_rest;                        /* the unpack engine at rest (walk.c): its edge only shifts tags */
     /* pack */
     int p_rd, p_endw, p_take, p_sel, ph_sync, p_haz, p0_go, p1_go, pf_pop, p_room, mx_busy;
     int pq0_pop, pq1_pop;
+    int p_rest;                        /* the pack engine at rest (walk.c) */
     /* DMA */
     int dr_land, dr_room, dr_take, dr_blk, dr_want, dr_gnt, dr_bend;
     unsigned dr_blen;
