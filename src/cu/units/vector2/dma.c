@@ -113,6 +113,10 @@ static void agu_edge(v2_core *c, const v2_wires *w, int rst)
 {
     const v2_in *in = w->in;
     unsigned start = c->ag_start;
+    const v2_walker *k0 = &c->wk[0], *k1 = &c->wk[1];
+    if (!start && !rst && !(in->ld_en && in->ld_kind) && !k0->settle && !k1->settle && !(w->c_load && k0->busy) &&
+        !(w->dr_take && k1->busy))
+        return; /* neither walker moves and no descriptor is written (walker_edge and the load do nothing) */
     unsigned rsel = (start & 2) ? c->d_sel : c->f_sel;
     /* the walkers read the table before this edge's write */
     walker_edge(c, &c->wk[0], (start & 1) && !(start & 2), rsel, c->f_off, w->c_load, c->fl_cap_q);

@@ -107,6 +107,9 @@ void kh_v2_sb_edge(v2_core *c, const v2_wires *w, const v2_dispatch *e)
         c->n_out[7] = 0;
         return;
     }
+    if (!(e->disp_m | e->disp_u | e->disp_p | w->wb_last | w->u_retire | w->m_end | w->p_endw | w->m_take |
+          (int)e->k_disp | (int)w->k_done | e->mark))
+        return; /* nothing dispatched, finished or marked: every count below holds */
     unsigned vd = c->ir.vd;
     if (e->disp_m_wr || e->disp_u) inc(&c->Wd[vd]);
     if (e->disp_u) inc(&c->UWd[vd]);
