@@ -271,6 +271,7 @@ typedef struct v2_core {
     int m_act;
     v2_mq_ent m_e;
     unsigned m_i;
+    int m_rest;                        /* ln.iss is the idle engine's beat of m_e, m_i (math.c); not state */
     v2_lanes ln;
 
     /* unpack */
