@@ -71,6 +71,25 @@ void kh_v2_fe_wires(v2_core *c, v2_wires *w)
     unsigned op = d->op;
     w->fe_fault = 0;
     w->fe_ok = 0;
+    if (!c->ref && c->d_v && c->run && !c->cd_err && is_math(op) && d->sa != 2 && d->sb != 2 && d->sc != 2 &&
+        v2_q_full(c->mq.count, c->cfg.qd)) {
+        /* a math op waiting for room in MQ, the most common wait: what the
+         * wires below give then (no dispatch, no advance, no redirect, the
+         * fetch holds; the redirect and loop wires are read only on an advance) */
+        w->d_q = c->cfg.dualq && d->sq;
+        w->redirect = 0;
+        w->redir_pc = 0;
+        w->adv = 0;
+        w->lp_back = w->lp_exit = 0;
+        w->ok_next = -1;
+        uint32_t sr_va = c->sreg[d->va & 15];
+        w->vl_bad = sr_va == 0 || sr_va > V2_VLMAX;
+        w->skip_z = c->sreg[d->vd & 15] == 0;
+        w->a_fault = c->a_fault;
+        w->a_fcode = c->a_fcode;
+        w->im_addr = c->f_pc;
+        return;
+    }
     w->d_q = c->cfg.dualq && ((op == V2_O_VUNPK || op == V2_O_VPACK) ? d->q : d->sq);
     unsigned qd = c->cfg.qd;
     int mq_f = v2_q_full(c->mq.count, qd);
