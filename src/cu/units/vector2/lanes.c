@@ -237,7 +237,7 @@ void kh_v2_lanes_edge(v2_core *c, const v2_wires *w, int uw_we, uint8_t uw_wa, c
     l->mhead = (l->mhead - 1) & (V2_MD - 1);
     v2_meta *ns = &l->meta[l->mhead];
     ns->v = (uint8_t)nv;
-    if (nv) { /* field by field: a whole-struct copy of a local built byte by byte stalls on its stores */
+    if (nv) { /* from the locals, not a whole v2_meta built on the stack and copied */
         ns->last = n_last;
         ns->wr = n_wr;
         ns->cmp = n_cmp;

@@ -210,9 +210,9 @@ typedef struct v2_core {
     v2_cfg cfg;
     unsigned pcw_mask;                 /* IMEM_DEPTH - 1 */
     /* The per-cycle reference (engine cycle): every engine is stepped at
-     * every edge. Otherwise an engine at rest with nothing arriving is
-     * skipped where its edge would change nothing (core.c). A run choice,
-     * not state: not in a checkpoint. */
+     * every edge. Otherwise an engine at rest is skipped and takes only the
+     * register moves its edge makes (docs/vector2.md §9), so the state is
+     * the same. A run choice, not state: not in a checkpoint. */
     int ref;
 
     /* outputs (registers) */

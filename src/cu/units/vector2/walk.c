@@ -91,7 +91,7 @@ static void walk_step(unsigned w, unsigned *ra, unsigned *gb, unsigned s0, unsig
 
 /* Nothing queued, walking, in the read pipe, in the GT4 block or waiting to
  * be written back: the engine's edge then moves nothing but its tag and
- * bank registers (unpack_rest_edge), so the fast engine does only that. */
+ * bank registers, so the fast engine does only that (kh_v2_unpack_edge). */
 static int unpack_at_rest(const v2_core *c)
 {
     return !c->ref && !c->uq[0].count && !c->uq[1].count && !c->u_act && !c->u_v1 && !c->u_v2 && !c->uf_push &&
