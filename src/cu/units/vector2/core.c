@@ -164,13 +164,12 @@ void kh_v2_core_cycle(v2_core *c, const v2_in *in)
     int load_only = !c->run && (!in->ld_en || in->ld_kind || imem_addr(c, in) != (in->start_pc & c->pcw_mask));
     if (load_only && !in->start && !in->rr_valid && !in->cd_valid && !in->cd_fault && !c->srst &&
         kh_v2_core_idle(c)) {
-        if (c->still < V2_STILL) {
-            c->still++;
-        } else if (!c->ref) {
+        if (c->still >= V2_STILL) { /* on both engines: a checkpoint's ring positions depend on it */
             if (in->ld_en && in->ld_kind) kh_v2_agu_load(c, in);
             else if (in->ld_en) c->imem[imem_addr(c, in)] = (uint32_t)in->ld_data;
             return;
         }
+        c->still++;
     } else {
         c->still = 0;
     }
