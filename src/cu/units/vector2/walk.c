@@ -128,6 +128,10 @@ void kh_v2_unpack_wires(v2_core *c, v2_wires *w)
     w->u_chunk_iss = w->u_rd && (!f32 || !(c->u_w & 1));
     w->uf_pop = c->uf_count && !((w->mw_bank_next >> (c->uf[c->uf_rp].wa & 1)) & 1);
     w->u_retire = w->uf_pop && c->uf[c->uf_rp].last;
+    /* idle with its queue heads blocked (a sync not met, a hazard): the
+     * edge is the resting one (the heads leave through queues_edge) */
+    w->u_rest = !c->ref && !c->u_act && !w->u_take && !c->u_v1 && !c->u_v2 && !c->uf_push && !c->uf_count &&
+                !kh_v2_gt4_busy(&c->ugt) && !c->ugt.out_valid;
 }
 
 /* unpack tag: vd[12:8] chunk[7:5] queue[4] last[3] half[2] gt4[1] f32[0] */
@@ -272,6 +276,9 @@ void kh_v2_pack_wires(v2_core *c, v2_wires *w)
     unsigned fill_at = in->rr_valid ? in->rr_tag : in->cd_addr;
     w->pf_pop = c->pf_count && !(fill_any && ((fill_at ^ c->pf[c->pf_rp].addr) & 256) == 0);
     w->p_retire = w->pf_pop && c->pf[c->pf_rp].last;
+    /* idle with its queue heads blocked: the resting edge */
+    w->p_rest = !c->ref && !c->p_act && !w->p_take && !c->p_v1 && !c->p_v2 && !c->p_v3 && !c->p_v4 &&
+                !c->pf_count && !kh_v2_gt4_busy(&c->pgt) && !c->pgt.out_valid && !w->mx_busy;
 }
 
 /* pack tag: addr[13:5] queue[4] last[3] half[2] gt4[1] f32[0] */
