@@ -42,6 +42,12 @@ typedef struct kh_v2_replay_result {
  * refused (err). */
 int kh_v2_replay(const uint64_t *prog, size_t n, uint64_t *mem, unsigned memwait, const kh_params *p,
                  kh_v2_replay_result *r, char *err, size_t errlen);
+/* The same on a chosen engine: ref 1 steps every engine of the core at
+ * every edge (the per-cycle reference, engine cycle), 0 lets an engine at
+ * rest be skipped (engine fast); the results are the same. kh_v2_replay
+ * takes the environment's KOHAKU_ENGINE (cycle or fast, default fast). */
+int kh_v2_replay_ref(const uint64_t *prog, size_t n, uint64_t *mem, unsigned memwait, const kh_params *p, int ref,
+                     kh_v2_replay_result *r, char *err, size_t errlen);
 /* The engine lines and the summary line of ../shared/cli.md. */
 void kh_v2_replay_print(FILE *out, const kh_v2_replay_result *r);
 

@@ -93,6 +93,85 @@ static T512 void fma8(const kh_e8 *A, const kh_e8 *B, const kh_e8 *C, kh_e8 *out
     _mm256_storeu_si256((__m256i *)(void *)out, _mm512_cvtepi64_epi32(r));
 }
 
+/* kh_valu_exp2d on eight lanes with AVX-512: exp2d_avx2 below step for
+ * step, each vector mask a lane mask, the leading one by vplzcntq. */
+static T512 void exp2d8(const kh_e8 *A, const kh_e8 *B, unsigned tau, kh_e8 *out, int *ovf)
+{
+    const __m512i zero = _mm512_setzero_si512(), one = k64(1), ff = k64(255), f15 = k64(0x7FFF);
+    __m512i a = load8(A), b = load8(B);
+    /* floor(b), clamped to [-256, 255] */
+    __mmask8 sbm = _mm512_test_epi64_mask(b, k64(1u << 23));
+    __m512i eb = _mm512_and_si512(_mm512_srli_epi64(b, 15), ff);
+    __m512i d = _mm512_sub_epi64(k64(142), eb);
+    __m512i sigb = _mm512_or_si512(_mm512_and_si512(b, f15), k64(0x8000));
+    __m512i ip = _mm512_and_si512(_mm512_srlv_epi64(sigb, d), ff);
+    __m512i lowb = _mm512_sub_epi64(_mm512_sllv_epi64(one, d), one);
+    __m512i frb = _mm512_maskz_mov_epi64(_mm512_test_epi64_mask(sigb, lowb), one);
+    __m512i fl = _mm512_mask_blend_epi64(sbm, ip, _mm512_sub_epi64(zero, _mm512_add_epi64(ip, frb)));
+    fl = _mm512_mask_mov_epi64(fl, _mm512_cmpgt_epi64_mask(k64(127), eb), _mm512_maskz_mov_epi64(sbm, k64(~UINT64_C(0))));
+    fl = _mm512_mask_mov_epi64(fl, _mm512_cmpgt_epi64_mask(eb, k64(134)),
+                               _mm512_mask_blend_epi64(sbm, k64(255), k64((uint64_t)-256)));
+    fl = _mm512_maskz_mov_epi64(_mm512_test_epi64_mask(eb, eb), fl);
+    /* the seed's argument: |a| * 2^17 rounded half up, a 25-bit register */
+    __mmask8 sam = _mm512_test_epi64_mask(a, k64(1u << 23));
+    __m512i e = _mm512_and_si512(_mm512_srli_epi64(a, 15), ff), f = _mm512_and_si512(a, f15);
+    __m512i t = _mm512_sub_epi64(k64(134), e);
+    __m512i sh = _mm512_min_epi64(t, k64(26));
+    __m512i r = _mm512_srlv_epi64(_mm512_or_si512(k64(1u << 25), _mm512_slli_epi64(f, 10)), sh);
+    __m512i q = _mm512_add_epi64(_mm512_srli_epi64(r, 1), _mm512_and_si512(r, one));
+    __m512i v = _mm512_and_si512(_mm512_mask_blend_epi64(sam, q, _mm512_sub_epi64(zero, q)), k64(0x1FFFFFF));
+    __m512i k = _mm512_sub_epi64(_mm512_srli_epi64(v, 17),
+                                 _mm512_slli_epi64(_mm512_and_si512(_mm512_srli_epi64(v, 24), one), 8));
+    __m512i fr = _mm512_and_si512(v, k64(0x1FFFF));
+    __m512i idx = _mm512_srli_epi64(fr, 12), u = _mm512_and_si512(fr, k64(0xFFF));
+    /* the table rows by plain loads, as exp2d_avx2 */
+    uint64_t ix[8];
+    _mm512_storeu_si512((void *)ix, idx);
+    const int32_t(*cf)[3] = kh_vseed_coef[0];
+    __m512i c0 = _mm512_set_epi64(cf[ix[7]][0], cf[ix[6]][0], cf[ix[5]][0], cf[ix[4]][0], cf[ix[3]][0], cf[ix[2]][0],
+                                  cf[ix[1]][0], cf[ix[0]][0]);
+    __m512i c1 = _mm512_set_epi64(cf[ix[7]][1], cf[ix[6]][1], cf[ix[5]][1], cf[ix[4]][1], cf[ix[3]][1], cf[ix[2]][1],
+                                  cf[ix[1]][1], cf[ix[0]][1]);
+    __m512i c2 = _mm512_set_epi64(cf[ix[7]][2], cf[ix[6]][2], cf[ix[5]][2], cf[ix[4]][2], cf[ix[3]][2], cf[ix[2]][2],
+                                  cf[ix[1]][2], cf[ix[0]][2]);
+    __m512i h = _mm512_srli_epi64(
+        _mm512_add_epi64(_mm512_add_epi64(_mm512_mul_epu32(c2, u), _mm512_slli_epi64(c1, 16)), k64(1u << 15)), 16);
+    __m512i base = _mm512_maskz_mov_epi64(_mm512_test_epi64_mask(fr, fr), c0); /* idx 0, u 0: the identity */
+    __m512i mag = _mm512_srli_epi64(
+        _mm512_add_epi64(_mm512_add_epi64(_mm512_mul_epu32(h, u), _mm512_slli_epi64(_mm512_add_epi64(base, k64(1u << 20)), 16)),
+                         k64(1u << 15)),
+        16);
+    __m512i ebase = _mm512_sub_epi64(_mm512_add_epi64(k, k64(107)), fl);
+
+    /* kh_valu_round_pack(0, mag, ebase, 0), as fma8 has it */
+    const __m512i mask48 = k64((UINT64_C(1) << 48) - 1);
+    __m512i pos = _mm512_sub_epi64(k64(63), _mm512_lzcnt_epi64(mag));
+    __m512i n = _mm512_and_si512(_mm512_sllv_epi64(mag, _mm512_sub_epi64(k64(47), pos)), mask48);
+    __m512i sig = _mm512_srli_epi64(n, 32);
+    __m512i guard = _mm512_and_si512(_mm512_srli_epi64(n, 31), one);
+    __mmask8 sticky = _mm512_test_epi64_mask(n, k64(0x7FFFFFFFu));
+    __m512i odd_or_sticky = _mm512_mask_mov_epi64(_mm512_and_si512(sig, one), sticky, one);
+    sig = _mm512_add_epi64(sig, _mm512_and_si512(guard, odd_or_sticky));
+    __m512i carry = _mm512_srli_epi64(sig, 16);
+    __m512i ee = _mm512_add_epi64(_mm512_add_epi64(pos, ebase), carry);
+    __m512i frac = _mm512_maskz_mov_epi64(_mm512_cmpeq_epi64_mask(carry, zero), _mm512_and_si512(sig, f15));
+    __m512i res = _mm512_or_si512(_mm512_slli_epi64(ee, 15), frac);
+    res = _mm512_mask_mov_epi64(res, _mm512_cmpgt_epi64_mask(ee, k64(254)), k64(0xFFu << 15));
+    res = _mm512_mask_mov_epi64(res, _mm512_cmpgt_epi64_mask(one, ee), zero);
+    res = _mm512_maskz_mov_epi64(_mm512_test_epi64_mask(mag, mag), res);
+    /* EXP2's specials on a: NaN, then Inf or |a| >= 256 */
+    __mmask8 a_nan = _mm512_cmpeq_epi64_mask(e, ff) & _mm512_test_epi64_mask(f, f);
+    res = _mm512_mask_mov_epi64(res, _mm512_cmpgt_epi64_mask(e, k64(134)),
+                                _mm512_maskz_mov_epi64((__mmask8)~sam, k64(KH_E8_POS_INF)));
+    res = _mm512_mask_mov_epi64(res, a_nan, k64(KH_E8_QNAN));
+    /* the sticky bit: a result >= 2^tau, Inf and NaN included */
+    __m512i er = _mm512_and_si512(_mm512_srli_epi64(res, 15), ff);
+    __mmask8 o = _mm512_cmpeq_epi64_mask(er, ff) |
+                 (_mm512_test_epi64_mask(er, er) & _mm512_cmpgt_epi64_mask(er, k64(126u + tau)));
+    for (unsigned j = 0; j < 8; j++) ovf[j] = (int)((o >> j) & 1);
+    _mm256_storeu_si256((__m256i *)(void *)out, _mm512_cvtepi64_epi32(res));
+}
+
 #define T256 __attribute__((target("avx2")))
 
 static inline T256 __m256i q64(uint64_t x) { return _mm256_set1_epi64x((long long)x); }
@@ -268,9 +347,13 @@ static T256 void exp2d_avx2(const kh_e8 *A, const kh_e8 *B, unsigned tau, kh_e8 
 
 int kh_valu_exp2d_n_x86(const kh_e8 *a, const kh_e8 *b, unsigned tau, kh_e8 *out, int *ovf, unsigned n)
 {
-    if (!(kh_simd_allows(KH_SIMD_AVX2) && __builtin_cpu_supports("avx2"))) return 0;
     unsigned i = 0;
-    for (; i + 4 <= n; i += 4) exp2d_avx2(a + i, b + i, tau, out + i, ovf + i);
+    if (kh_simd_allows(KH_SIMD_AVX512) && __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512cd"))
+        for (; i + 8 <= n; i += 8) exp2d8(a + i, b + i, tau, out + i, ovf + i);
+    else if (kh_simd_allows(KH_SIMD_AVX2) && __builtin_cpu_supports("avx2"))
+        for (; i + 4 <= n; i += 4) exp2d_avx2(a + i, b + i, tau, out + i, ovf + i);
+    else
+        return 0;
     for (; i < n; i++) out[i] = kh_valu_exp2d(a[i], b[i], tau, &ovf[i]);
     return 1;
 }

@@ -1,4 +1,5 @@
 /* kohaku replay vector2 PROG MEM [--memwait N] [--out FILE] [--param NAME=V ...]
+[--engine cycle|fast]
  * (../shared/cli.md): the V2 core alone, on upstream's core-alone harness. */
 #include <stdio.h>
 #include <stdlib.h>
@@ -7,12 +8,14 @@
 #include "cmds.h"
 #include "kohaku/file.h"
 #include "kohaku/hex.h"
+#include "kohaku/sim.h"
 #include "kohaku/vector2.h"
 
 static void usage(FILE *out)
 {
     fprintf(out,
-            "usage: kohaku replay vector2 PROG MEM [--memwait N] [--out FILE] [--param NAME=V ...]\n\n"
+            "usage: kohaku replay vector2 PROG MEM [--memwait N] [--out FILE] [--param NAME=V ...]\n"
+            "                             [--engine cycle|fast]\n\n"
             "Run the V2 vector core alone as upstream's core-alone harness does (vec_replay_tb\n"
             "built with VEC_CORE_V2; docs/vector2.md). PROG: one 256-bit CU_INST payload a line\n"
             "(64 hex digits), staged in order. MEM: 4096 lines, line i = memory bytes\n"
@@ -21,7 +24,9 @@ static void usage(FILE *out)
             "names (DUALQ, IMEM_DEPTH, QD, HAS_EXPD, TAU, L1_PRIM=block|ultra) or kohaku's (v2_*).\n"
             "Prints each engine's busy and stall counters, then\n"
             "  payloads P completions C faults F fault_arg A elapsed E busy B beats T lanes L insns I\n"
-            "--out FILE writes the final memory in MEM's format.\n\n"
+            "--out FILE writes the final memory in MEM's format. --engine cycle steps every engine\n"
+            "of the core at every edge (the reference); fast (default, or KOHAKU_ENGINE) skips an\n"
+            "engine at rest. Both give the same results.\n\n"
             "Exit status: 0 ran to the halt without a fault, 1 a fault or refused input, 2 usage.\n");
 }
 
@@ -75,6 +80,9 @@ int kh_cmd_replay_vector2(int argc, char **argv)
 {
     const char *prog_path = NULL, *mem_path = NULL, *out_path = NULL;
     uint64_t memwait = 0;
+    kh_sim_engine_kind engine = KH_ENGINE_FAST;
+    const char *env = getenv("KOHAKU_ENGINE"); /* the test suites' switch, as kh_sim_new reads it */
+    if (env && kh_sim_engine_parse(env, &engine)) engine = KH_ENGINE_FAST;
     kh_params p;
     kh_params_default(&p);
     char err[512] = "";
@@ -83,7 +91,8 @@ int kh_cmd_replay_vector2(int argc, char **argv)
         if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
             usage(stdout);
             return 0;
-        } else if (!strcmp(a, "--memwait") || !strcmp(a, "--out") || !strcmp(a, "--param")) {
+        } else if (!strcmp(a, "--memwait") || !strcmp(a, "--out") || !strcmp(a, "--param") ||
+                   !strcmp(a, "--engine")) {
             if (i + 1 >= argc) {
                 fprintf(stderr, "kohaku replay vector2: %s needs a value\n", a);
                 return 2;
@@ -96,6 +105,11 @@ int kh_cmd_replay_vector2(int argc, char **argv)
                 }
             } else if (!strcmp(a, "--out")) {
                 out_path = v;
+            } else if (!strcmp(a, "--engine")) {
+                if (kh_sim_engine_parse(v, &engine)) {
+                    fprintf(stderr, "kohaku replay vector2: --engine %s: cycle or fast\n", v);
+                    return 2;
+                }
             } else {
                 const char *eq = strchr(v, '=');
                 if (!eq || eq == v) {
@@ -146,7 +160,7 @@ int kh_cmd_replay_vector2(int argc, char **argv)
         return 1;
     }
     kh_v2_replay_result r;
-    int rc = kh_v2_replay(prog, n, mem, (unsigned)memwait, &p, &r, err, sizeof err);
+    int rc = kh_v2_replay_ref(prog, n, mem, (unsigned)memwait, &p, engine == KH_ENGINE_CYCLE, &r, err, sizeof err);
     if (rc) {
         fprintf(stderr, "kohaku replay vector2: %s\n", err);
     } else {

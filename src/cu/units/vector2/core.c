@@ -88,6 +88,9 @@ static void queues_edge(v2_core *c, const v2_wires *w, const v2_dispatch *e)
         c->fq.rp = c->fq.count = c->dq.rp = c->dq.count = 0;
         return;
     }
+    if (!(w->mq_pop | w->uq0_pop | w->uq1_pop | w->pq0_pop | w->pq1_pop | w->fq_pop | w->dq_pop | e->mq_push |
+          e->uq_push | e->pq_push | e->fq_push | e->dq_push))
+        return; /* most edges move no queue: one test instead of twelve */
     if (w->mq_pop) QPOP(c->mq, qd);
     if (w->uq0_pop) QPOP(c->uq[0], qd);
     if (w->uq1_pop) QPOP(c->uq[1], qd);
@@ -158,10 +161,10 @@ static unsigned imem_addr(const v2_core *c, const v2_in *in)
 
 void kh_v2_core_cycle(v2_core *c, const v2_in *in)
 {
-    int load_only = !in->ld_en || in->ld_kind || imem_addr(c, in) != (in->start_pc & c->pcw_mask);
+    int load_only = !c->run && (!in->ld_en || in->ld_kind || imem_addr(c, in) != (in->start_pc & c->pcw_mask));
     if (load_only && !in->start && !in->rr_valid && !in->cd_valid && !in->cd_fault && !c->srst &&
         kh_v2_core_idle(c)) {
-        if (c->still >= V2_STILL) {
+        if (c->still >= V2_STILL) { /* on both engines: a checkpoint's ring positions depend on it */
             if (in->ld_en && in->ld_kind) kh_v2_agu_load(c, in);
             else if (in->ld_en) c->imem[imem_addr(c, in)] = (uint32_t)in->ld_data;
             return;

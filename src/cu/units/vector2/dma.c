@@ -113,6 +113,10 @@ static void agu_edge(v2_core *c, const v2_wires *w, int rst)
 {
     const v2_in *in = w->in;
     unsigned start = c->ag_start;
+    const v2_walker *k0 = &c->wk[0], *k1 = &c->wk[1];
+    if (!start && !rst && !(in->ld_en && in->ld_kind) && !k0->settle && !k1->settle && !(w->c_load && k0->busy) &&
+        !(w->dr_take && k1->busy))
+        return; /* neither walker moves and no descriptor is written (walker_edge and the load do nothing) */
     unsigned rsel = (start & 2) ? c->d_sel : c->f_sel;
     /* the walkers read the table before this edge's write */
     walker_edge(c, &c->wk[0], (start & 1) && !(start & 2), rsel, c->f_off, w->c_load, c->fl_cap_q);
@@ -182,13 +186,22 @@ void kh_v2_dma_wires(v2_core *c, v2_wires *w)
     unsigned fl_b = 256 - (c->f_l1 & 255);
     unsigned fl_m = fl_b < c->f_left ? fl_b : c->f_left;
     w->fl_cap = fl_m >= 256 ? 255 : fl_m;
-    int in0;
-    w->fl_n = walker_n(fk, c->fl_cap_q, &in0) & 255;
-    w->run_sum = c->run_cnt + c->c_n;
-    w->run_ext = c->run_v && c->c_addr == c->run_next && w->run_sum < 256 && (c->c_l1 & 255) != 0;
-    w->c_take = c->c_v && (!c->run_v || w->run_ext);
-    w->c_load = c->f_st == V2_E_RUN && c->f_left != 0 && (!c->c_v || w->c_take) && (c->fl_fresh || !fk->c32);
-    w->fill_emit = c->f_st == V2_E_RUN && c->run_v && !c->rd_req_valid && (c->c_v ? !w->run_ext : c->f_left == 0);
+    if (c->f_st != V2_E_RUN && !c->c_v && !c->run_v && !c->ref) {
+        /* no fill run, chunk or run register: nothing below can be set (fl_n and
+         * run_sum are read only with c_load and c_take) */
+        w->fl_n = w->run_sum = 0;
+        w->run_ext = w->c_take = w->c_load = w->fill_emit = 0;
+    } else {
+        int in0;
+        w->fl_n = walker_n(fk, c->fl_cap_q, &in0) & 255;
+        w->run_sum = c->run_cnt + c->c_n;
+        w->run_ext = c->run_v && c->c_addr == c->run_next && w->run_sum < 256 && (c->c_l1 & 255) != 0;
+        w->c_take = c->c_v && (!c->run_v || w->run_ext);
+        w->c_load =
+            c->f_st == V2_E_RUN && c->f_left != 0 && (!c->c_v || w->c_take) && (c->fl_fresh || !fk->c32);
+        w->fill_emit =
+            c->f_st == V2_E_RUN && c->run_v && !c->rd_req_valid && (c->c_v ? !w->run_ext : c->f_left == 0);
+    }
     /* starts: a drain wins the shared table read */
     w->d_take = c->d_st == V2_E_IDLE && dh && !dh->sync && !c->wr_req_valid;
     w->f_take = c->f_st == V2_E_IDLE && fh && !fh->sync && !w->d_take;

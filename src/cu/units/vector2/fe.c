@@ -65,12 +65,45 @@ static uint32_t pick(const v2_core *c, unsigned sel, unsigned r)
     return sel == V2_SRC_S ? c->sreg[r & 15] : sel == V2_SRC_K ? c->kreg[r & 3] : 0;
 }
 
+/* A decoded math op, VUNPK or VPACK that would dispatch but for a full
+ * queue (no fault of its own). */
+static int queue_wait(const v2_core *c, const v2_dec *d)
+{
+    unsigned op = d->op, qd = c->cfg.qd, q = c->cfg.dualq && d->q;
+    if (is_math(op)) return d->sa != 2 && d->sb != 2 && d->sc != 2 && v2_q_full(c->mq.count, qd);
+    int gt4_bad = d->mode == V2_MD_GT4 && (d->n & 3) != 3;
+    if (op == V2_O_VUNPK) return d->mode != 3 && !gt4_bad && v2_q_full(c->uq[q].count, qd);
+    if (op == V2_O_VPACK) {
+        int mx_bad = !c->cfg.has_mx || d->n != 7 || (d->cb >> 1) != 0;
+        return !(d->mode == V2_MD_MX7 && mx_bad) && !gt4_bad && v2_q_full(c->pq[q].count, qd);
+    }
+    return 0;
+}
+
 void kh_v2_fe_wires(v2_core *c, v2_wires *w)
 {
     const v2_dec *d = &c->ir;
     unsigned op = d->op;
     w->fe_fault = 0;
     w->fe_ok = 0;
+    if (!c->ref && c->d_v && c->run && !c->cd_err && queue_wait(c, d)) {
+        /* the commonest waits: what the wires below give then (no dispatch,
+         * no advance, no redirect, the fetch holds; the redirect and loop
+         * wires are read only on an advance) */
+        w->d_q = c->cfg.dualq && ((op == V2_O_VUNPK || op == V2_O_VPACK) ? d->q : d->sq);
+        w->redirect = 0;
+        w->redir_pc = 0;
+        w->adv = 0;
+        w->lp_back = w->lp_exit = 0;
+        w->ok_next = -1;
+        uint32_t sr_va = c->sreg[d->va & 15];
+        w->vl_bad = sr_va == 0 || sr_va > V2_VLMAX;
+        w->skip_z = c->sreg[d->vd & 15] == 0;
+        w->a_fault = c->a_fault;
+        w->a_fcode = c->a_fcode;
+        w->im_addr = c->f_pc;
+        return;
+    }
     w->d_q = c->cfg.dualq && ((op == V2_O_VUNPK || op == V2_O_VPACK) ? d->q : d->sq);
     unsigned qd = c->cfg.qd;
     int mq_f = v2_q_full(c->mq.count, qd);

@@ -63,8 +63,14 @@ static void xbar(unsigned xm, unsigned xk, const kh_e8 *z, kh_e8 *x)
 }
 
 /* The ALU stage: a, b, c from s2 and the constants, and the beat's result,
- * compare and overflow bits into m. */
-static void alu_stage(v2_core *c, v2_meta *m)
+ * compare and overflow bits into m (a local: the ring slot it goes to is
+ * read by the write ports first). */
+typedef struct alu_out {
+    uint16_t pred, ovf;
+    kh_e8 out[V2_LANES];
+} alu_out;
+
+static void alu_stage(v2_core *c, alu_out *m)
 {
     v2_lanes *l = &c->ln;
     const v2_beat *q = &l->q2;
@@ -87,22 +93,24 @@ static void alu_stage(v2_core *c, v2_meta *m)
     } else if (q->xc) {
         cc = x;
     }
-    m->pred = m->ovf = 0;
+    unsigned pbits = 0, obits = 0;
     if (q->op == 20 && c->cfg.has_expd) {
         int ov[V2_LANES];
         kh_valu_exp2d_n(a, b, c->cfg.tau, m->out, ov, V2_LANES);
-        for (unsigned j = 0; j < V2_LANES; j++) m->ovf = (uint16_t)(m->ovf | (unsigned)ov[j] << j);
+        for (unsigned j = 0; j < V2_LANES; j++) obits |= (unsigned)ov[j] << j;
     } else if (q->op == 20) {
         for (unsigned j = 0; j < V2_LANES; j++) {
             int ov;
             m->out[j] = kh_v2_alu(20, a[j], b[j], cc[j], c->cfg.tau, (int)c->cfg.has_expd, &pred[j], &ov);
-            m->ovf = (uint16_t)(m->ovf | (unsigned)ov << j);
+            obits |= (unsigned)ov << j;
         }
     } else {
         kh_valu_n(q->op, a, b, cc, m->out, pred, V2_LANES, 0);
         if (q->cmp)
-            for (unsigned j = 0; j < V2_LANES; j++) m->pred = (uint16_t)(m->pred | (unsigned)(pred[j] & 1) << j);
+            for (unsigned j = 0; j < V2_LANES; j++) pbits |= (unsigned)(pred[j] & 1) << j;
     }
+    m->pred = (uint16_t)pbits;
+    m->ovf = (uint16_t)obits;
 }
 
 /* The merge's swapping lanes: lane j swaps when j & k is nonzero, i.e.
@@ -125,26 +133,32 @@ void kh_v2_lanes_edge(v2_core *c, const v2_wires *w, int uw_we, uint8_t uw_wa, c
 {
     v2_lanes *l = &c->ln;
     int erst = c->srst;
+    if (!c->ref && l->nmeta == 0 && !l->q2.v && !l->q1.v && !l->iss.v && !l->bw_we[0] && !l->bw_we[1] &&
+        !c->p_v1 && !uw_we && !erst && !w->stk_clr) {
+        /* nothing in the pipe, the write ports or the pack read: the edge below
+         * only moves the (invalid) issue and s1 registers on and turns the ring */
+        l->q2 = l->q1;
+        l->q2.kc_on = l->q1.sc != V2_SRC_V;
+        l->alu_iv = 0;
+        l->q1 = l->iss;
+        l->q1.swap = l->iss.xm == V2_XM_MRG ? merge_swap(l->iss.xk) : 0;
+        l->mhead = (l->mhead - 1) & (V2_MD - 1);
+        l->meta[l->mhead].v = 0;
+        return;
+    }
     const v2_meta *pm = stage(l, V2_MD - 1), *wm = stage(l, V2_MD);
 
-    /* the ALU stage from s2 (reads the predicate before this edge's compare write) */
-    v2_meta nm;
-    nm.v = (uint8_t)(l->q2.v && !erst);
+    /* the ALU stage from s2 (reads the predicate before this edge's compare
+     * write); its meta line entry is written to the ring at the end */
+    int nv = l->q2.v && !erst;
+    const v2_beat *q2 = &l->q2;
+    uint8_t n_last = q2->last, n_wr = q2->wr, n_cmp = q2->cmp, n_expd = q2->expd, n_pr = q2->pr, n_pm = q2->pm;
+    uint8_t n_wa = q2->wa;
+    uint16_t n_tm = q2->tm, n_pk = 0;
+    alu_out nm;
     if (l->q2.v) {
-        const v2_beat *q = &l->q2;
-        nm.last = q->last;
-        nm.wr = q->wr;
-        nm.cmp = q->cmp;
-        nm.expd = q->expd;
-        nm.pr = q->pr;
-        nm.pm = q->pm;
-        nm.wa = q->wa;
-        nm.tm = q->tm;
-        nm.pk = (uint16_t)(l->preg[q->pr][(q->wa & 7) >> 2] >> (((q->wa & 7) & 3) * 16));
+        n_pk = (uint16_t)(l->preg[n_pr][(n_wa & 7) >> 2] >> (((n_wa & 7) & 3) * 16));
         alu_stage(c, &nm);
-    } else {
-        nm.last = nm.wr = nm.cmp = nm.expd = nm.pr = nm.pm = nm.wa = 0;
-        nm.tm = nm.pk = nm.pred = nm.ovf = 0;
     }
     /* s2 from s1: the bank OR and the pair merge */
     if (l->q1.v) {
@@ -162,7 +176,7 @@ void kh_v2_lanes_edge(v2_core *c, const v2_wires *w, int uw_we, uint8_t uw_wa, c
     }
     l->q2 = l->q1;
     l->q2.kc_on = l->q1.sc != V2_SRC_V;
-    l->alu_iv = nm.v;
+    l->alu_iv = nv;
 
     /* the register file's reads of this edge, before its writes (read-first) */
     if (c->p_v1) rf_read(l, l->pk_ra, l->pk_next); /* into rf_q d at the pack edge */
@@ -221,9 +235,23 @@ void kh_v2_lanes_edge(v2_core *c, const v2_wires *w, int uw_we, uint8_t uw_wa, c
     /* advance the metadata line: the old stage 16 leaves (its slot takes stage 1) */
     l->nmeta -= wm->v;
     l->mhead = (l->mhead - 1) & (V2_MD - 1);
-    if (nm.v) l->meta[l->mhead] = nm;
-    else l->meta[l->mhead].v = 0;
-    l->nmeta += nm.v;
+    v2_meta *ns = &l->meta[l->mhead];
+    ns->v = (uint8_t)nv;
+    if (nv) { /* from the locals, not a whole v2_meta built on the stack and copied */
+        ns->last = n_last;
+        ns->wr = n_wr;
+        ns->cmp = n_cmp;
+        ns->expd = n_expd;
+        ns->pr = n_pr;
+        ns->pm = n_pm;
+        ns->wa = n_wa;
+        ns->tm = n_tm;
+        ns->pk = n_pk;
+        ns->pred = nm.pred;
+        ns->ovf = nm.ovf;
+        memcpy(ns->out, nm.out, sizeof ns->out);
+    }
+    l->nmeta += (unsigned)nv;
     if (erst) {
         for (unsigned k = 0; k < V2_MD; k++) l->meta[k].v = 0;
         l->nmeta = 0;

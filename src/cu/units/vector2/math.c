@@ -68,12 +68,16 @@ static void next_beat(const v2_core *c, const v2_wires *w, int erst, v2_beat *b)
 void kh_v2_math_edge(v2_core *c, const v2_wires *w)
 {
     int erst = c->srst;
-    next_beat(c, w, erst, &c->ln.iss);
+    /* an idle engine loads the same (invalid) beat at every edge until it
+     * takes an entry: the fast engine keeps the one it has */
+    if (erst || c->m_act || !c->m_rest || c->ref) next_beat(c, w, erst, &c->ln.iss);
     if (erst) {
         c->m_act = 0;
         c->m_i = 0;
+        c->m_rest = 0;
         return;
     }
+    c->m_rest = !c->m_act && !w->m_take; /* this edge's beat was the idle one, and m_e, m_i hold */
     if (w->m_take) {
         c->m_e = c->mq.e[c->mq.rp];
         c->m_act = 1;
@@ -107,6 +111,9 @@ void kh_v2_sb_edge(v2_core *c, const v2_wires *w, const v2_dispatch *e)
         c->n_out[7] = 0;
         return;
     }
+    if (!(e->disp_m | e->disp_u | e->disp_p | w->wb_last | w->u_retire | w->m_end | w->p_endw | w->m_take |
+          (int)e->k_disp | (int)w->k_done | e->mark))
+        return; /* nothing dispatched, finished or marked: every count below holds */
     unsigned vd = c->ir.vd;
     if (e->disp_m_wr || e->disp_u) inc(&c->Wd[vd]);
     if (e->disp_u) inc(&c->UWd[vd]);

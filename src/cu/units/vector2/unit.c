@@ -124,6 +124,7 @@ static void step(void *unit, kh_cycle now)
     int sent = f->send_valid && kh_cu_send(u->shell, &f->send_flit, now);
     v2_frame_io io = {.recv_valid = u->have_recv, .recv = &u->recv, .inst_valid = u->have_inst,
                       .inst = &u->inst, .send_ready = sent || !f->send_valid};
+    f->core.ref = !kh_comp_fast(kh_cu_comp(u->shell)); /* engine cycle, or a trace sink: the reference */
     kh_v2_frame_cycle(f, &io);
     u->have_recv = u->have_inst = 0;
     if (!quiet(u)) kh_cu_wake(u->shell, now + 1);

@@ -209,6 +209,11 @@ typedef struct v2_in {
 typedef struct v2_core {
     v2_cfg cfg;
     unsigned pcw_mask;                 /* IMEM_DEPTH - 1 */
+    /* The per-cycle reference (engine cycle): every engine is stepped at
+     * every edge. Otherwise an engine at rest is skipped and takes only the
+     * register moves its edge makes (docs/vector2.md §9), so the state is
+     * the same. A run choice, not state: not in a checkpoint. */
+    int ref;
 
     /* outputs (registers) */
     int busy, halted, fault;
@@ -266,6 +271,7 @@ typedef struct v2_core {
     int m_act;
     v2_mq_ent m_e;
     unsigned m_i;
+    int m_rest;                        /* ln.iss is the idle engine's beat of m_e, m_i (math.c); not state */
     v2_lanes ln;
 
     /* unpack */
@@ -337,9 +343,11 @@ typedef struct v2_wires {
     /* unpack */
     int u_rd, u_endw, u_take, u_sel, uh_sync, u0_go, u1_go, uf_pop, u_room, u_chunk_iss;
     int uq0_pop, uq1_pop;
+    int u_rest;                        /* the unpack engine at rest (walk.c): its edge only shifts tags */
     /* pack */
     int p_rd, p_endw, p_take, p_sel, ph_sync, p_haz, p0_go, p1_go, pf_pop, p_room, mx_busy;
     int pq0_pop, pq1_pop;
+    int p_rest;                        /* the pack engine at rest (walk.c) */
     /* DMA */
     int dr_land, dr_room, dr_take, dr_blk, dr_want, dr_gnt, dr_bend;
     unsigned dr_blen;

@@ -89,8 +89,27 @@ static void walk_step(unsigned w, unsigned *ra, unsigned *gb, unsigned s0, unsig
 
 /* ---- unpack ---- */
 
+/* Nothing queued, walking, in the read pipe, in the GT4 block or waiting to
+ * be written back: the engine's edge then moves nothing but its tag and
+ * bank registers, so the fast engine does only that (kh_v2_unpack_edge). */
+static int unpack_at_rest(const v2_core *c)
+{
+    return !c->ref && !c->uq[0].count && !c->uq[1].count && !c->u_act && !c->u_v1 && !c->u_v2 && !c->uf_push &&
+           !c->uf_count && !kh_v2_gt4_busy(&c->ugt) && !c->ugt.out_valid;
+}
+
 void kh_v2_unpack_wires(v2_core *c, v2_wires *w)
 {
+    w->u_rest = unpack_at_rest(c);
+    if (w->u_rest) { /* what the wires below give with empty queues and an idle engine */
+        w->u0_go = w->u1_go = 0;
+        w->u_sel = (int)c->cfg.dualq;
+        w->uh_sync = 0;
+        w->u_room = c->u_occ < 8;
+        w->u_rd = w->u_endw = w->u_take = w->uq0_pop = w->uq1_pop = w->u_chunk_iss = 0;
+        w->uf_pop = w->u_retire = 0;
+        return;
+    }
     const v2_wq_ent *h0 = head(&c->uq[0]), *h1 = head(&c->uq[1]);
     int s0 = h0 && h0->sync, s1 = h1 && h1->sync;
     w->u0_go = s0 && kh_v2_sync_ok(c, h0->on, h0->tgt);
@@ -109,6 +128,10 @@ void kh_v2_unpack_wires(v2_core *c, v2_wires *w)
     w->u_chunk_iss = w->u_rd && (!f32 || !(c->u_w & 1));
     w->uf_pop = c->uf_count && !((w->mw_bank_next >> (c->uf[c->uf_rp].wa & 1)) & 1);
     w->u_retire = w->uf_pop && c->uf[c->uf_rp].last;
+    /* idle with its queue heads blocked (a sync not met, a hazard): the
+     * edge is the resting one (the heads leave through queues_edge) */
+    w->u_rest = !c->ref && !c->u_act && !w->u_take && !c->u_v1 && !c->u_v2 && !c->uf_push && !c->uf_count &&
+                !kh_v2_gt4_busy(&c->ugt) && !c->ugt.out_valid;
 }
 
 /* unpack tag: vd[12:8] chunk[7:5] queue[4] last[3] half[2] gt4[1] f32[0] */
@@ -123,6 +146,13 @@ static uint32_t u_tag0(const v2_core *c)
 
 void kh_v2_unpack_edge(v2_core *c, const v2_wires *w, int erst)
 {
+    if (w->u_rest && !erst) { /* the edge below at rest: no FIFO move, no GT4 shift, no walk */
+        c->u_tag2 = c->u_tag1;
+        c->u_tag1 = u_tag0(c);
+        c->u_bk2 = c->u_bk1;
+        c->u_bk1 = (int)(c->u_ra >> 8);
+        return;
+    }
     /* the output FIFO: the registered push of the last edge, and this cycle's pop */
     if (erst) {
         c->uf_rp = c->uf_count = 0;
@@ -202,8 +232,26 @@ void kh_v2_unpack_edge(v2_core *c, const v2_wires *w, int erst)
 
 /* ---- pack ---- */
 
+/* Nothing queued, walking, in the read pipe, in GT4 or MX7 or waiting for
+ * L1: the edge moves only the tag registers (and MX7's chunk registers). */
+static int pack_at_rest(const v2_core *c)
+{
+    return !c->ref && !c->pq[0].count && !c->pq[1].count && !c->p_act && !c->p_v1 && !c->p_v2 && !c->p_v3 &&
+           !c->p_v4 && !c->pf_count && !kh_v2_gt4_busy(&c->pgt) && !c->pgt.out_valid && !kh_v2_mxq_busy(c);
+}
+
 void kh_v2_pack_wires(v2_core *c, v2_wires *w)
 {
+    w->p_rest = pack_at_rest(c);
+    if (w->p_rest) { /* what the wires below give with empty queues and an idle engine */
+        int mx = c->cfg.has_mx && c->p_e.mode == V2_MD_MX7;
+        w->p0_go = w->p1_go = 0;
+        w->p_sel = (int)c->cfg.dualq;
+        w->ph_sync = w->p_haz = w->mx_busy = 0;
+        w->p_room = mx ? (c->p_w != 0 || c->p_occ <= 4) : c->p_occ < 8;
+        w->p_rd = w->p_endw = w->p_take = w->pq0_pop = w->pq1_pop = w->pf_pop = w->p_retire = 0;
+        return;
+    }
     const v2_wq_ent *h0 = head(&c->pq[0]), *h1 = head(&c->pq[1]);
     int s0 = h0 && h0->sync, s1 = h1 && h1->sync;
     w->p0_go = s0 && kh_v2_sync_ok(c, h0->on, h0->tgt);
@@ -228,6 +276,9 @@ void kh_v2_pack_wires(v2_core *c, v2_wires *w)
     unsigned fill_at = in->rr_valid ? in->rr_tag : in->cd_addr;
     w->pf_pop = c->pf_count && !(fill_any && ((fill_at ^ c->pf[c->pf_rp].addr) & 256) == 0);
     w->p_retire = w->pf_pop && c->pf[c->pf_rp].last;
+    /* idle with its queue heads blocked: the resting edge */
+    w->p_rest = !c->ref && !c->p_act && !w->p_take && !c->p_v1 && !c->p_v2 && !c->p_v3 && !c->p_v4 &&
+                !c->pf_count && !kh_v2_gt4_busy(&c->pgt) && !c->pgt.out_valid && !w->mx_busy;
 }
 
 /* pack tag: addr[13:5] queue[4] last[3] half[2] gt4[1] f32[0] */
@@ -242,6 +293,18 @@ static uint32_t p_tag0(const v2_core *c, int mx)
 void kh_v2_pack_edge(v2_core *c, const v2_wires *w, int erst)
 {
     int mx = c->cfg.has_mx && c->p_e.mode == V2_MD_MX7;
+    if (w->p_rest && !erst) { /* the edge below at rest */
+        kh_v2_mxq_edge(c, 0, 0);
+        c->p_tag4 = c->p_tag3;
+        c->p_tag3 = c->p_tag2;
+        c->p_tag2 = c->p_tag1;
+        c->p_tag1 = p_tag0(c, mx);
+        c->m_tag4 = c->m_tag3;
+        c->m_tag3 = c->m_tag2;
+        c->m_tag2 = c->m_tag1;
+        c->m_tag1 = (uint8_t)((unsigned)mx << 4 | (c->p_w & 15));
+        return;
+    }
     /* the output FIFO: the GT4 word of this edge, and this cycle's pop */
     if (erst) {
         c->pf_rp = c->pf_count = 0;
