@@ -300,6 +300,61 @@ static void a_poll_is_steps_and_reads_until_a_match_or_the_limit(void)
     done(&b);
 }
 
+/* The same polls with a stand-in for several processes (one process that
+ * owns every mesh, a share that moves nothing): the merged loop of
+ * kh_card_poll64 (a read's link time and the next step as one run) must
+ * end each poll where the plain loop does, with its code and value. */
+static int own_all(void *ctx, unsigned mesh)
+{
+    (void)ctx;
+    (void)mesh;
+    return 1;
+}
+static void share_nothing(void *ctx, unsigned mesh, void *bytes, size_t n)
+{
+    (void)ctx;
+    (void)mesh;
+    (void)bytes;
+    (void)n;
+}
+
+static void merged_poll_ends_where_the_plain_loop_does(void)
+{
+    static const struct {
+        kh_cycle step, limit;
+        uint64_t mask, want;
+    } polls[] = {
+        {4, 100, ~UINT64_C(0), 1}, /* a match at the first read */
+        {4, 20, ~UINT64_C(0), 2},  /* the limit: the first read past it */
+        {1, 0, 1, 1},              /* limit 0, a match under a mask */
+        {7, 3, ~UINT64_C(0), 5},   /* the limit inside the first read's link */
+        {0, 9, ~UINT64_C(0), 5},   /* step 0: reads back to back */
+        {3, 1000, 2, 2},           /* bit 1 never set: the limit after many reads */
+    };
+    kh_card_dist d = {.owns = own_all, .share = share_nothing};
+    for (size_t i = 0; i < sizeof polls / sizeof polls[0]; i++) {
+        for (uint64_t addr = 0x800048; addr <= 0x800049; addr++) { /* 0x800049: refused */
+            bench one = make_link(5, 3, 2), many = make_link(5, 3, 2);
+            kh_card_set_dist(many.card, &d);
+            char e1[256] = "", e2[256] = "";
+            uint64_t v1 = 0, v2 = 0;
+            CHECK_EQ(kh_card_write64(one.card, 0x800048, 1, e1, sizeof e1), 0);
+            CHECK_EQ(kh_card_write64(many.card, 0x800048, 1, e2, sizeof e2), 0);
+            int r1 = kh_card_poll64(one.card, addr, polls[i].step, polls[i].mask, polls[i].want, polls[i].limit, &v1,
+                                    e1, sizeof e1);
+            int r2 = kh_card_poll64(many.card, addr, polls[i].step, polls[i].mask, polls[i].want, polls[i].limit,
+                                    &v2, e2, sizeof e2);
+            CHECK_EQ(r2, r1);
+            CHECK_EQ(r1, addr == 0x800049 ? -1 : polls[i].want == 1 ? 0 : 1);
+            CHECK_EQ(kh_sim_now(many.sim), kh_sim_now(one.sim));
+            if (r1 >= 0) CHECK_EQ(v2, v1);
+            else CHECK(strcmp(e1, e2) == 0);
+            done(&one);
+            done(&many);
+        }
+    }
+}
+
 int main(void)
 {
     KH_RUN(unaligned_access_is_refused_naming_the_address);
@@ -316,5 +371,6 @@ int main(void)
     KH_RUN(a_read_of_an_idle_machine_is_settled);
     KH_RUN(zero_cost_accesses_take_no_time);
     KH_RUN(a_poll_is_steps_and_reads_until_a_match_or_the_limit);
+    KH_RUN(merged_poll_ends_where_the_plain_loop_does);
     return kh_test_end("t_card");
 }

@@ -77,7 +77,7 @@ kh_engine *kh_card_engine(const kh_card *c);
  * the rule in err (unaligned, unmapped, a block not made of whole words). */
 int kh_card_write64(kh_card *c, uint64_t addr, uint64_t value, char *err, size_t errlen);
 int kh_card_read64(kh_card *c, uint64_t addr, uint64_t *value, char *err, size_t errlen);
-/* A driver's status spin: runs the machine `step` (>= 1) cycles, then reads
+/* A driver's status spin: runs the machine `step` cycles (0: reads back to back), then reads
  * addr (kh_card_read64, its link time included), until (value & mask) ==
  * want (0) or until more than `limit` cycles have passed since the call
  * (1); -1 when a read is refused. *value is the last read. The same

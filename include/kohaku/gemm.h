@@ -87,7 +87,8 @@ int kh_gemm_quantise(kh_machine *mc, const kh_gemm_plan *p, int recipe, kh_gemm_
 /* How the host waits for the quantising movers: KH_GEMM_WAIT_POLL (what
  * kh_gemm_quantise does) reads each mover's AUX_STAT every 16 cycles;
  * KH_GEMM_WAIT_QUIET starts every move, runs the machine until nothing is
- * pending anywhere, then reads each status once. QUIET ends the phase at
+ * pending anywhere, then polls each status once (one 16-cycle step and a
+ * read). QUIET ends the phase at
  * another cycle (no poll grid), so its cycle counts are its own; under MPI
  * it costs a few agreements where POLL costs one a poll (docs/mpi.md). */
 enum { KH_GEMM_WAIT_POLL = 0, KH_GEMM_WAIT_QUIET = 1 };

@@ -140,6 +140,15 @@ static void advance(kh_card *c, int is_read, size_t beats)
     if (k) kh_sim_run(c->sim, k);
 }
 
+/* A memory-window burst's link time: over a machine an agreement found
+ * idle on every process (quiet), without another agreement. */
+static void run_burst(kh_card *c, int is_read, size_t beats, int quiet)
+{
+    uint64_t k = access_cycles(c, is_read, beats);
+    if (quiet && k) kh_sim_run_idle(c->sim, k);
+    else if (k) kh_sim_run(c->sim, k);
+}
+
 static int zero_time(const kh_card *c)
 {
     const kh_params *p = kh_sim_params(c->sim);
@@ -389,11 +398,7 @@ int kh_card_read64_sample(kh_card *c, uint64_t addr, uint64_t *value, char *err,
     return read_word(c, addr, value, err, errlen);
 }
 
-kh_cycle kh_card_read64_cycles(const kh_card *c)
-{
-    const kh_params *p = kh_sim_params(c->sim);
-    return p->host_read_cycles + p->host_access_cycles;
-}
+kh_cycle kh_card_read64_cycles(const kh_card *c) { return access_cycles(c, 1, 1); }
 
 int kh_card_distributed(const kh_card *c) { return c->dist.share != NULL; }
 
@@ -453,11 +458,12 @@ int kh_card_write_block(kh_card *c, uint64_t addr, const void *bytes, size_t n, 
             if (!asked && c->dist.share && len < n - k) {
                 asked = 1;
                 quiet = kh_sim_idle(c->sim);
+                /* that agreement may carry a ride; the block's bytes land
+                 * after it, so a later read must not take it */
+                void_rides(c);
             }
             if (mem_write(c, mesh, off, b + k, len, err, errlen)) return -1;
-            uint64_t cyc = access_cycles(c, 0, len / 8);
-            if (quiet && cyc) kh_sim_run_idle(c->sim, cyc);
-            else if (cyc) kh_sim_run(c->sim, cyc);
+            run_burst(c, 0, len / 8, quiet);
             k += len;
             continue;
         }
@@ -496,9 +502,7 @@ int kh_card_read_block(kh_card *c, uint64_t addr, void *bytes, size_t n, char *e
                 quiet = idle && c->dist.share;
             }
             if (mem_read(c, mesh, off, b + k, len, err, errlen)) return -1;
-            uint64_t cyc = access_cycles(c, 1, len / 8);
-            if (quiet && cyc) kh_sim_run_idle(c->sim, cyc);
-            else if (cyc) kh_sim_run(c->sim, cyc);
+            run_burst(c, 1, len / 8, quiet);
             k += len;
             continue;
         }

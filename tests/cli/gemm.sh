@@ -39,6 +39,9 @@ expect_rc "--quantise-wait quiet on four meshes is checked and right" 0 \
     sh -c "$KOHAKU gemm 256 128 64 --map examples/four_mesh.machine --quantise-wait quiet > '$tmpd/quiet.txt'"
 expect_out "its quantise line says the host waited for quiet" "1" grep -c '; the host waits for quiet, no polls)' "$tmpd/quiet.txt"
 expect_out "the default polls and says nothing of it" "0" sh -c "$KOHAKU gemm 256 128 64 --map examples/four_mesh.machine | grep -c 'quiet'"
-expect_rc "--quantise-wait takes poll or quiet only (usage: exit 2)" 2 $KOHAKU gemm 8 8 8 --quantise-wait soon
+expect_rc "--quantise-wait takes poll or quiet only (a refused value: exit 1)" 1 $KOHAKU gemm 8 8 8 --quantise-wait soon
+expect_err_has "... and the message names the value" "--quantise-wait soon: want poll or quiet" $KOHAKU gemm 8 8 8 --quantise-wait soon
+expect_rc "--quantise-wait without its value: usage, exit 2" 2 $KOHAKU gemm 8 8 8 --quantise-wait
+expect_rc "--quantise-wait given twice: usage, exit 2" 2 $KOHAKU gemm 8 8 8 --quantise-wait poll --quantise-wait quiet
 rm -rf "$tmpd"
 finish

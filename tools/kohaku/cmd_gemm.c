@@ -29,8 +29,8 @@ static void usage(FILE *out)
                  "  --check  check every flit against flits.md §9 (docs/check.md); a violation exits 1\n"
                  "  --quantise-wait poll|quiet  how the host waits for the quantising movers: poll (the\n"
                  "  default) reads each mover's status every 16 cycles; quiet runs the machine until nothing\n"
-                 "  is pending, then reads each status once: other cycle counts, and under mpirun a few\n"
-                 "  agreements instead of one a poll (docs/mpi.md)\n"
+                 "  is pending, then polls each status once (a 16-cycle step and a read): other cycle\n"
+                 "  counts, and under mpirun a few agreements instead of one a poll (docs/mpi.md)\n"
                  "  Exit status: 0 checked and right, 1 wrong or refused, 2 usage (docs/exit-status.md).\n"
                  KH_SIMOUT_HELP);
 }
@@ -39,7 +39,7 @@ int kh_cmd_gemm(int argc, char **argv)
 {
     kh_simopts so = {.who = "kohaku gemm", .takes = KH_SIMOPT_MAP | KH_SIMOPT_STRICT};
     kh_gemm_demo_opts o = {.sim = &so};
-    unsigned *dims[3] = {&o.m, &o.n, &o.k}, nd = 0;
+    unsigned *dims[3] = {&o.m, &o.n, &o.k}, nd = 0, wait_given = 0;
     for (int i = 1; i < argc; i++) {
         uint64_t v;
         int t = kh_simopts_take(&so, argc, argv, &i);
@@ -61,11 +61,21 @@ int kh_cmd_gemm(int argc, char **argv)
                 return 1;
             }
         } else if (!strcmp(argv[i], "--quantise-wait")) {
-            if (i + 1 >= argc || (strcmp(argv[i + 1], "poll") && strcmp(argv[i + 1], "quiet"))) {
-                fprintf(stderr, "kohaku gemm: --quantise-wait needs poll or quiet\n");
+            kh_echo_buf b;
+            if (i + 1 >= argc) {
+                fprintf(stderr, "kohaku gemm: --quantise-wait needs a value (poll or quiet)\n");
                 return 2;
             }
-            o.wait = !strcmp(argv[++i], "quiet") ? KH_GEMM_WAIT_QUIET : KH_GEMM_WAIT_POLL;
+            if (wait_given++) {
+                fprintf(stderr, "kohaku gemm: --quantise-wait given twice\n");
+                return 2;
+            }
+            i++;
+            if (strcmp(argv[i], "poll") && strcmp(argv[i], "quiet")) {
+                fprintf(stderr, "kohaku gemm: --quantise-wait %s: want poll or quiet\n", kh_echo(argv[i], &b));
+                return 1;
+            }
+            o.wait = !strcmp(argv[i], "quiet") ? KH_GEMM_WAIT_QUIET : KH_GEMM_WAIT_POLL;
         } else if (argv[i][0] != '-' && nd < 3) {
             kh_echo_buf b;
             if (kh_parse_u64(argv[i], &v) || v == 0 || v > 65536) {

@@ -321,7 +321,8 @@ static int quantise_start(host *h, unsigned mesh, const kh_gemm_plan *p, int rec
 
 /* One operand on every mesh that needs it, the movers working at once.
  * KH_GEMM_WAIT_QUIET: one run until nothing is pending (only the movers
- * and the memory they write work in this phase), then each status once. */
+ * and the memory they write work in this phase), then each status polled
+ * once (one POLL_STEP run and a read). */
 static int quantise_each(host *h, const int *used, const kh_gemm_plan *p, int recipe, int wait, uint64_t src,
                          uint64_t img, unsigned groups, unsigned tiles, unsigned mode)
 {
@@ -346,6 +347,10 @@ int kh_gemm_quantise(kh_machine *mc, const kh_gemm_plan *p, int recipe, kh_gemm_
 int kh_gemm_quantise_wait(kh_machine *mc, const kh_gemm_plan *p, int recipe, int wait, kh_gemm_stats *st,
                           char *err, size_t errlen)
 {
+    if (wait != KH_GEMM_WAIT_POLL && wait != KH_GEMM_WAIT_QUIET) {
+        snprintf(err, errlen, "quantise wait %d: want KH_GEMM_WAIT_POLL (0) or KH_GEMM_WAIT_QUIET (1)", wait);
+        return -1;
+    }
     host h = {mc, kh_machine_card(mc), kh_machine_sim(mc), err, errlen, NULL, NULL};
     kh_cycle t0 = kh_sim_now(h.sim);
     int used[KH_MACHINE_MAX_MESHES];
