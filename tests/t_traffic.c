@@ -10,6 +10,7 @@
 #include "kohaku/machine.h"
 #include "kohaku/mesh.h"
 #include "kohaku/traffic.h"
+#include "noc/traffic_gap.h"
 #include "support/test.h"
 
 typedef struct run_cfg {
@@ -269,6 +270,29 @@ static void bernoulli_arrivals_follow_the_draws(void)
     }
 }
 
+/* The gap searched eight draws at a time (traffic_x86.c) is the first of
+ * the published draws below the threshold, and leaves the state after it:
+ * states from a counter and from the draws themselves, thresholds from one
+ * (a draw of 0 only: gaps far past one register) to 2^64 - 1, against the
+ * draws made one by one. Skipped where the CPU has no AVX-512 DQ. */
+static void vector_gap_is_the_first_draw_below(void)
+{
+#ifdef KH_TRAFFIC_HAVE_X86
+    if (!kh_traffic_gap_avx512_ok()) return;
+    static const uint64_t thrs[] = {UINT64_MAX, UINT64_C(1) << 63, UINT64_C(0x1999999999999999), UINT64_C(1) << 60,
+                                    UINT64_C(1) << 56, UINT64_C(1) << 52, UINT64_C(12345678901234567)};
+    uint64_t seed = 42;
+    for (unsigned n = 0; n < 2000; n++) {
+        uint64_t s = n < 1000 ? n : ref_splitmix64(&seed), thr = thrs[n % (sizeof thrs / sizeof thrs[0])];
+        uint64_t x = s, want = 1;
+        while (ref_splitmix64(&x) >= thr) want++;
+        uint64_t got_s = s, got = kh_traffic_gap_avx512(&got_s, thr);
+        CHECK_EQ(got, want);
+        CHECK_EQ(got_s, x);
+    }
+#endif
+}
+
 /* Below 2^-20 the gap is drawn once from the geometric distribution the
  * per-cycle draws follow: a tiny rate is not "every cycle" (1e-300 once
  * made rate * 2^64 round to the every-cycle threshold 0), and 2^40 cycles
@@ -340,6 +364,7 @@ int main(void)
     KH_RUN(same_seed_same_result);
     KH_RUN(two_simulations_do_not_interact);
     KH_RUN(bernoulli_arrivals_follow_the_draws);
+    KH_RUN(vector_gap_is_the_first_draw_below);
     KH_RUN(tiny_rates_draw_the_gap_at_once);
     KH_RUN(saturating_counts_agree_after_every_cycle);
     return kh_test_end("t_traffic");

@@ -11,6 +11,7 @@
 #include "kohaku/gen/flit.h"
 #include "kohaku/traffic.h"
 #include "noc/router_int.h"
+#include "noc/traffic_gap.h"
 
 typedef struct tgen tgen;
 
@@ -36,6 +37,7 @@ struct tgen {
     kh_link *in;         /* from the router (woken with kh_link_space) */
     uint64_t rng;
     uint64_t threshold;  /* arrival iff rng < threshold; 0 = every cycle */
+    int gap_avx512;      /* gap() searches eight draws at once (traffic_x86.c), resolved once */
     double log_miss;     /* rates below GEOMETRIC_BELOW: log(1 - rate), one draw per arrival; else 0 */
     uint64_t limit;      /* cfg.max_flits, UINT64_MAX for none (one compare per step) */
     kh_cycle stop;       /* cfg.stop */
@@ -61,9 +63,9 @@ enum { PW_SEQ = 0, PW_OFFERED = 1, PW_SRC = 2, PW_DST = 3 };
 /* splitmix64 without its last step, z ^ (z >> 31) */
 static uint64_t splitmix_pre(uint64_t *s)
 {
-    uint64_t z = (*s += UINT64_C(0x9e3779b97f4a7c15));
-    z = (z ^ (z >> 30)) * UINT64_C(0xbf58476d1ce4e5b9);
-    return (z ^ (z >> 27)) * UINT64_C(0x94d049bb133111eb);
+    uint64_t z = (*s += KH_SPLITMIX_GAMMA);
+    z = (z ^ (z >> 30)) * KH_SPLITMIX_M1;
+    return (z ^ (z >> 27)) * KH_SPLITMIX_M2;
 }
 
 static uint64_t splitmix(uint64_t *s)
@@ -95,6 +97,9 @@ static kh_cycle gap(tgen *g)
 {
     if (g->log_miss != 0) return gap_geometric(g);
     if (!g->threshold) return 1;
+#ifdef KH_TRAFFIC_HAVE_X86
+    if (g->gap_avx512) return kh_traffic_gap_avx512(&g->rng, g->threshold);
+#endif
     uint64_t thr = g->threshold, miss = thr | ((UINT64_C(1) << 33) - 1);
     kh_cycle k = 1;
     for (;; k++) {
@@ -376,6 +381,9 @@ kh_traffic *kh_traffic_new(kh_mesh *m, const kh_map *map, const kh_traffic_cfg *
         g->rng = cfg->seed ^ (UINT64_C(0xd1b54a32d192ed03) * (t->n + 1));
         g->threshold = cfg->rate >= 1 ? 0 : (uint64_t)(cfg->rate * 18446744073709551616.0);
         if (cfg->rate < 1 && g->threshold < GEOMETRIC_BELOW) g->log_miss = log1p(-cfg->rate);
+#ifdef KH_TRAFFIC_HAVE_X86
+        g->gap_avx512 = kh_traffic_gap_avx512_ok();
+#endif
         g->transpose_dst = -1;
         g->limit = cfg->max_flits ? cfg->max_flits : UINT64_MAX;
         g->stop = cfg->stop;

@@ -15,13 +15,22 @@ expect_out "avx2: no AVX-512 or AVX-VNNI path" "0" \
 "$KOHAKU" demo --stats "$tmpd/demo.stats" > "$tmpd/demo.out" 2>&1
 "$KOHAKU" replay cluster -v bench/base/cluster.jsonl > "$tmpd/cluster.out" 2>&1
 "$KOHAKU" run "$KH_DATA/maps/mesh_1x1_min.txt" examples/vector_scale.session --stats "$tmpd/vector.stats" > "$tmpd/vector.out" 2>&1
+# the traffic sources' arrival gaps (AVX-512 or one draw at a time); the
+# timing line left out
+noc() {
+    out=$1
+    shift
+    env "$@" "$KOHAKU" bench noc --rate 0.1 --cycles 20000 --stats "$out.stats" 2>&1 | grep -v ' speed ' > "$out.out"
+}
+noc "$tmpd/noc"
 for level in portable avx2 avx-vnni avx512; do
     KOHAKU_SIMD=$level "$KOHAKU" gemm 100 200 300 --stats "$tmpd/gemm.$level.stats" > "$tmpd/gemm.$level.out" 2>&1
     KOHAKU_SIMD=$level "$KOHAKU" demo --stats "$tmpd/demo.$level.stats" > "$tmpd/demo.$level.out" 2>&1
     KOHAKU_SIMD=$level "$KOHAKU" replay cluster -v bench/base/cluster.jsonl > "$tmpd/cluster.$level.out" 2>&1
     KOHAKU_SIMD=$level "$KOHAKU" run "$KH_DATA/maps/mesh_1x1_min.txt" examples/vector_scale.session \
         --stats "$tmpd/vector.$level.stats" > "$tmpd/vector.$level.out" 2>&1
-    for w in gemm demo vector; do
+    noc "$tmpd/noc.$level" KOHAKU_SIMD=$level
+    for w in gemm demo vector noc; do
         expect_rc "$level: $w prints what the default prints" 0 cmp -s "$tmpd/$w.out" "$tmpd/$w.$level.out"
         expect_rc "$level: $w's stats are the default's" 0 cmp -s "$tmpd/$w.stats" "$tmpd/$w.$level.stats"
     done
