@@ -72,6 +72,7 @@ typedef struct bench {
     unsigned wr_out;      /* local MEM_WR_REQs sent and not yet acknowledged */
     int wr_err;           /* an ack said its write was dropped: the next completion faults */
     kh_flit resp_hdr;     /* a read response's header */
+    kh_flit ack_flit;     /* the write ack, built once */
     /* the testbench */
     uint64_t *dram;
     struct { uint64_t addr; unsigned tag, cnt; } rq[RQ];
@@ -187,10 +188,7 @@ static void posedge(bench *b, const kh_flit *agent)
             }
         }
     } else if (ack_go) {
-        kh_flit *m = &b->mem_flit;
-        kh_flit_clear(m);
-        kh_flit_set_hdr(m, &(kh_flit_hdr){.dst_x = CX, .dst_y = CY, .src_x = MX, .src_y = MY,
-                                          .type = KH_T_MEM_WR_ACK, .txn = 0, .last = 1});
+        b->mem_flit = b->ack_flit;
         b->mem_valid = 1;
     }
     b->ack_owed = b->ack_owed + (unsigned)wd_now - (unsigned)ack_go;
@@ -286,13 +284,18 @@ int kh_v2_replay_ref(const uint64_t *prog, size_t n, uint64_t *mem, unsigned mem
     b->memwait = memwait;
     kh_flit_set_hdr(&b->resp_hdr, &(kh_flit_hdr){.dst_x = CX, .dst_y = CY, .src_x = MX, .src_y = MY,
                                                  .type = KH_T_MEM_RD_RESP, .last = 1});
+    kh_flit_set_hdr(&b->ack_flit, &(kh_flit_hdr){.dst_x = CX, .dst_y = CY, .src_x = MX, .src_y = MY,
+                                                 .type = KH_T_MEM_WR_ACK, .txn = 0, .last = 1});
 
     /* the bench's process: offer payload i at a negative edge when neither
      * busy nor a memory flit waits, take it away at the next, and look
      * again one negative edge later */
     size_t next = 0;
     int phase = 0, sent = n == 0; /* phase 0: arming, 1: looking, 2: offered */
-    kh_flit agent;
+    kh_flit agent; /* the header once; each offer rewrites the payload words only */
+    kh_flit_clear(&agent);
+    kh_flit_set_hdr(&agent, &(kh_flit_hdr){.dst_x = CX, .dst_y = CY, .src_x = 0, .src_y = 0, .type = KH_T_CU_INST,
+                                           .txn = 0x20, .last = 1});
     uint64_t t;
     for (t = 0; t < CYCLE_LIMIT; t++) {
         /* negative edge t, t cycles after the one elapsed counts from */
@@ -305,9 +308,6 @@ int kh_v2_replay_ref(const uint64_t *prog, size_t n, uint64_t *mem, unsigned mem
         } else if (next < n) {
             int in_busy = b->inst_q.count == b->inst_q.cap || b->recv_q.count == b->recv_q.cap;
             if (!in_busy && !b->mem_valid) {
-                kh_flit_clear(&agent);
-                kh_flit_set_hdr(&agent, &(kh_flit_hdr){.dst_x = CX, .dst_y = CY, .src_x = 0, .src_y = 0,
-                                                       .type = KH_T_CU_INST, .txn = 0x20, .last = 1});
                 memcpy(agent.w, &prog[next * 4], 4 * sizeof(uint64_t));
                 next++;
                 phase = 2;

@@ -126,23 +126,24 @@ static void l1_edge(v2_core *c, const unsigned ra[2])
     }
 }
 
-/* The write port registers: a fill (or peer CU_DATA) first, a pack word otherwise. */
+/* The write port registers: a fill (or peer CU_DATA) first, a pack word
+ * otherwise (pf_pop already yields to a fill into its bank). */
 static void l1_port_edge(v2_core *c, const v2_wires *w)
 {
     const v2_in *in = w->in;
-    int fill_any = in->rr_valid || in->cd_valid;
-    unsigned fill_at = in->rr_valid ? in->rr_tag : in->cd_addr;
-    for (unsigned b = 0; b < 2; b++) {
-        if (fill_any && ((fill_at >> 8) & 1) == b) {
+    c->l1_we[0] = c->l1_we[1] = 0;
+    if (in->rr_valid || in->cd_valid) {
+        unsigned fill_at = in->rr_valid ? in->rr_tag : in->cd_addr, b = (fill_at >> 8) & 1;
+        c->l1_we[b] = 1;
+        c->l1_wa[b] = fill_at & 255;
+        memcpy(c->l1_wd[b], in->rr_valid ? in->rr_data : in->cd_data, sizeof c->l1_wd[b]);
+    }
+    if (w->pf_pop) {
+        unsigned pa = c->pf[c->pf_rp].addr, b = (pa >> 8) & 1;
+        if (!c->l1_we[b]) {
             c->l1_we[b] = 1;
-            c->l1_wa[b] = fill_at & 255;
-            memcpy(c->l1_wd[b], in->rr_valid ? in->rr_data : in->cd_data, sizeof c->l1_wd[b]);
-        } else if (w->pf_pop && ((c->pf[c->pf_rp].addr >> 8) & 1) == b) {
-            c->l1_we[b] = 1;
-            c->l1_wa[b] = c->pf[c->pf_rp].addr & 255;
+            c->l1_wa[b] = pa & 255;
             memcpy(c->l1_wd[b], c->pf[c->pf_rp].d, sizeof c->l1_wd[b]);
-        } else {
-            c->l1_we[b] = 0;
         }
     }
 }

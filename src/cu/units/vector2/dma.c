@@ -222,9 +222,8 @@ void kh_v2_dma_edge(v2_core *c, const v2_wires *w, int erst, int rst)
     uint64_t f_addr = c->wk[0].a, d_addr = c->wk[1].a;
     uint32_t f_total = c->wk[0].total, d_total = c->wk[1].total;
     /* the drain's read address into L1 (the unpack engine's has priority, walk.c) */
-    for (unsigned b = 0; b < 2; b++)
-        if (!(w->u_rd && ((c->u_ra >> 8) & 1) == b) && w->dr_gnt && ((c->dr_ptr >> 8) & 1) == b)
-            c->l1_ra[b] = c->dr_ptr & 255;
+    if (w->dr_gnt && !(w->u_rd && ((c->u_ra ^ c->dr_ptr) & 256) == 0))
+        c->l1_ra[(c->dr_ptr >> 8) & 1] = c->dr_ptr & 255;
     unsigned bk2 = c->dr_bk2;
     c->dr_bk2 = c->dr_bk1;
     c->dr_bk1 = (c->dr_ptr >> 8) & 1;

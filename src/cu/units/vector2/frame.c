@@ -42,6 +42,13 @@ void kh_v2_frame_reset(v2_frame *f)
     kh_v2_core_reset(&f->core);
 }
 
+static void hdr(v2_frame *f, kh_flit *o, unsigned dx, unsigned dy, unsigned type, unsigned txn, unsigned last)
+{
+    kh_flit_clear(o);
+    kh_flit_set_hdr(o, &(kh_flit_hdr){.dst_x = dx, .dst_y = dy, .src_x = f->x, .src_y = f->y, .type = type,
+                                      .txn = txn, .last = last});
+}
+
 int kh_v2_frame_init(v2_frame *f, const v2_cfg *cfg, unsigned x, unsigned y, unsigned mem_x, unsigned mem_y)
 {
     memset(f, 0, sizeof *f);
@@ -50,15 +57,12 @@ int kh_v2_frame_init(v2_frame *f, const v2_cfg *cfg, unsigned x, unsigned y, uns
     f->y = y;
     f->mem_x = mem_x;
     f->mem_y = mem_y;
+    hdr(f, &f->t_rd, mem_x, mem_y, KH_T_MEM_RD_REQ, 0, 1);
+    hdr(f, &f->t_wr, mem_x, mem_y, KH_T_MEM_WR_REQ, 0x01, 0);
+    hdr(f, &f->t_wd[0], mem_x, mem_y, KH_T_MEM_WR_DATA, 0x01, 0);
+    hdr(f, &f->t_wd[1], mem_x, mem_y, KH_T_MEM_WR_DATA, 0x01, 1);
     kh_v2_frame_reset(f);
     return 0;
-}
-
-static void hdr(v2_frame *f, kh_flit *o, unsigned dx, unsigned dy, unsigned type, unsigned txn, unsigned last)
-{
-    kh_flit_clear(o);
-    kh_flit_set_hdr(o, &(kh_flit_hdr){.dst_x = dx, .dst_y = dy, .src_x = f->x, .src_y = f->y, .type = type,
-                                      .txn = txn, .last = last});
 }
 
 /* CU_DATA to a peer: every flit repeats the header; a far-mesh drain names
@@ -177,7 +181,8 @@ void kh_v2_frame_cycle(v2_frame *f, const v2_frame_io *io)
                 kh_cu_signal_set_arg(o->w, f->sg_buf);
                 f->send_valid = 1;
             } else if (rd_go) { /* a fill run: one STREAM read of 1-word entries */
-                hdr(f, o, f->mem_x, f->mem_y, KH_T_MEM_RD_REQ, c->rd_req_tag & 255, 1);
+                *o = f->t_rd; /* hdr(mem, MEM_RD_REQ, tag, last 1) */
+                kh_hdr_set_txn(o->w, c->rd_req_tag & 255);
                 kh_mem_rd_req_set_addr(o->w, c->rd_req_addr);
                 kh_mem_rd_req_set_flags(o->w, 0x40);
                 kh_mem_rd_req_set_count(o->w, c->rd_req_cnt);
@@ -206,7 +211,7 @@ void kh_v2_frame_cycle(v2_frame *f, const v2_frame_io *io)
                     f->nd_cnt = (f->nd_cnt + 1) & 255;
                 }
             } else if (c->wr_req_valid && c->wr_req_first) { /* a write burst of wr_req_cnt words */
-                hdr(f, o, f->mem_x, f->mem_y, KH_T_MEM_WR_REQ, 0x01, 0);
+                *o = f->t_wr;
                 kh_mem_wr_req_set_addr(o->w, c->wr_req_addr);
                 kh_mem_wr_req_set_len(o->w, (c->wr_req_cnt - 1) & 255);
                 f->send_valid = 1;
@@ -214,7 +219,7 @@ void kh_v2_frame_cycle(v2_frame *f, const v2_frame_io *io)
                 f->wst = W_BURST;
             }
         } else if (c->wr_req_valid) {
-            hdr(f, o, f->mem_x, f->mem_y, KH_T_MEM_WR_DATA, 0x01, f->w_left == 1);
+            *o = f->t_wd[f->w_left == 1];
             kh_mem_wr_data_set_data(o->w, c->wr_req_data);
             f->send_valid = 1;
             f->w_left = (f->w_left - 1) & 15;

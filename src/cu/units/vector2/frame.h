@@ -38,6 +38,9 @@ typedef struct v2_frame {
     int ld_en, ld_kind, start;
     unsigned ld_addr, start_pc;
     uint64_t ld_data;
+    /* not registers: the memory flits' headers, built once at init from x,
+     * y, mem_x and mem_y (no checkpoint holds them) */
+    kh_flit t_rd, t_wr, t_wd[2]; /* MEM_RD_REQ (txn 0), MEM_WR_REQ, MEM_WR_DATA last 0 and 1 */
 } v2_frame;
 
 int kh_v2_frame_init(v2_frame *f, const v2_cfg *cfg, unsigned x, unsigned y, unsigned mem_x, unsigned mem_y);

@@ -214,20 +214,21 @@ void kh_v2_lanes_edge(v2_core *c, const v2_wires *w, int uw_we, uint8_t uw_wa, c
     /* the write ports for the next edge: math first, else the unpack word */
     int p_write = pm->v && pm->wr && !pm->cmp;
     uint16_t p_we = (uint16_t)((pm->pm == 0 ? 0xFFFF : pm->pm == 1 ? pm->pk : (uint16_t)~pm->pk) & pm->tm);
-    for (unsigned b = 0; b < 2; b++) {
-        if (erst) {
-            l->bw_we[b] = 0;
-            l->use_u[b] = 0;
-        } else if (p_write && (pm->wa & 1) == b) {
+    l->bw_we[0] = l->bw_we[1] = 0;
+    if (erst) {
+        l->use_u[0] = l->use_u[1] = 0;
+    } else {
+        if (p_write) {
+            unsigned b = pm->wa & 1;
             l->bw_we[b] = p_we;
             l->bw_wa[b] = pm->wa;
             l->use_u[b] = 0;
-        } else if (uw_we && (uw_wa & 1) == b) {
+        }
+        if (uw_we && !(p_write && ((pm->wa ^ uw_wa) & 1) == 0)) {
+            unsigned b = uw_wa & 1;
             l->bw_we[b] = 0xFFFF;
             l->bw_wa[b] = uw_wa;
             l->use_u[b] = 1;
-        } else {
-            l->bw_we[b] = 0;
         }
     }
     if (uw_we) memcpy(l->uw_q, uw_wd, sizeof l->uw_q);

@@ -2,6 +2,8 @@
  * its registers' finished counts reach the snapshots it carries, then issues
  * one beat a cycle into the lanes; the scoreboard of dispatched and finished
  * counts, per register and access kind, modulo 64. */
+#include <string.h>
+
 #include "cu/units/vector2/v2.h"
 
 /* The chunk beat i reads for an operand nibble {base[2:0], stride}. */
@@ -149,7 +151,9 @@ void kh_v2_sb_edge(v2_core *c, const v2_wires *w, const v2_dispatch *e)
     }
     if (w->wb_last && w->wb_cmp) c->pP[w->wb_pr] = (uint8_t)((c->pP[w->wb_pr] - 1) & 31);
     if (!e->k_disp && !w->k_done && !e->mark) return; /* no kind moved: marks and counts hold */
-    if (e->mark || w->k_done) /* a mark moves only when recorded or when its kind finishes one */
+    uint64_t cnts; /* the eight marks' counts at once: none owed, no finish moves one */
+    memcpy(&cnts, c->mk_cnt, sizeof cnts);
+    if (e->mark || (w->k_done && cnts)) /* a mark moves only when recorded or when its kind finishes one */
         for (unsigned i = 0; i < 8; i++) {
             if (e->mark && c->ir.mid == i) {
                 c->mk_on[i] = e->mark_on;

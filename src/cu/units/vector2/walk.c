@@ -29,8 +29,10 @@ void kh_v2_gt4_edge(v2_gt4 *g, int in_valid, int in_gt4, const uint64_t *in, uin
     if (!shift) return;
     if (g->tv[3]) {
         unsigned oph = g->tp[3];
-        for (unsigned w = 0; w < 4; w++)
-            g->out_data[w] = g->tg[3] ? tap(g, in, oph, 3 + oph - w) : tap(g, in, w, 3);
+        if (g->tg[3])
+            for (unsigned w = 0; w < 4; w++) g->out_data[w] = tap(g, in, oph, 3 + oph - w);
+        else /* a plain word: the one of three shifts ago, whole (tap k = 3 of each granule) */
+            memcpy(g->out_data, g->r[(g->hd - 2) & 7], sizeof g->out_data);
         g->out_tag = g->tt[3];
     }
     g->hd = (g->hd + 1) & 7;
