@@ -130,30 +130,39 @@ static void stop_anywhere(const char *map, const char *text, kh_cycle by, kh_cyc
     for (int e = 0; e < 2; e++) kh_machine_free(m[e]);
 }
 
-/* The saxpy mesh: x and y uploaded, four SAXPY instructions kicked on each
- * unit; then 3 cycles at a time through every read burst, compute and
- * write burst to the end. */
-static void the_saxpy_mesh_stops_anywhere(void)
+/* The bench's saxpy session head (x and y uploaded, the programs staged)
+ * followed by kick; NULL (a failed check) when it cannot be read. */
+static char *saxpy_session(const char *kick)
 {
     char err[256];
     size_t n;
     char *head = kh_file_read("bench/base/saxpy_head.session", &n, err, sizeof err);
     if (!head) {
         CHECK(!"bench/base/saxpy_head.session is readable");
-        return;
+        return NULL;
     }
-    const char *kick = "write PROG_BASE 0\nwrite PROG_LEN 4\nwrite PROG_DST XY(1,0)\nwrite PROG_CRED 4\n"
-                       "write PROG_KICK 1\nrun 30\nwrite PROG_BASE 8\nwrite PROG_LEN 4\nwrite PROG_DST XY(1,2)\n"
-                       "write PROG_CRED 4\nwrite PROG_KICK 1\n";
     char *text = malloc(n + strlen(kick) + 1);
     if (text) {
         memcpy(text, head, n);
         strcpy(text + n, kick);
+    }
+    free(head);
+    return text;
+}
+
+/* The saxpy mesh: x and y uploaded, four SAXPY instructions kicked on each
+ * unit; then 3 cycles at a time through every read burst, compute and
+ * write burst to the end. */
+static void the_saxpy_mesh_stops_anywhere(void)
+{
+    char *text = saxpy_session("write PROG_BASE 0\nwrite PROG_LEN 4\nwrite PROG_DST XY(1,0)\nwrite PROG_CRED 4\n"
+                               "write PROG_KICK 1\nrun 30\nwrite PROG_BASE 8\nwrite PROG_LEN 4\n"
+                               "write PROG_DST XY(1,2)\nwrite PROG_CRED 4\nwrite PROG_KICK 1\n");
+    if (text) {
         stop_anywhere("saxpy_map.txt", text, 3, 20000);
         stop_anywhere("saxpy_map.txt", text, 1, 3000);
     }
     free(text);
-    free(head);
 }
 
 /* Both saxpy units at once, the second kicked at several odd offsets
@@ -164,13 +173,6 @@ static void the_saxpy_mesh_stops_anywhere(void)
  * every 5 and every 7 cycles, so runs end at odd cycles inside bursts. */
 static void contending_saxpy_bursts_stop_anywhere(void)
 {
-    char err[256];
-    size_t n;
-    char *head = kh_file_read("bench/base/saxpy_head.session", &n, err, sizeof err);
-    if (!head) {
-        CHECK(!"bench/base/saxpy_head.session is readable");
-        return;
-    }
     static const unsigned offset[] = {1, 6, 11, 97};
     static const kh_cycle by[] = {5, 7};
     for (unsigned k = 0; k < sizeof offset / sizeof offset[0]; k++) {
@@ -180,14 +182,11 @@ static void contending_saxpy_bursts_stop_anywhere(void)
                  "write PROG_KICK 1\nrun 40\npoll PROG_STAT 0 mask 1\nrun %u\nwrite PROG_BASE 8\n"
                  "write PROG_LEN 4\nwrite PROG_DST XY(1,2)\nwrite PROG_CRED 4\nwrite PROG_KICK 1\n",
                  offset[k]);
-        char *text = malloc(n + strlen(kick) + 1);
+        char *text = saxpy_session(kick);
         if (!text) break;
-        memcpy(text, head, n);
-        strcpy(text + n, kick);
         stop_anywhere("saxpy_map.txt", text, by[k % 2], 20000);
         free(text);
     }
-    free(head);
 }
 
 /* ---- synthetic traffic: the routers' hops under every kind of contention */

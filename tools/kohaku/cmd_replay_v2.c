@@ -25,8 +25,8 @@ static void usage(FILE *out)
             "Prints each engine's busy and stall counters, then\n"
             "  payloads P completions C faults F fault_arg A elapsed E busy B beats T lanes L insns I\n"
             "--out FILE writes the final memory in MEM's format. --engine cycle steps every engine\n"
-            "of the core at every edge (the reference); fast (default, or KOHAKU_ENGINE) skips an\n"
-            "engine at rest. Both give the same results.\n\n"
+            "of the core at every edge that can move something (the reference); fast (default, or\n"
+            "KOHAKU_ENGINE) skips an engine at rest. Both give the same results.\n\n"
             "Exit status: 0 ran to the halt without a fault, 1 a fault or refused input, 2 usage.\n");
 }
 

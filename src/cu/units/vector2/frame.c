@@ -181,7 +181,7 @@ void kh_v2_frame_cycle(v2_frame *f, const v2_frame_io *io)
                 kh_cu_signal_set_arg(o->w, f->sg_buf);
                 f->send_valid = 1;
             } else if (rd_go) { /* a fill run: one STREAM read of 1-word entries */
-                *o = f->t_rd; /* hdr(mem, MEM_RD_REQ, tag, last 1) */
+                *o = f->t_rd; /* hdr(mem, MEM_RD_REQ, last 1); txn set below, per flit */
                 kh_hdr_set_txn(o->w, c->rd_req_tag & 255);
                 kh_mem_rd_req_set_addr(o->w, c->rd_req_addr);
                 kh_mem_rd_req_set_flags(o->w, 0x40);

@@ -210,7 +210,8 @@ typedef struct v2_core {
     v2_cfg cfg;
     unsigned pcw_mask;                 /* IMEM_DEPTH - 1 */
     /* The per-cycle reference (engine cycle): every engine is stepped at
-     * every edge. Otherwise an engine at rest is skipped and takes only the
+     * every edge (but for the edges both engines cut short because they
+     * move nothing: the AGU, queue and scoreboard returns). Otherwise an engine at rest is skipped and takes only the
      * register moves its edge makes (docs/vector2.md §9), so the state is
      * the same. A run choice, not state: not in a checkpoint. */
     int ref;
@@ -271,7 +272,9 @@ typedef struct v2_core {
     int m_act;
     v2_mq_ent m_e;
     unsigned m_i;
-    int m_rest;                        /* ln.iss is the idle engine's beat of m_e, m_i (math.c); not state */
+    /* ln.iss is the idle engine's beat of m_e, m_i (math.c); not state.
+     * Whatever else writes ln.iss, m_e or m_i (a restore does) clears it. */
+    int m_rest;
     v2_lanes ln;
 
     /* unpack */
@@ -331,6 +334,10 @@ typedef struct v2_core {
 } v2_core;
 
 /* ---- the wires of one cycle (core.c fills them in order) ---- */
+/* A wire is valid only under the signals that gate its use: on the fast
+ * engine a skipped engine leaves some at 0 (fe.c's redir_pc, lp_back,
+ * lp_exit; dma.c's fl_n, run_sum) where the reference computes a value no
+ * one reads. A new reader (a counter, a dump) must read them gated too. */
 typedef struct v2_wires {
     const v2_in *in;
     /* lanes */

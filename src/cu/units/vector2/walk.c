@@ -292,19 +292,25 @@ static uint32_t p_tag0(const v2_core *c, int mx)
            (unsigned)(f32 && (c->p_w & 1)) << 2 | (unsigned)(e->mode == V2_MD_GT4) << 1 | (unsigned)f32;
 }
 
+/* The pack pipe's tag registers shift at every edge, at rest or not. */
+static void shift_pack_tags(v2_core *c, int mx)
+{
+    c->p_tag4 = c->p_tag3;
+    c->p_tag3 = c->p_tag2;
+    c->p_tag2 = c->p_tag1;
+    c->p_tag1 = p_tag0(c, mx);
+    c->m_tag4 = c->m_tag3;
+    c->m_tag3 = c->m_tag2;
+    c->m_tag2 = c->m_tag1;
+    c->m_tag1 = (uint8_t)((unsigned)mx << 4 | (c->p_w & 15));
+}
+
 void kh_v2_pack_edge(v2_core *c, const v2_wires *w, int erst)
 {
     int mx = c->cfg.has_mx && c->p_e.mode == V2_MD_MX7;
     if (w->p_rest && !erst) { /* the edge below at rest */
         kh_v2_mxq_edge(c, 0, 0);
-        c->p_tag4 = c->p_tag3;
-        c->p_tag3 = c->p_tag2;
-        c->p_tag2 = c->p_tag1;
-        c->p_tag1 = p_tag0(c, mx);
-        c->m_tag4 = c->m_tag3;
-        c->m_tag3 = c->m_tag2;
-        c->m_tag2 = c->m_tag1;
-        c->m_tag1 = (uint8_t)((unsigned)mx << 4 | (c->p_w & 15));
+        shift_pack_tags(c, mx);
         return;
     }
     /* the output FIFO: the GT4 word of this edge, and this cycle's pop */
@@ -354,15 +360,8 @@ void kh_v2_pack_edge(v2_core *c, const v2_wires *w, int erst)
     /* the pack read port's two registers (rf_q d, pk_rd) */
     if (c->p_v2) memcpy(c->ln.pk_rd, c->ln.pk_q, sizeof c->ln.pk_rd);
     if (c->p_v1) memcpy(c->ln.pk_q, c->ln.pk_next, sizeof c->ln.pk_q);
-    c->p_tag4 = c->p_tag3;
     c->p_v4 = !erst && c->p_v3;
-    c->p_tag3 = c->p_tag2;
-    c->p_tag2 = c->p_tag1;
-    c->p_tag1 = p_tag0(c, mx);
-    c->m_tag4 = c->m_tag3;
-    c->m_tag3 = c->m_tag2;
-    c->m_tag2 = c->m_tag1;
-    c->m_tag1 = (uint8_t)((unsigned)mx << 4 | (c->p_w & 15));
+    shift_pack_tags(c, mx);
     unsigned chunk = mx ? c->p_w & 7 : (c->p_e.cb + (c->p_e.mode == V2_MD_F32 ? c->p_w >> 1 : c->p_w)) & 7;
     if (w->p_rd) c->ln.pk_ra = (uint8_t)(c->p_e.reg << 3 | chunk);
     c->p_occ = erst ? 0
