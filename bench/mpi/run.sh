@@ -28,6 +28,8 @@ done
 command -v mpirun >/dev/null 2>&1 || { echo "bench-mpi: needs mpirun (openmpi-bin)"; exit 1; }
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
 export OMPI_MCA_btl=self,vader,tcp OMPI_MCA_btl_tcp_if_include=lo OMPI_MCA_oob_tcp_if_include=lo
+# the ob1 layer directly: UCX's probe costs 0.2 s a process here (docs/mpi.md "Starting ranks")
+export OMPI_MCA_pml=${OMPI_MCA_pml:-ob1}
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 MAPS=$(cd "$(dirname "$HERE")/../data/maps" && pwd) # bench/../data/maps
