@@ -109,6 +109,7 @@ MPIK=${KOHAKU_MPI:-}
 if [ -n "$MPIK" ] && [ -x "$MPIK" ] && command -v mpirun >/dev/null 2>&1; then
     export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
     export OMPI_MCA_btl=self,vader,tcp OMPI_MCA_btl_tcp_if_include=lo OMPI_MCA_oob_tcp_if_include=lo
+    export OMPI_MCA_pml=${OMPI_MCA_pml:-ob1} # as tests/cli/mpi.inc
     RANK_ASAN="ASAN_OPTIONS=${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0"
     $KOHAKU run examples/four_mesh.machine tests/cli/four_mesh.session --engine cycle --stats "$tmp/one.json" \
         --report >"$tmp/one.txt" 2>"$tmp/one.err"
