@@ -355,6 +355,33 @@ static void acc_to_f16_exhaustive(void)
     }
 }
 
+/* Every FP16 bit pattern in every lane of a word, the other lanes from a
+ * fixed-seed generator, counted against the rule lane by lane: +-65504
+ * (0x7BFF or 0xFBFF) saturated, exponent 31 (Inf, NaN) non-finite. */
+static void f16_word_extremes_count_every_pattern(void)
+{
+    uint64_t seed = 0x9E3779B97F4A7C15u, bad = 0;
+    for (unsigned lane = 0; lane < 16; lane++)
+        for (unsigned h = 0; h < 65536; h++) {
+            uint64_t word[4];
+            for (unsigned w = 0; w < 4; w++) {
+                seed = seed * 6364136223846793005u + 1442695040888963407u;
+                word[w] = seed;
+            }
+            word[lane / 4] = (word[lane / 4] & ~(UINT64_C(0xFFFF) << 16 * (lane % 4))) | (uint64_t)h << 16 * (lane % 4);
+            uint64_t want_sat = 0, want_inf = 0;
+            for (unsigned e = 0; e < 16; e++) {
+                unsigned v = (unsigned)(word[e / 4] >> 16 * (e % 4)) & 0xFFFFu;
+                want_sat += v == 0x7BFFu || v == 0xFBFFu;
+                want_inf += (v & 0x7C00u) == 0x7C00u;
+            }
+            uint64_t sat = 7, inf = 11; /* added to, not set */
+            kh_f16_word_extremes(word, &sat, &inf);
+            bad += sat != 7 + want_sat || inf != 11 + want_inf;
+        }
+    CHECK_EQ(bad, 0);
+}
+
 int main(void)
 {
     KH_RUN(acc_from_product_worked_example);
@@ -369,5 +396,6 @@ int main(void)
     KH_RUN(acc_from_product_matches_reference);
     KH_RUN(acc_add_matches_exact_reference);
     KH_RUN(acc_to_f16_exhaustive);
+    KH_RUN(f16_word_extremes_count_every_pattern);
     return kh_test_end("t_num_acc");
 }

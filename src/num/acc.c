@@ -70,11 +70,29 @@ void kh_acc_to_f16_word(const uint32_t v[16], unsigned mw, uint64_t word[4])
                   (uint64_t)h[4 * w + 3] << 48;
 }
 
+/* The 16-bit lanes of x that are zero, x's lanes all below 0x8000: adding
+ * 0x7FFF sets a lane's top bit exactly when the lane is not zero, and
+ * carries into no other lane. */
+static unsigned zero_lanes(uint64_t x)
+{
+    const uint64_t low = UINT64_C(0x7FFF7FFF7FFF7FFF), top = UINT64_C(0x8000800080008000);
+    uint64_t nonzero = (x + low) & top;
+    return 4u - (unsigned)__builtin_popcountll(nonzero);
+}
+
+/* Four lanes a word at once (the drain counts every word it sends): with
+ * the signs dropped, a lane is +-65504 when it equals 0x7BFF, and Inf or
+ * NaN when its exponent bits equal 0x7C00. */
 void kh_f16_word_extremes(const uint64_t word[4], uint64_t *saturated, uint64_t *nonfinite)
 {
-    for (unsigned e = 0; e < 16; e++) {
-        unsigned h = (unsigned)(word[e / 4] >> (16 * (e % 4))) & 0x7FFFu; /* sign dropped */
-        *saturated += h == 0x7BFFu;                 /* +-65504, the largest finite FP16 */
-        *nonfinite += (h & 0x7C00u) == 0x7C00u;     /* exponent 31: Inf or NaN */
+    const uint64_t magnitude = UINT64_C(0x7FFF7FFF7FFF7FFF), max_finite = UINT64_C(0x7BFF7BFF7BFF7BFF),
+                   exponent = UINT64_C(0x7C007C007C007C00);
+    unsigned sat = 0, inf = 0;
+    for (unsigned w = 0; w < 4; w++) {
+        uint64_t m = word[w] & magnitude;
+        sat += zero_lanes(m ^ max_finite);
+        inf += zero_lanes((m & exponent) ^ exponent);
     }
+    *saturated += sat;
+    *nonfinite += inf;
 }
