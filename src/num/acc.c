@@ -72,12 +72,14 @@ void kh_acc_to_f16_word(const uint32_t v[16], unsigned mw, uint64_t word[4])
 
 /* The 16-bit lanes of x that are zero, x's lanes all below 0x8000: adding
  * 0x7FFF sets a lane's top bit exactly when the lane is not zero, and
- * carries into no other lane. */
+ * carries into no other lane; the four bits, moved to each lane's bottom,
+ * are summed into the top lane by one multiply (a popcount is a library
+ * call in a build for any x86-64). */
 static unsigned zero_lanes(uint64_t x)
 {
     const uint64_t low = UINT64_C(0x7FFF7FFF7FFF7FFF), top = UINT64_C(0x8000800080008000);
-    uint64_t nonzero = (x + low) & top;
-    return 4u - (unsigned)__builtin_popcountll(nonzero);
+    uint64_t nonzero = ((x + low) & top) >> 15;
+    return 4u - (unsigned)((nonzero * UINT64_C(0x0001000100010001)) >> 48);
 }
 
 /* Four lanes a word at once (the drain counts every word it sends): with
