@@ -91,13 +91,20 @@ static void walk_step(unsigned w, unsigned *ra, unsigned *gb, unsigned s0, unsig
 
 /* ---- unpack ---- */
 
-/* Nothing queued, walking, in the read pipe, in the GT4 block or waiting to
- * be written back: the engine's edge then moves nothing but its tag and
- * bank registers, so the fast engine does only that (kh_v2_unpack_edge). */
+/* Nothing walking, in the read pipe, in the GT4 block or waiting to be
+ * written back: if it takes no queue entry either, the engine's edge moves
+ * nothing but its tag and bank registers, so the fast engine does only
+ * that (kh_v2_unpack_edge). */
+static int unpack_idle(const v2_core *c)
+{
+    return !c->u_act && !c->u_v1 && !c->u_v2 && !c->uf_push && !c->uf_count && !kh_v2_gt4_busy(&c->ugt) &&
+           !c->ugt.out_valid;
+}
+
+/* Idle with both queues empty: the wires need not be worked out. */
 static int unpack_at_rest(const v2_core *c)
 {
-    return !c->ref && !c->uq[0].count && !c->uq[1].count && !c->u_act && !c->u_v1 && !c->u_v2 && !c->uf_push &&
-           !c->uf_count && !kh_v2_gt4_busy(&c->ugt) && !c->ugt.out_valid;
+    return !c->ref && !c->uq[0].count && !c->uq[1].count && unpack_idle(c);
 }
 
 void kh_v2_unpack_wires(v2_core *c, v2_wires *w)
@@ -132,8 +139,7 @@ void kh_v2_unpack_wires(v2_core *c, v2_wires *w)
     w->u_retire = w->uf_pop && c->uf[c->uf_rp].last;
     /* idle with its queue heads blocked (a sync not met, a hazard): the
      * edge is the resting one (the heads leave through queues_edge) */
-    w->u_rest = !c->ref && !c->u_act && !w->u_take && !c->u_v1 && !c->u_v2 && !c->uf_push && !c->uf_count &&
-                !kh_v2_gt4_busy(&c->ugt) && !c->ugt.out_valid;
+    w->u_rest = !c->ref && !w->u_take && unpack_idle(c);
 }
 
 /* unpack tag: vd[12:8] chunk[7:5] queue[4] last[3] half[2] gt4[1] f32[0] */
@@ -234,12 +240,20 @@ void kh_v2_unpack_edge(v2_core *c, const v2_wires *w, int erst)
 
 /* ---- pack ---- */
 
-/* Nothing queued, walking, in the read pipe, in GT4 or MX7 or waiting for
- * L1: the edge moves only the tag registers (and MX7's chunk registers). */
+/* Nothing walking, in the read pipe, in GT4 or waiting for L1 (MX7 is
+ * asked apart: the wires hold its answer): if it takes no queue entry and
+ * MX7 is idle too, the edge moves only the tag registers (and MX7's chunk
+ * registers). */
+static int pack_idle(const v2_core *c)
+{
+    return !c->p_act && !c->p_v1 && !c->p_v2 && !c->p_v3 && !c->p_v4 && !c->pf_count && !kh_v2_gt4_busy(&c->pgt) &&
+           !c->pgt.out_valid;
+}
+
+/* Idle with both queues empty and MX7 idle: the wires need not be worked out. */
 static int pack_at_rest(const v2_core *c)
 {
-    return !c->ref && !c->pq[0].count && !c->pq[1].count && !c->p_act && !c->p_v1 && !c->p_v2 && !c->p_v3 &&
-           !c->p_v4 && !c->pf_count && !kh_v2_gt4_busy(&c->pgt) && !c->pgt.out_valid && !kh_v2_mxq_busy(c);
+    return !c->ref && !c->pq[0].count && !c->pq[1].count && pack_idle(c) && !kh_v2_mxq_busy(c);
 }
 
 void kh_v2_pack_wires(v2_core *c, v2_wires *w)
@@ -279,8 +293,7 @@ void kh_v2_pack_wires(v2_core *c, v2_wires *w)
     w->pf_pop = c->pf_count && !(fill_any && ((fill_at ^ c->pf[c->pf_rp].addr) & 256) == 0);
     w->p_retire = w->pf_pop && c->pf[c->pf_rp].last;
     /* idle with its queue heads blocked: the resting edge */
-    w->p_rest = !c->ref && !c->p_act && !w->p_take && !c->p_v1 && !c->p_v2 && !c->p_v3 && !c->p_v4 &&
-                !c->pf_count && !kh_v2_gt4_busy(&c->pgt) && !c->pgt.out_valid && !w->mx_busy;
+    w->p_rest = !c->ref && !w->p_take && pack_idle(c) && !w->mx_busy;
 }
 
 /* pack tag: addr[13:5] queue[4] last[3] half[2] gt4[1] f32[0] */
