@@ -188,6 +188,9 @@ const char *kh_sim_engine_name(kh_sim_engine_kind e);
  * engines on the same binaries that way. */
 void kh_sim_set_engine(kh_sim *sim, kh_sim_engine_kind e);
 kh_sim_engine_kind kh_sim_get_engine(const kh_sim *sim);
+/* What kh_sim_new takes: KOHAKU_ENGINE when it names an engine, else fast
+ * (for models run without a kh_sim, such as the V2 core-alone replay). */
+kh_sim_engine_kind kh_sim_engine_default(void);
 /* The event engine's fast paths may run now (engine fast, no trace sink):
  * one load, for a component's hot path. */
 static inline int kh_comp_fast(const kh_comp *c) { return ((const kh_sched *)(const void *)c->sim)->fast; }

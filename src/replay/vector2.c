@@ -250,10 +250,7 @@ static void posedge(bench *b, const kh_flit *agent)
 int kh_v2_replay(const uint64_t *prog, size_t n, uint64_t *mem, unsigned memwait, const kh_params *p,
                  kh_v2_replay_result *r, char *err, size_t errlen)
 {
-    kh_sim_engine_kind e = KH_ENGINE_FAST;
-    const char *env = getenv("KOHAKU_ENGINE"); /* the test suites' switch, as kh_sim_new reads it */
-    if (env && kh_sim_engine_parse(env, &e)) e = KH_ENGINE_FAST;
-    return kh_v2_replay_ref(prog, n, mem, memwait, p, e == KH_ENGINE_CYCLE, r, err, errlen);
+    return kh_v2_replay_ref(prog, n, mem, memwait, p, kh_sim_engine_default() == KH_ENGINE_CYCLE, r, err, errlen);
 }
 
 int kh_v2_replay_ref(const uint64_t *prog, size_t n, uint64_t *mem, unsigned memwait, const kh_params *p, int ref,

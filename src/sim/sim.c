@@ -66,11 +66,16 @@ kh_sim *kh_sim_new(const kh_params *p)
     sim->log_fn = default_log;
     sim->log_min = KH_LOG_WARN;
     sim->progress_at = KH_NEVER;
+    kh_sim_set_engine(sim, kh_sim_engine_default());
+    return sim;
+}
+
+kh_sim_engine_kind kh_sim_engine_default(void)
+{
     kh_sim_engine_kind e = KH_ENGINE_FAST;
     const char *env = getenv("KOHAKU_ENGINE"); /* the test suites' switch (sim.h) */
     if (env && kh_sim_engine_parse(env, &e)) e = KH_ENGINE_FAST;
-    kh_sim_set_engine(sim, e);
-    return sim;
+    return e;
 }
 
 int kh_sim_engine_parse(const char *s, kh_sim_engine_kind *e)
