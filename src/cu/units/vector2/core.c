@@ -138,13 +138,11 @@ static void l1_port_edge(v2_core *c, const v2_wires *w)
         c->l1_wa[b] = fill_at & 255;
         memcpy(c->l1_wd[b], in->rr_valid ? in->rr_data : in->cd_data, sizeof c->l1_wd[b]);
     }
-    if (w->pf_pop) {
+    if (w->pf_pop) { /* never into the bank a fill writes (kh_v2_pack_wires) */
         unsigned pa = c->pf[c->pf_rp].addr, b = (pa >> 8) & 1;
-        if (!c->l1_we[b]) {
-            c->l1_we[b] = 1;
-            c->l1_wa[b] = pa & 255;
-            memcpy(c->l1_wd[b], c->pf[c->pf_rp].d, sizeof c->l1_wd[b]);
-        }
+        c->l1_we[b] = 1;
+        c->l1_wa[b] = pa & 255;
+        memcpy(c->l1_wd[b], c->pf[c->pf_rp].d, sizeof c->l1_wd[b]);
     }
 }
 
