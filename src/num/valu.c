@@ -101,9 +101,13 @@ kh_e8 kh_valu(unsigned op, kh_e8 a, kh_e8 b, kh_e8 c, int *pred, unsigned opts)
 /* The substitution in one loop per op, each with the op a constant (what
  * the op does not need folds away), then the FMAs eight lanes (AVX-512) or
  * four (AVX2) at a time where the CPU can (valu_x86.c), else one by one.
- * va, vb, vc: the caller's zeroed scratch of at least n lanes. */
-static void chunk(unsigned op, const kh_e8 *a, const kh_e8 *b, const kh_e8 *c, kh_e8 *out, int *pred, unsigned n,
-                  kh_e8 *va, kh_e8 *vb, kh_e8 *vc)
+ * va, vb, vc: the caller's zeroed scratch of at least n lanes. restrict on
+ * the four arrays the loops write (none of them is a, b, c or out): with
+ * them known apart from the inputs, the loops are vectorised even where
+ * chunk is not inlined into its caller (a PGO build: bench (6) executed
+ * 506 M instructions here, against 339 M with the scratch chunk's own). */
+static void chunk(unsigned op, const kh_e8 *a, const kh_e8 *b, const kh_e8 *c, kh_e8 *out, int *restrict pred,
+                  unsigned n, kh_e8 *restrict va, kh_e8 *restrict vb, kh_e8 *restrict vc)
 {
 #define SUBST(OP)                                                                                                  \
     case OP:                                                                                                       \
