@@ -61,6 +61,8 @@ struct kh_router {
     /* the event engine (router_virt.c): hops beside the router's own
      * flits, on inputs and outputs none of those use */
     uint64_t vin[KH_NDIRS], vout[KH_NDIRS]; /* the hops of each input, of each output */
+    kh_cycle vout_gr[KH_NDIRS]; /* per output: no hop on it is granted after this cycle (the latest grant
+                                 * a hop on it had, never lowered): admit's test for hops in the way */
     kh_vhop *vh;                /* KH_VHOPS, allocated at the first hop */
     uint8_t vok[KH_NDIRS];      /* per input: the outputs a hop may take (a turn allowed, a link with a
                                  * receiver), none when the FIFO latency passes the timer wheel */

@@ -263,6 +263,7 @@ static __attribute__((noinline)) int replan(kh_router *r, unsigned i, unsigned o
             v->ld = x->ld;
             if (v->gr != x->gr) {
                 v->gr = x->gr;
+                if (x->gr > r->vout_gr[v->out]) r->vout_gr[v->out] = x->gr;
                 kh_timer_arm(r->comp.sim, &v->tm, x->gr + 1);
             }
         }
@@ -315,19 +316,13 @@ static inline __attribute__((always_inline)) int admit(kh_router *r, unsigned i,
         return 0;
     /* itself, and a flit of the router's own popped in this cycle (the
      * start-of-cycle occupancy, kh_router_take_fifo) */
-    unsigned held = 1 + (r->in[i].pop_cycle == now), F = lat(r);
+    unsigned held0 = 1 + (r->in[i].pop_cycle == now), held = held0, F = lat(r);
     kh_cycle ld = now + F, gr = ld + 1;
     if (held > r->in[i].cap) return 0;
     uint64_t hin = r->vin[i];
-    if (r->vout[o] & ~hin) {
-        admit_when w = admit_meets(r, i, o, now, held);
-        if (!w.ok) return 0;
-        held = w.held;
-        ld = w.ld;
-        gr = w.gr;
-    } else if (hin) {
-        /* behind hops on its input only (a stream): the FIFO's room, and
-         * loaded once the hop ahead is granted */
+    if (hin) {
+        /* behind hops on its input: the FIFO's room, and loaded once the
+         * hop ahead is granted */
         kh_cycle ahead_take = 0, ahead_gr = 0;
         for (uint64_t m = hin; m; m &= m - 1) {
             const kh_vhop *v = &r->vh[__builtin_ctzll(m)];
@@ -344,6 +339,17 @@ static inline __attribute__((always_inline)) int admit(kh_router *r, unsigned i,
             if (gr + 1 - now >= KH_WHEEL) return 0;
         }
     }
+    /* hops of other inputs on the output: none granted from this one's
+     * first request (ld + 1) on leaves its grant the cycle after its load,
+     * as admit_beside finds; else the slow way, from the start (its
+     * answers where this one's are 0 are 0 too) */
+    if (r->vout[o] & ~hin && r->vout_gr[o] > ld) {
+        admit_when w = admit_meets(r, i, o, now, held0);
+        if (!w.ok) return 0;
+        held = w.held;
+        ld = w.ld;
+        gr = w.gr;
+    }
     if (!~r->vused) return 0; /* every record in use */
     if (!r->vh && !vh_alloc(r)) return 0;
     unsigned k = (unsigned)__builtin_ctzll(~r->vused);
@@ -356,6 +362,7 @@ static inline __attribute__((always_inline)) int admit(kh_router *r, unsigned i,
     v->take = now;
     v->ld = ld;
     v->gr = gr;
+    r->vout_gr[o] = gr > r->vout_gr[o] ? gr : r->vout_gr[o];
     v->in = (uint8_t)i;
     v->out = (uint8_t)o;
     v->held = (uint8_t)held;
