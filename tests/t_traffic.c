@@ -270,10 +270,10 @@ static void bernoulli_arrivals_follow_the_draws(void)
     }
 }
 
-/* The gap searched eight draws at a time (traffic_x86.c) is the first of
+/* The gap searched 32 draws at a time (traffic_x86.c) is the first of
  * the published draws below the threshold, and leaves the state after it:
  * states from a counter and from the draws themselves, thresholds from
- * 2^52 (gaps of thousands of draws, far past one register) to 2^64 - 1, against the
+ * 2^52 (gaps of thousands of draws, far past one pass) to 2^64 - 1, against the
  * draws made one by one. Skipped where the CPU has no AVX-512 DQ. */
 static void vector_gap_is_the_first_draw_below(void)
 {

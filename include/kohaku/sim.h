@@ -139,6 +139,20 @@ static inline void kh_timer_arm(kh_sim *sim, kh_timer *t, kh_cycle at)
     s->timers[slot] = t;
     s->occ |= UINT64_C(1) << slot;
 }
+/* kh_timer_arm for a caller that knows t is not armed and now < at <
+ * now + KH_WHEEL (say a hop's offer, checked at its admission): without
+ * the move and the range check. */
+static inline void kh_timer_arm_within(kh_sim *sim, kh_timer *t, kh_cycle at)
+{
+    kh_sched *s = (kh_sched *)(void *)sim;
+    unsigned slot = (unsigned)(at % KH_WHEEL);
+    t->at = at;
+    t->next = s->timers[slot];
+    if (t->next) t->next->pprev = &t->next;
+    t->pprev = &s->timers[slot];
+    s->timers[slot] = t;
+    s->occ |= UINT64_C(1) << slot;
+}
 void kh_timer_disarm(kh_sim *sim, kh_timer *t);
 
 /* Ask for a step in cycle now + d from inside the step (or an accept) of

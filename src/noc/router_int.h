@@ -45,6 +45,15 @@ struct kh_router {
      * (KH_NEVER: none): before it, phase 3 looks only at the slots its
      * phase 2 just freed */
     kh_cycle scan_from;
+    /* the event engine (router_virt.c): hops beside the router's own
+     * flits, on inputs and outputs none of those use */
+    uint64_t vin[KH_NDIRS], vout[KH_NDIRS]; /* the hops of each input, of each output */
+    kh_cycle vout_gr[KH_NDIRS]; /* per output: no hop on it is granted after this cycle (the latest grant
+                                 * a hop on it had, never lowered): admit's test for hops in the way */
+    kh_vhop *vh;                /* KH_VHOPS, allocated at the first hop */
+    uint8_t vok[KH_NDIRS];      /* per input: the outputs a hop may take (a turn allowed, a link with a
+                                 * receiver), none when the FIFO latency passes the timer wheel */
+    kh_end_hook conv;           /* the end of this cycle makes the hops the router's own */
     /* slot i's flit: the entry just popped from in[i], intact until in[i]'s
      * next pop (kh_fifo_pop), which comes only after the slot is granted */
     const kh_flit *slot[KH_NDIRS];
@@ -58,13 +67,6 @@ struct kh_router {
     int policy;                 /* routed by a kh_mesh_cfg policy, not XY */
     uint64_t masked;            /* flits the policy sent into a masked turn (dropped) */
     uint16_t traced_count[KH_NDIRS]; /* input FIFO occupancy last traced (router_traced) */
-    /* the event engine (router_virt.c): hops beside the router's own
-     * flits, on inputs and outputs none of those use */
-    uint64_t vin[KH_NDIRS], vout[KH_NDIRS]; /* the hops of each input, of each output */
-    kh_vhop *vh;                /* KH_VHOPS, allocated at the first hop */
-    uint8_t vok[KH_NDIRS];      /* per input: the outputs a hop may take (a turn allowed, a link with a
-                                 * receiver), none when the FIFO latency passes the timer wheel */
-    kh_end_hook conv;           /* the end of this cycle makes the hops the router's own */
 };
 
 /* The round-robin winner of mesh.md §5: [p][m] the first input of the set

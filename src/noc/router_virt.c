@@ -70,12 +70,31 @@ static inline void vh_count(kh_router *r, const kh_vhop *v, kh_cycle through)
     r->hops += v->gr <= through;
 }
 
+/* vh_count for a hop whose grant is over (its offer taken): the same
+ * counts, the maxima without branches (a cycle's KH_NEVER + 1 wraps to 0,
+ * below every cycle). */
+static inline void vh_count_over(kh_router *r, const kh_vhop *v)
+{
+    unsigned in = v->in;
+    kh_fifo *q = &r->in[in];
+    kh_link *l = r->in_link[in];
+    kh_cycle ld = v->ld, pc = q->pop_cycle;
+    unsigned hw = q->high_water;
+    q->high_water = v->held > hw ? v->held : hw;
+    q->pop_cycle = pc + 1 <= ld ? ld : pc;
+    if (l) {
+        kh_cycle sf = l->space_from;
+        l->space_from = sf + 1 <= ld + 1 ? ld + 1 : sf;
+    }
+    r->hops++;
+}
+
 static void router_settle(kh_comp *c);
 static void offer_due(kh_timer *t, kh_cycle now);
 
 /* A flit of the router's own routed to output o: in its register, in a
  * slot requesting it, or in an input FIFO. */
-static int own_flit_for(const kh_router *r, unsigned o)
+static __attribute__((noinline)) int own_flit_for(const kh_router *r, unsigned o)
 {
     if ((r->out_full | r->reqd) >> o & 1) return 1;
     for (unsigned i = 0; i < KH_NDIRS; i++) {
@@ -89,7 +108,7 @@ static int own_flit_for(const kh_router *r, unsigned o)
 }
 
 /* A register of the router waits refused: its link holds a blocked offer. */
-static int own_refused(const kh_router *r)
+static __attribute__((noinline)) int own_refused(const kh_router *r)
 {
     for (unsigned o = 0; o < KH_NDIRS; o++)
         if (r->out_full >> o & 1 && r->out_link[o]->blocked_since != KH_NEVER) return 1;
@@ -110,7 +129,7 @@ void kh_router_vok(kh_router *r)
  * inputs. 1: their cycles are kept; 0: the FIFO has no room; -1: this flit
  * would win a round-robin a hop already had (*ld is set then). *held comes
  * in with the FIFO's occupancy without hops. */
-static __attribute__((noinline)) int admit_beside(kh_router *r, unsigned i, unsigned o, kh_cycle T, unsigned *held, kh_cycle *ld, kh_cycle *gr)
+static inline int admit_beside(kh_router *r, unsigned i, unsigned o, kh_cycle T, unsigned *held, kh_cycle *ld, kh_cycle *gr)
 {
     const kh_fifo *q = &r->in[i];
     unsigned F = q->latency;
@@ -244,10 +263,32 @@ static __attribute__((noinline)) int replan(kh_router *r, unsigned i, unsigned o
             v->ld = x->ld;
             if (v->gr != x->gr) {
                 v->gr = x->gr;
+                if (x->gr > r->vout_gr[v->out]) r->vout_gr[v->out] = x->gr;
                 kh_timer_arm(r->comp.sim, &v->tm, x->gr + 1);
             }
         }
     return 1;
+}
+
+/* Hops already on the output from other inputs (admit's rare case, out of
+ * line, its answer a value, so that the common admission keeps its
+ * values in registers): ok 1 with the FIFO's occupancy, the load and the
+ * grant when the hops keep their cycles or are planned again with this
+ * one, else ok 0. */
+typedef struct admit_when {
+    kh_cycle ld, gr;
+    unsigned held;
+    int ok;
+} admit_when;
+static __attribute__((noinline)) admit_when admit_meets(kh_router *r, unsigned i, unsigned o, kh_cycle now,
+                                                        unsigned held)
+{
+    admit_when w = {.held = held};
+    int ok = admit_beside(r, i, o, now, &w.held, &w.ld, &w.gr);
+    if (ok < 0 && !(r->nonempty | r->slot_full | r->out_full) && __builtin_popcountll(r->vused) <= KH_REPLAN_HOPS)
+        ok = replan(r, i, o, now, w.ld, &w.gr);
+    w.ok = ok > 0 && w.gr + 1 - now < KH_WHEEL;
+    return w;
 }
 
 /* The router's hop records, at its first hop: each knows its router and
@@ -275,18 +316,13 @@ static inline __attribute__((always_inline)) int admit(kh_router *r, unsigned i,
         return 0;
     /* itself, and a flit of the router's own popped in this cycle (the
      * start-of-cycle occupancy, kh_router_take_fifo) */
-    unsigned held = 1 + (r->in[i].pop_cycle == now), F = lat(r);
+    unsigned held0 = 1 + (r->in[i].pop_cycle == now), held = held0, F = lat(r);
     kh_cycle ld = now + F, gr = ld + 1;
     if (held > r->in[i].cap) return 0;
     uint64_t hin = r->vin[i];
-    if (r->vout[o] & ~hin) {
-        int ok = admit_beside(r, i, o, now, &held, &ld, &gr);
-        if (ok < 0 && !(r->nonempty | r->slot_full | r->out_full) && __builtin_popcountll(r->vused) <= KH_REPLAN_HOPS)
-            ok = replan(r, i, o, now, ld, &gr);
-        if (ok <= 0 || gr + 1 - now >= KH_WHEEL) return 0;
-    } else if (hin) {
-        /* behind hops on its input only (a stream): the FIFO's room, and
-         * loaded once the hop ahead is granted */
+    if (hin) {
+        /* behind hops on its input: the FIFO's room, and loaded once the
+         * hop ahead is granted */
         kh_cycle ahead_take = 0, ahead_gr = 0;
         for (uint64_t m = hin; m; m &= m - 1) {
             const kh_vhop *v = &r->vh[__builtin_ctzll(m)];
@@ -303,6 +339,17 @@ static inline __attribute__((always_inline)) int admit(kh_router *r, unsigned i,
             if (gr + 1 - now >= KH_WHEEL) return 0;
         }
     }
+    /* hops of other inputs on the output: none granted from this one's
+     * first request (ld + 1) on leaves its grant the cycle after its load,
+     * as admit_beside finds; else the slow way, from the start (its
+     * answers where this one's are 0 are 0 too) */
+    if (r->vout[o] & ~hin && r->vout_gr[o] > ld) {
+        admit_when w = admit_meets(r, i, o, now, held0);
+        if (!w.ok) return 0;
+        held = w.held;
+        ld = w.ld;
+        gr = w.gr;
+    }
     if (!~r->vused) return 0; /* every record in use */
     if (!r->vh && !vh_alloc(r)) return 0;
     unsigned k = (unsigned)__builtin_ctzll(~r->vused);
@@ -315,11 +362,14 @@ static inline __attribute__((always_inline)) int admit(kh_router *r, unsigned i,
     v->take = now;
     v->ld = ld;
     v->gr = gr;
+    r->vout_gr[o] = gr > r->vout_gr[o] ? gr : r->vout_gr[o];
     v->in = (uint8_t)i;
     v->out = (uint8_t)o;
     v->held = (uint8_t)held;
     if (!r->comp.settle) kh_comp_unsettled_until_read(&r->comp, router_settle);
-    kh_timer_arm(r->comp.sim, &v->tm, gr + 1);
+    /* a free record's timer is disarmed; the offer is within the wheel
+     * (vok for the first hop on its input and output, else checked above) */
+    kh_timer_arm_within(r->comp.sim, &v->tm, gr + 1);
     return 1;
 }
 
@@ -398,7 +448,7 @@ static void offer_due(kh_timer *t, kh_cycle now)
             kh_noc_taken(l, &v->f, now);
         else
             kh_link_taken(l, &v->f, now);
-        vh_count(r, v, now);
+        vh_count_over(r, v);
         vh_release(r, v); /* its timer has run */
         return;
     }

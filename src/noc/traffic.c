@@ -37,7 +37,7 @@ struct tgen {
     kh_link *in;         /* from the router (woken with kh_link_space) */
     uint64_t rng;
     uint64_t threshold;  /* arrival iff rng < threshold; 0 = every cycle */
-    int gap_avx512;      /* gap() searches eight draws at once (traffic_x86.c), resolved once */
+    int gap_avx512;      /* gap() searches 32 draws at once (traffic_x86.c), resolved once */
     double log_miss;     /* rates below GEOMETRIC_BELOW: log(1 - rate), one draw per arrival; else 0 */
     uint64_t limit;      /* cfg.max_flits, UINT64_MAX for none (one compare per step) */
     kh_cycle stop;       /* cfg.stop */

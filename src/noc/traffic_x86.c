@@ -1,8 +1,8 @@
-/* The arrival gap's search (traffic_gap.h) eight draws at a time: the
- * states s + GAMMA, ..., s + 8 GAMMA mixed in the lanes of one AVX-512
- * register (vpmullq for the two products), compared with the threshold,
- * the first lane below it taken. At rate 0.1 a gap takes ten draws on
- * average: two passes instead of ten dependent scalar rounds. */
+/* The arrival gap's search (traffic_gap.h) thirty-two draws at a time:
+ * the states s + GAMMA, ..., s + 32 GAMMA mixed in the lanes of four
+ * AVX-512 registers (vpmullq for the two products), compared with the
+ * threshold, the first lane below it taken. At rate 0.1 a gap takes ten
+ * draws on average: one pass instead of ten dependent scalar rounds. */
 #include "noc/traffic_gap.h"
 
 #include "kohaku/num.h"
@@ -18,29 +18,46 @@ int kh_traffic_gap_avx512_ok(void)
            __builtin_cpu_supports("avx512dq");
 }
 
+/* One draw per lane of x: splitmix64's mix of the states in x. */
+static inline T512 __m512i mix8(__m512i x, __m512i m1, __m512i m2)
+{
+    __m512i z = _mm512_xor_si512(x, _mm512_srli_epi64(x, 30));
+    z = _mm512_mullo_epi64(z, m1);
+    z = _mm512_xor_si512(z, _mm512_srli_epi64(z, 27));
+    z = _mm512_mullo_epi64(z, m2);
+    return _mm512_xor_si512(z, _mm512_srli_epi64(z, 31));
+}
+
+/* Thirty-two draws a pass, four registers mixed side by side: at rate 0.1
+ * the first pass holds the arrival 97 times in 100 (eight draws: not quite
+ * three in five), so the loop's exit is predicted, and the four multiply
+ * chains overlap (bench noc 4x4 at 0.1: about 6 % less CPU time than
+ * eight, 3 % less than sixteen). */
 T512 uint64_t kh_traffic_gap_avx512(uint64_t *s, uint64_t thr)
 {
     const uint64_t g = KH_SPLITMIX_GAMMA;
-    __m512i st = _mm512_add_epi64(_mm512_set1_epi64((long long)*s),
-                                  _mm512_setr_epi64((long long)g, (long long)(2 * g), (long long)(3 * g),
-                                                    (long long)(4 * g), (long long)(5 * g), (long long)(6 * g),
-                                                    (long long)(7 * g), (long long)(8 * g)));
-    const __m512i step = _mm512_set1_epi64((long long)(8 * g));
+    __m512i a = _mm512_add_epi64(_mm512_set1_epi64((long long)*s),
+                                 _mm512_setr_epi64((long long)g, (long long)(2 * g), (long long)(3 * g),
+                                                   (long long)(4 * g), (long long)(5 * g), (long long)(6 * g),
+                                                   (long long)(7 * g), (long long)(8 * g)));
+    const __m512i eight = _mm512_set1_epi64((long long)(8 * g)), step = _mm512_set1_epi64((long long)(32 * g));
+    __m512i b = _mm512_add_epi64(a, eight), c = _mm512_add_epi64(b, eight), d = _mm512_add_epi64(c, eight);
     const __m512i m1 = _mm512_set1_epi64((long long)KH_SPLITMIX_M1), m2 = _mm512_set1_epi64((long long)KH_SPLITMIX_M2);
     const __m512i t = _mm512_set1_epi64((long long)thr);
-    for (uint64_t k0 = 0;; k0 += 8) {
-        __m512i z = _mm512_xor_si512(st, _mm512_srli_epi64(st, 30));
-        z = _mm512_mullo_epi64(z, m1);
-        z = _mm512_xor_si512(z, _mm512_srli_epi64(z, 27));
-        z = _mm512_mullo_epi64(z, m2);
-        z = _mm512_xor_si512(z, _mm512_srli_epi64(z, 31));
-        __mmask8 hit = _mm512_cmplt_epu64_mask(z, t);
+    for (uint64_t k0 = 0;; k0 += 32) {
+        uint32_t hit = (uint32_t)_mm512_cmplt_epu64_mask(mix8(a, m1, m2), t) |
+                       (uint32_t)_mm512_cmplt_epu64_mask(mix8(b, m1, m2), t) << 8 |
+                       (uint32_t)_mm512_cmplt_epu64_mask(mix8(c, m1, m2), t) << 16 |
+                       (uint32_t)_mm512_cmplt_epu64_mask(mix8(d, m1, m2), t) << 24;
         if (hit) {
             uint64_t k = k0 + (uint64_t)__builtin_ctz(hit) + 1;
             *s += k * g;
             return k;
         }
-        st = _mm512_add_epi64(st, step);
+        a = _mm512_add_epi64(a, step);
+        b = _mm512_add_epi64(b, step);
+        c = _mm512_add_epi64(c, step);
+        d = _mm512_add_epi64(d, step);
     }
 }
 #else
