@@ -100,36 +100,46 @@ static void strings_decode_every_escape(void)
     kh_json_free(d);
 }
 
-/* Every byte value at every place of a 24-byte string (the reader skips
- * plain runs several bytes at a time): what RFC 8259 and UTF-8 say of it,
- * the column of the error where there is one. */
+/* Every byte value at every place of strings of 1 to 24 bytes (the reader
+ * skips plain runs several bytes at a time, so a bad byte falls in a whole
+ * group or in the tail): what RFC 8259 and UTF-8 say of it, the column of
+ * the error where there is one. Each text is allocated to its length, so
+ * that a read past it is seen under ASan. */
 static void every_byte_at_every_place_of_a_long_string(void)
 {
-    for (unsigned k = 0; k < 24; k++)
-        for (unsigned c = 0; c < 256; c++) {
-            char text[26];
-            memset(text, 'a', sizeof text);
-            text[0] = text[25] = '"';
-            text[1 + k] = (char)c;
-            kh_json_error e;
-            kh_json *d = kh_json_parse(text, sizeof text, &e);
-            /* unescaped: 0x20-0x21, 0x23-0x5B, 0x5D-0x7F here (a lone byte >= 0x80 before 'a' is no UTF-8) */
-            int plain = c >= 0x20 && c < 0x80 && c != '"' && c != '\\';
-            /* a '\\' last escapes the closing quote: the string runs on past the text */
-            const char *want = c < 0x20 ? "control character" : c == '"' ? "after the value"
-                             : c == '\\' ? (k == 23 ? "string not closed" : "unknown escape") : "invalid UTF-8";
-            unsigned col = c == '"' ? k + 3 : c == '\\' && k == 23 ? 1 : k + 2;
-            if (plain) {
-                size_t n = 0;
-                const char *v = d ? kh_json_str(kh_json_root(d), &n) : NULL;
-                if (!v || n != 24 || memcmp(v, text + 1, 24))
-                    kh_test_fail(__FILE__, __LINE__, "byte 0x%02x at %u: not read back", c, k);
-            } else if (d || e.line != 1 || e.col != col || !strstr(e.msg, want)) {
-                kh_test_fail(__FILE__, __LINE__, "byte 0x%02x at %u: got %s col %u '%s', want col %u '%s'", c, k,
-                             d ? "accepted" : "refused", d ? 0 : e.col, d ? "" : e.msg, col, want);
+    for (unsigned len = 1; len <= 24; len++)
+        for (unsigned k = 0; k < len; k++)
+            for (unsigned c = 0; c < 256; c++) {
+                char *text = malloc(len + 2);
+                if (!text) {
+                    kh_test_fail(__FILE__, __LINE__, "out of memory");
+                    return;
+                }
+                memset(text, 'a', len + 2);
+                text[0] = text[len + 1] = '"';
+                text[1 + k] = (char)c;
+                kh_json_error e;
+                kh_json *d = kh_json_parse(text, len + 2, &e);
+                /* unescaped: 0x20-0x21, 0x23-0x5B, 0x5D-0x7F here (a lone byte >= 0x80 before 'a' is no UTF-8) */
+                int plain = c >= 0x20 && c < 0x80 && c != '"' && c != '\\';
+                /* a '\\' last escapes the closing quote: the string runs on past the text */
+                const char *want = c < 0x20    ? "control character"
+                                 : c == '"'    ? "after the value"
+                                 : c == '\\'   ? (k == len - 1 ? "string not closed" : "unknown escape")
+                                               : "invalid UTF-8";
+                unsigned col = c == '"' ? k + 3 : c == '\\' && k == len - 1 ? 1 : k + 2;
+                if (plain) {
+                    size_t n = 0;
+                    const char *v = d ? kh_json_str(kh_json_root(d), &n) : NULL;
+                    if (!v || n != len || memcmp(v, text + 1, len))
+                        kh_test_fail(__FILE__, __LINE__, "byte 0x%02x at %u of %u: not read back", c, k, len);
+                } else if (d || e.line != 1 || e.col != col || !strstr(e.msg, want)) {
+                    kh_test_fail(__FILE__, __LINE__, "byte 0x%02x at %u of %u: got %s col %u '%s', want col %u '%s'",
+                                 c, k, len, d ? "accepted" : "refused", d ? 0 : e.col, d ? "" : e.msg, col, want);
+                }
+                kh_json_free(d);
+                free(text);
             }
-            kh_json_free(d);
-        }
 }
 
 static void objects_keep_order_and_find_keys(void)

@@ -58,7 +58,8 @@ kh_e8 kh_valu_exp2d(kh_e8 a, kh_e8 b, unsigned tau, int *ovf);
  * same results, faster than n calls. */
 void kh_valu_exp2d_n(const kh_e8 *a, const kh_e8 *b, unsigned tau, kh_e8 *out, int *ovf, unsigned n);
 /* n lanes of one op: out[i] = kh_valu(op, a[i], b[i], c[i], &pred[i], opts),
- * the same results, faster than n calls. */
+ * the same results, faster than n calls. out may be one of a, b, c; pred
+ * must not overlap a, b, c or out (it is restrict inside). */
 void kh_valu_n(unsigned op, const kh_e8 *a, const kh_e8 *b, const kh_e8 *c, kh_e8 *out, int *pred, unsigned n,
                unsigned opts);
 

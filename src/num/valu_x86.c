@@ -358,6 +358,7 @@ int kh_valu_exp2d_n_x86(const kh_e8 *a, const kh_e8 *b, unsigned tau, kh_e8 *out
     return 1;
 }
 
+/* Reads no lane at or past n: kh_valu_n's scratch is not initialised there. */
 int kh_valu_fma_n_x86(const kh_e8 *va, const kh_e8 *vb, const kh_e8 *vc, kh_e8 *out, unsigned n)
 {
     unsigned i = 0;
