@@ -270,7 +270,7 @@ static void bernoulli_arrivals_follow_the_draws(void)
     }
 }
 
-/* The gap searched 32 draws at a time (traffic_x86.c) is the first of
+/* The gap searched 8 or 32 draws at a time (traffic_x86.c) is the first of
  * the published draws below the threshold, and leaves the state after it:
  * states from a counter and from the draws themselves, thresholds from
  * 2^52 (gaps of thousands of draws, far past one pass) to 2^64 - 1, against the
@@ -286,7 +286,10 @@ static void vector_gap_is_the_first_draw_below(void)
         uint64_t s = n < 1000 ? n : ref_splitmix64(&seed), thr = thrs[n % (sizeof thrs / sizeof thrs[0])];
         uint64_t x = s, want = 1;
         while (ref_splitmix64(&x) >= thr) want++;
-        uint64_t got_s = s, got = kh_traffic_gap_avx512(&got_s, thr);
+        uint64_t got_s = s, got = kh_traffic_gap32_avx512(&got_s, thr);
+        CHECK_EQ(got, want);
+        CHECK_EQ(got_s, x);
+        got_s = s, got = kh_traffic_gap8_avx512(&got_s, thr);
         CHECK_EQ(got, want);
         CHECK_EQ(got_s, x);
     }

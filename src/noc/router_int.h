@@ -49,7 +49,9 @@ struct kh_router {
      * flits, on inputs and outputs none of those use */
     uint64_t vin[KH_NDIRS], vout[KH_NDIRS]; /* the hops of each input, of each output */
     kh_cycle vout_gr[KH_NDIRS]; /* per output: no hop on it is granted after this cycle (the latest grant
-                                 * a hop on it had, never lowered): admit's test for hops in the way */
+                                 * a hop on it had, never lowered): admit's test for hops in the way. A
+                                 * bound over the live hops only, so not in checkpoints: they are saved
+                                 * with no hops, where any value is exact */
     kh_vhop *vh;                /* KH_VHOPS, allocated at the first hop */
     uint8_t vok[KH_NDIRS];      /* per input: the outputs a hop may take (a turn allowed, a link with a
                                  * receiver), none when the FIFO latency passes the timer wheel */

@@ -368,7 +368,9 @@ static inline __attribute__((always_inline)) int admit(kh_router *r, unsigned i,
     v->held = (uint8_t)held;
     if (!r->comp.settle) kh_comp_unsettled_until_read(&r->comp, router_settle);
     /* a free record's timer is disarmed; the offer is within the wheel
-     * (vok for the first hop on its input and output, else checked above) */
+     * (vok where it is granted the cycle after a load at now + F; a load
+     * delayed by a hop ahead or a grant the slow path pushed back is
+     * checked above) */
     kh_timer_arm_within(r->comp.sim, &v->tm, gr + 1);
     return 1;
 }

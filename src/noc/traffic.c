@@ -37,7 +37,7 @@ struct tgen {
     kh_link *in;         /* from the router (woken with kh_link_space) */
     uint64_t rng;
     uint64_t threshold;  /* arrival iff rng < threshold; 0 = every cycle */
-    int gap_avx512;      /* gap() searches 32 draws at once (traffic_x86.c), resolved once */
+    int gap_avx512;      /* gap() searches 8 (1) or 32 (2) draws at once (traffic_x86.c), resolved once */
     double log_miss;     /* rates below GEOMETRIC_BELOW: log(1 - rate), one draw per arrival; else 0 */
     uint64_t limit;      /* cfg.max_flits, UINT64_MAX for none (one compare per step) */
     kh_cycle stop;       /* cfg.stop */
@@ -98,7 +98,9 @@ static kh_cycle gap(tgen *g)
     if (g->log_miss != 0) return gap_geometric(g);
     if (!g->threshold) return 1;
 #ifdef KH_TRAFFIC_HAVE_X86
-    if (g->gap_avx512) return kh_traffic_gap_avx512(&g->rng, g->threshold);
+    if (g->gap_avx512)
+        return g->gap_avx512 == 2 ? kh_traffic_gap32_avx512(&g->rng, g->threshold)
+                                  : kh_traffic_gap8_avx512(&g->rng, g->threshold);
 #endif
     uint64_t thr = g->threshold, miss = thr | ((UINT64_C(1) << 33) - 1);
     kh_cycle k = 1;
@@ -382,7 +384,7 @@ kh_traffic *kh_traffic_new(kh_mesh *m, const kh_map *map, const kh_traffic_cfg *
         g->threshold = cfg->rate >= 1 ? 0 : (uint64_t)(cfg->rate * 18446744073709551616.0);
         if (cfg->rate < 1 && g->threshold < GEOMETRIC_BELOW) g->log_miss = log1p(-cfg->rate);
 #ifdef KH_TRAFFIC_HAVE_X86
-        g->gap_avx512 = kh_traffic_gap_avx512_ok();
+        g->gap_avx512 = !kh_traffic_gap_avx512_ok() ? 0 : g->threshold < KH_TRAFFIC_GAP32_BELOW ? 2 : 1;
 #endif
         g->transpose_dst = -1;
         g->limit = cfg->max_flits ? cfg->max_flits : UINT64_MAX;

@@ -1,6 +1,6 @@
 /* The Bernoulli source's arrival gap (traffic.c): the draws of splitmix64
  * one per cycle until one falls below the threshold. The portable search
- * is traffic.c's; traffic_x86.c tries eight cycles' draws at once. */
+ * is traffic.c's; traffic_x86.c tries 8 or 32 cycles' draws at once. */
 #ifndef KOHAKU_NOC_TRAFFIC_GAP_H
 #define KOHAKU_NOC_TRAFFIC_GAP_H
 
@@ -19,8 +19,12 @@
 int kh_traffic_gap_avx512_ok(void);
 /* The gap from state *s for threshold thr > 0: the first k >= 1 whose draw
  * (the state after k increments, mixed) is below thr; *s left after that
- * draw. The same k and *s as the one-draw-a-cycle loop. */
-uint64_t kh_traffic_gap_avx512(uint64_t *s, uint64_t thr);
+ * draw. The same k and *s as the one-draw-a-cycle loop, searched 8 or 32
+ * draws a pass (32 pays below a rate of about 0.2, 8 above). */
+uint64_t kh_traffic_gap8_avx512(uint64_t *s, uint64_t thr);
+uint64_t kh_traffic_gap32_avx512(uint64_t *s, uint64_t thr);
+/* Rates below this threshold (0.2 of 2^64) search 32 draws a pass */
+#define KH_TRAFFIC_GAP32_BELOW UINT64_C(0x3333333333333333)
 #endif
 
 #endif
