@@ -158,7 +158,10 @@ static unsigned imem_addr(const v2_core *c, const v2_in *in)
     return (unsigned)(((in->ld_data >> 32) & 1) << 9 | (in->ld_addr & 511)) & c->pcw_mask;
 }
 
-void kh_v2_core_cycle(v2_core *c, const v2_in *in)
+/* flatten: every engine's wires and edge (each called once a clock, from
+ * other files) inlined here, which LTO alone leaves as calls: no call and
+ * spill per engine per edge, and the wires stay in registers. */
+__attribute__((flatten)) void kh_v2_core_cycle(v2_core *c, const v2_in *in)
 {
     int load_only = !c->run && (!in->ld_en || in->ld_kind || imem_addr(c, in) != (in->start_pc & c->pcw_mask));
     if (load_only && !in->start && !in->rr_valid && !in->cd_valid && !in->cd_fault && !c->srst &&
