@@ -48,12 +48,15 @@ void kh_v2_core_reset(v2_core *c)
     c->d_old = 0;
 }
 
-/* Every engine empty (the RTL's all_idle, which VHALT waits for). */
+/* Every engine empty (the RTL's all_idle, which VHALT waits for). The
+ * terms most often false on a busy core first (the lanes' pipe holds a
+ * beat in three busy edges of four, the math engine runs in one of two),
+ * so the chain mostly stops at its first or second test. */
 static int all_idle(const v2_core *c, int pipe_empty, int mx_busy)
 {
-    return c->mq.count == 0 && !c->uq[0].count && !c->uq[1].count && !c->pq[0].count && !c->pq[1].count &&
-           !c->fq.count && !c->dq.count && !c->m_act && !c->u_act && !c->p_act && c->f_st == V2_E_IDLE &&
-           c->d_st == V2_E_IDLE && pipe_empty && !c->uf_count && !c->pf_count && c->u_occ == 0 && c->p_occ == 0 &&
+    return pipe_empty && !c->m_act && c->mq.count == 0 && !c->u_act && !c->p_act && c->f_st == V2_E_IDLE &&
+           c->d_st == V2_E_IDLE && !c->uq[0].count && !c->uq[1].count && !c->pq[0].count && !c->pq[1].count &&
+           !c->fq.count && !c->dq.count && !c->uf_count && !c->pf_count && c->u_occ == 0 && c->p_occ == 0 &&
            !kh_v2_gt4_busy(&c->ugt) && !kh_v2_gt4_busy(&c->pgt) && !mx_busy && c->fill_out == 0 &&
            !c->wr_req_valid && !c->ft_count && !c->ln.iss.v;
 }
