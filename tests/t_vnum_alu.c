@@ -380,7 +380,7 @@ static kh_e8 edgy(uint64_t *st, kh_e8 near)
 static void valu_batch_equals_single_lanes(void)
 {
     static const unsigned ops[] = {0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 31};
-    static const unsigned lens[] = {1, 7, 8, 9, 128, 300};
+    static const unsigned lens[] = {1, 7, 8, 9, 16, 128, 300}; /* 16: a V2 beat (valu_x86.c alu16) */
     uint64_t st = 0x243F6A8885A308D3ull;
     kh_e8 a[300], b[300], c[300], out[300];
     int pred[300];
@@ -402,6 +402,39 @@ static void valu_batch_equals_single_lanes(void)
                                      "single lane 0x%06x pred %d", ops[oi], i, n, a[i], b[i], c[i], out[i], pred[i], want, p1);
                 }
             }
+}
+
+/* A beat of 16 lanes (a V2 beat: valu_x86.c's alu16 for MOV to FNMA, with
+ * AVX-512 or AVX2 where the CPU has it; KOHAKU_SIMD=avx2 for the second) gives lane for lane what kh_valu gives, on
+ * 4096 beats of edge-biased operands per op, bits above 23 set included;
+ * the compare ops and an unknown op beside them (the scalar batch). */
+static void valu_beat16_equals_single_lanes(void)
+{
+    static const unsigned ops[] = {0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 12, 31};
+    uint64_t st = 0x13198A2E03707344ull;
+    kh_e8 a[16], b[16], c[16], out[16];
+    int pred[16];
+    for (unsigned oi = 0; oi < sizeof ops / sizeof ops[0]; oi++) {
+        unsigned bad = 0;
+        for (unsigned beat = 0; beat < 4096 && bad < 5; beat++) {
+            for (unsigned i = 0; i < 16; i++) {
+                a[i] = edgy(&st, 0);
+                b[i] = edgy(&st, a[i]);
+                c[i] = edgy(&st, a[i]);
+            }
+            for (unsigned i = 0; i < 16; i++) pred[i] = -1;
+            kh_valu_n(ops[oi], a, b, c, out, pred, 16, 0);
+            for (unsigned i = 0; i < 16; i++) {
+                int p1 = -1;
+                kh_e8 want = kh_valu(ops[oi], a[i], b[i], c[i], &p1, 0);
+                if (out[i] != want || pred[i] != p1) {
+                    bad++;
+                    kh_test_fail(__FILE__, __LINE__, "op %u lane %u: a 0x%06x b 0x%06x c 0x%06x: 0x%06x pred %d, "
+                                 "single lane 0x%06x pred %d", ops[oi], i, a[i], b[i], c[i], out[i], pred[i], want, p1);
+                }
+            }
+        }
+    }
 }
 
 /* kh_valu_exp2d_n (whichever path this CPU takes) gives lane for lane what
@@ -467,6 +500,7 @@ int main(void)
     KH_RUN(valu_fma_matches_exact_reference);
     KH_RUN(valu_seeds_approximate_their_functions);
     KH_RUN(valu_batch_equals_single_lanes);
+    KH_RUN(valu_beat16_equals_single_lanes);
     KH_RUN(valu_exp2d_batch_equals_single_lanes);
     return kh_test_end("t_vnum_alu");
 }

@@ -142,6 +142,10 @@ void kh_valu_n(unsigned op, const kh_e8 *a, const kh_e8 *b, const kh_e8 *c, kh_e
         for (unsigned i = 0; i < n; i++) out[i] = lane(op, a[i], b[i], c[i], &pred[i], opts);
         return;
     }
+    if (n == 16 && kh_valu_alu16_x86(op, a, b, c, out)) { /* one V2 beat of an op with no compare */
+        for (unsigned i = 0; i < 16; i++) pred[i] = 0;
+        return;
+    }
     if (n <= 16) { /* one beat of a vector core: small scratch (zeroed: -O1 cannot see n <= 16) */
         kh_e8 va[16] = {0}, vb[16] = {0}, vc[16] = {0};
         chunk(op, a, b, c, out, pred, n, va, vb, vc);

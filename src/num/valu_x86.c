@@ -19,11 +19,11 @@ static inline T512 __m512i load8(const kh_e8 *p)
     return _mm512_cvtepu32_epi64(_mm256_loadu_si256((const __m256i *)(const void *)p));
 }
 
-static T512 void fma8(const kh_e8 *A, const kh_e8 *B, const kh_e8 *C, kh_e8 *out)
+/* fma8's steps on operands already in registers: its body, and alu16's. */
+static inline __attribute__((always_inline)) T512 __m512i fma8v(__m512i a, __m512i b, __m512i c)
 {
     const __m512i zero = _mm512_setzero_si512(), one = k64(1), ff = k64(255), f15 = k64(0x7FFF);
     const __m512i mask48 = k64((UINT64_C(1) << 48) - 1);
-    __m512i a = load8(A), b = load8(B), c = load8(C);
     __m512i sa = _mm512_and_si512(_mm512_srli_epi64(a, 23), one), sb = _mm512_and_si512(_mm512_srli_epi64(b, 23), one),
             sc = _mm512_and_si512(_mm512_srli_epi64(c, 23), one);
     __m512i ea = _mm512_and_si512(_mm512_srli_epi64(a, 15), ff), eb = _mm512_and_si512(_mm512_srli_epi64(b, 15), ff),
@@ -90,7 +90,36 @@ static T512 void fma8(const kh_e8 *A, const kh_e8 *B, const kh_e8 *C, kh_e8 *out
     r = _mm512_mask_mov_epi64(r, mag0, zero_val);
     r = _mm512_mask_mov_epi64(r, ret_inf, inf_val);
     r = _mm512_mask_mov_epi64(r, ret_nan, k64(KH_E8_QNAN));
-    _mm256_storeu_si256((__m256i *)(void *)out, _mm512_cvtepi64_epi32(r));
+    return r;
+}
+
+static T512 void fma8(const kh_e8 *A, const kh_e8 *B, const kh_e8 *C, kh_e8 *out)
+{
+    _mm256_storeu_si256((__m256i *)(void *)out, _mm512_cvtepi64_epi32(fma8v(load8(A), load8(B), load8(C))));
+}
+
+/* One beat of a 16-lane core for an op whose substitution (valu.c) is a
+ * sign flip or a constant, never a compare: the substitution on the
+ * vectors, then fma8's steps on both halves, in one call. */
+static T512 void alu16(unsigned op, const kh_e8 *A, const kh_e8 *B, const kh_e8 *C, kh_e8 *out)
+{
+    const __m512i m24 = k64(0xFFFFFFu), sgn = k64(1u << 23), one = k64(KH_E8_ONE), zero = _mm512_setzero_si512();
+    for (unsigned h = 0; h < 16; h += 8) {
+        __m512i a = _mm512_and_si512(load8(A + h), m24), b = _mm512_and_si512(load8(B + h), m24),
+                c = _mm512_and_si512(load8(C + h), m24);
+        __m512i va = a, vb = one, vc = zero; /* MOV */
+        switch (op) {
+        case KH_VALU_NEG: va = _mm512_xor_si512(a, sgn); break;
+        case KH_VALU_ABS: va = _mm512_andnot_si512(sgn, a); break;
+        case KH_VALU_ADD: vc = c; break;
+        case KH_VALU_SUB: vc = _mm512_xor_si512(c, sgn); break;
+        case KH_VALU_MUL: vb = b; break;
+        case KH_VALU_FMA: vb = b, vc = c; break;
+        case KH_VALU_FNMA: va = _mm512_xor_si512(a, sgn), vb = b, vc = c; break;
+        default: break;
+        }
+        _mm256_storeu_si256((__m256i *)(void *)(out + h), _mm512_cvtepi64_epi32(fma8v(va, vb, vc)));
+    }
 }
 
 /* kh_valu_exp2d on eight lanes with AVX-512: exp2d_avx2 below step for
@@ -187,11 +216,12 @@ static inline T256 __m256i is0(__m256i x) { return _mm256_cmpeq_epi64(x, _mm256_
 static inline T256 __m256i flip(__m256i m) { return _mm256_xor_si256(m, _mm256_set1_epi64x(-1)); }
 
 /* fma8 on four lanes with AVX2: the same steps, each mask a vector of all-ones lanes */
-static T256 void fma_avx2(const kh_e8 *A, const kh_e8 *B, const kh_e8 *C, kh_e8 *out)
+/* fma_avx2's steps on operands in registers, the 32-bit results in the low
+ * half: its body, and alu16_avx2's. */
+static inline __attribute__((always_inline)) T256 __m128i fma4v(__m256i a, __m256i b, __m256i c)
 {
     const __m256i zero = _mm256_setzero_si256(), one = q64(1), ff = q64(255), f15 = q64(0x7FFF);
     const __m256i mask48 = q64((UINT64_C(1) << 48) - 1);
-    __m256i a = load4(A), b = load4(B), c = load4(C);
     __m256i sa = _mm256_and_si256(_mm256_srli_epi64(a, 23), one), sb = _mm256_and_si256(_mm256_srli_epi64(b, 23), one),
             sc = _mm256_and_si256(_mm256_srli_epi64(c, 23), one);
     __m256i ea = _mm256_and_si256(_mm256_srli_epi64(a, 15), ff), eb = _mm256_and_si256(_mm256_srli_epi64(b, 15), ff),
@@ -262,7 +292,34 @@ static T256 void fma_avx2(const kh_e8 *A, const kh_e8 *B, const kh_e8 *C, kh_e8 
     r = pick(ret_inf, r, inf_val);
     r = pick(ret_nan, r, q64(KH_E8_QNAN));
     __m256i packed = _mm256_permutevar8x32_epi32(r, _mm256_setr_epi32(0, 2, 4, 6, 0, 2, 4, 6));
-    _mm_storeu_si128((__m128i *)(void *)out, _mm256_castsi256_si128(packed));
+    return _mm256_castsi256_si128(packed);
+}
+
+static T256 void fma_avx2(const kh_e8 *A, const kh_e8 *B, const kh_e8 *C, kh_e8 *out)
+{
+    _mm_storeu_si128((__m128i *)(void *)out, fma4v(load4(A), load4(B), load4(C)));
+}
+
+/* alu16 with AVX2: the same substitution, fma_avx2's steps on four quarters. */
+static T256 void alu16_avx2(unsigned op, const kh_e8 *A, const kh_e8 *B, const kh_e8 *C, kh_e8 *out)
+{
+    const __m256i m24 = q64(0xFFFFFFu), sgn = q64(1u << 23), one = q64(KH_E8_ONE), zero = _mm256_setzero_si256();
+    for (unsigned h = 0; h < 16; h += 4) {
+        __m256i a = _mm256_and_si256(load4(A + h), m24), b = _mm256_and_si256(load4(B + h), m24),
+                c = _mm256_and_si256(load4(C + h), m24);
+        __m256i va = a, vb = one, vc = zero; /* MOV */
+        switch (op) {
+        case KH_VALU_NEG: va = _mm256_xor_si256(a, sgn); break;
+        case KH_VALU_ABS: va = _mm256_andnot_si256(sgn, a); break;
+        case KH_VALU_ADD: vc = c; break;
+        case KH_VALU_SUB: vc = _mm256_xor_si256(c, sgn); break;
+        case KH_VALU_MUL: vb = b; break;
+        case KH_VALU_FMA: vb = b, vc = c; break;
+        case KH_VALU_FNMA: va = _mm256_xor_si256(a, sgn), vb = b, vc = c; break;
+        default: break;
+        }
+        _mm_storeu_si128((__m128i *)(void *)(out + h), fma4v(va, vb, vc));
+    }
 }
 
 /* kh_valu_exp2d on four lanes with AVX2: floor(b), then seed (valu_seed.c)
@@ -358,6 +415,18 @@ int kh_valu_exp2d_n_x86(const kh_e8 *a, const kh_e8 *b, unsigned tau, kh_e8 *out
     return 1;
 }
 
+int kh_valu_alu16_x86(unsigned op, const kh_e8 *a, const kh_e8 *b, const kh_e8 *c, kh_e8 *out)
+{
+    if (op > KH_VALU_FNMA) return 0;
+    if (kh_simd_allows(KH_SIMD_AVX512) && __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512cd"))
+        alu16(op, a, b, c, out);
+    else if (kh_simd_allows(KH_SIMD_AVX2) && __builtin_cpu_supports("avx2"))
+        alu16_avx2(op, a, b, c, out);
+    else
+        return 0;
+    return 1;
+}
+
 int kh_valu_fma_n_x86(const kh_e8 *va, const kh_e8 *vb, const kh_e8 *vc, kh_e8 *out, unsigned n)
 {
     unsigned i = 0;
@@ -371,6 +440,11 @@ int kh_valu_fma_n_x86(const kh_e8 *va, const kh_e8 *vb, const kh_e8 *vc, kh_e8 *
     return 1;
 }
 #else
+int kh_valu_alu16_x86(unsigned op, const kh_e8 *a, const kh_e8 *b, const kh_e8 *c, kh_e8 *out)
+{
+    (void)op, (void)a, (void)b, (void)c, (void)out;
+    return 0;
+}
 int kh_valu_fma_n_x86(const kh_e8 *va, const kh_e8 *vb, const kh_e8 *vc, kh_e8 *out, unsigned n)
 {
     (void)va, (void)vb, (void)vc, (void)out, (void)n;
