@@ -437,8 +437,9 @@ static void valu_beat16_equals_single_lanes(void)
     }
 }
 
-/* kh_valu_exp2d_n (whichever path this CPU takes) gives lane for lane what
- * kh_valu_exp2d gives, sticky bit included: every a of 24 bits, each beside
+/* kh_valu_exp2d_n and kh_valu_exp2d_16 (whichever path this CPU takes)
+ * give lane for lane what kh_valu_exp2d gives, sticky bit included (the
+ * second's as a mask): every a of 24 bits, each beside
  * a b from a set that reaches every arm of floor(b) (zero, |b| < 1, the
  * integer range with and without a fraction, both clamps, Inf and NaN),
  * under thresholds from 0 to 128. */
@@ -450,7 +451,7 @@ static void valu_exp2d_batch_equals_single_lanes(void)
     static const unsigned taus[] = {0, 1, 8, 16, 100, 127, 128};
     enum { N = 16 };
     unsigned nb = sizeof bs / sizeof bs[0], bad = 0;
-    kh_e8 a[N], b[N], out[N];
+    kh_e8 a[N], b[N], out[N], out16[N];
     int ovf[N];
     for (uint32_t base = 0; base < (1u << 24) && bad < 5; base += N) {
         unsigned tau = taus[(base / N) % (sizeof taus / sizeof taus[0])];
@@ -459,6 +460,7 @@ static void valu_exp2d_batch_equals_single_lanes(void)
             b[i] = bs[(base / N + i) % nb] ^ (kh_e8)((base >> 8) & 0x0F); /* low fraction bits vary */
         }
         kh_valu_exp2d_n(a, b, tau, out, ovf, N);
+        unsigned om = kh_valu_exp2d_16(a, b, tau, out16);
         for (unsigned i = 0; i < N; i++) {
             int o1 = -1;
             kh_e8 want = kh_valu_exp2d(a[i], b[i], tau, &o1);
@@ -466,6 +468,11 @@ static void valu_exp2d_batch_equals_single_lanes(void)
                 bad++;
                 kh_test_fail(__FILE__, __LINE__, "a 0x%06x b 0x%06x tau %u: 0x%06x ovf %d, single lane 0x%06x ovf %d",
                              a[i], b[i], tau, out[i], ovf[i], want, o1);
+            }
+            if (out16[i] != want || (int)((om >> i) & 1) != o1) {
+                bad++;
+                kh_test_fail(__FILE__, __LINE__, "a 0x%06x b 0x%06x tau %u: exp2d_16 0x%06x ovf %u, single lane 0x%06x "
+                             "ovf %d", a[i], b[i], tau, out16[i], (om >> i) & 1, want, o1);
             }
         }
     }

@@ -124,7 +124,7 @@ static T512 void alu16(unsigned op, const kh_e8 *A, const kh_e8 *B, const kh_e8 
 
 /* kh_valu_exp2d on eight lanes with AVX-512: exp2d_avx2 below step for
  * step, each vector mask a lane mask, the leading one by vplzcntq. */
-static T512 void exp2d8(const kh_e8 *A, const kh_e8 *B, unsigned tau, kh_e8 *out, int *ovf)
+static T512 unsigned exp2d8(const kh_e8 *A, const kh_e8 *B, unsigned tau, kh_e8 *out) /* returns the sticky bits */
 {
     const __m512i zero = _mm512_setzero_si512(), one = k64(1), ff = k64(255), f15 = k64(0x7FFF);
     __m512i a = load8(A), b = load8(B);
@@ -197,8 +197,8 @@ static T512 void exp2d8(const kh_e8 *A, const kh_e8 *B, unsigned tau, kh_e8 *out
     __m512i er = _mm512_and_si512(_mm512_srli_epi64(res, 15), ff);
     __mmask8 o = _mm512_cmpeq_epi64_mask(er, ff) |
                  (_mm512_test_epi64_mask(er, er) & _mm512_cmpgt_epi64_mask(er, k64(126u + tau)));
-    for (unsigned j = 0; j < 8; j++) ovf[j] = (int)((o >> j) & 1);
     _mm256_storeu_si256((__m256i *)(void *)out, _mm512_cvtepi64_epi32(res));
+    return o;
 }
 
 #define T256 __attribute__((target("avx2")))
@@ -327,7 +327,7 @@ static T256 void alu16_avx2(unsigned op, const kh_e8 *A, const kh_e8 *B, const k
  * all non-negative (valu_tables.c), so every floor shift of the quadratic
  * is a logical one and its result is its own magnitude; the 25-bit
  * argument's floor by 2^17 is its top 8 bits less 256 when it is negative. */
-static T256 void exp2d_avx2(const kh_e8 *A, const kh_e8 *B, unsigned tau, kh_e8 *out, int *ovf)
+static T256 unsigned exp2d_avx2(const kh_e8 *A, const kh_e8 *B, unsigned tau, kh_e8 *out) /* as exp2d8 */
 {
     const __m256i zero = _mm256_setzero_si256(), one = q64(1), ff = q64(255), f15 = q64(0x7FFF);
     __m256i a = load4(A), b = load4(B);
@@ -397,22 +397,44 @@ static T256 void exp2d_avx2(const kh_e8 *A, const kh_e8 *B, unsigned tau, kh_e8 
     __m256i o = _mm256_or_si256(_mm256_cmpeq_epi64(er, ff),
                                 _mm256_andnot_si256(is0(er), _mm256_cmpgt_epi64(er, q64(126u + tau))));
     unsigned om = (unsigned)_mm256_movemask_pd(_mm256_castsi256_pd(o));
-    for (unsigned j = 0; j < 4; j++) ovf[j] = (int)((om >> j) & 1);
     __m256i packed = _mm256_permutevar8x32_epi32(res, _mm256_setr_epi32(0, 2, 4, 6, 0, 2, 4, 6));
     _mm_storeu_si128((__m128i *)(void *)out, _mm256_castsi256_si128(packed));
+    return om;
+}
+
+/* a step's sticky bits into ovf[0..step) */
+static void ovf_ints(unsigned o, int *ovf, unsigned step)
+{
+    for (unsigned j = 0; j < step; j++) ovf[j] = (int)((o >> j) & 1);
 }
 
 int kh_valu_exp2d_n_x86(const kh_e8 *a, const kh_e8 *b, unsigned tau, kh_e8 *out, int *ovf, unsigned n)
 {
     unsigned i = 0;
     if (kh_simd_allows(KH_SIMD_AVX512) && __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512cd"))
-        for (; i + 8 <= n; i += 8) exp2d8(a + i, b + i, tau, out + i, ovf + i);
+        for (; i + 8 <= n; i += 8) ovf_ints(exp2d8(a + i, b + i, tau, out + i), ovf + i, 8);
     else if (kh_simd_allows(KH_SIMD_AVX2) && __builtin_cpu_supports("avx2"))
-        for (; i + 4 <= n; i += 4) exp2d_avx2(a + i, b + i, tau, out + i, ovf + i);
+        for (; i + 4 <= n; i += 4) ovf_ints(exp2d_avx2(a + i, b + i, tau, out + i), ovf + i, 4);
     else
         return 0;
     for (; i < n; i++) out[i] = kh_valu_exp2d(a[i], b[i], tau, &ovf[i]);
     return 1;
+}
+
+int kh_valu_exp2d16_x86(const kh_e8 *a, const kh_e8 *b, unsigned tau, kh_e8 *out, unsigned *ovf)
+{
+    if (kh_simd_allows(KH_SIMD_AVX512) && __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512cd")) {
+        unsigned lo = exp2d8(a, b, tau, out);
+        *ovf = lo | exp2d8(a + 8, b + 8, tau, out + 8) << 8;
+        return 1;
+    }
+    if (kh_simd_allows(KH_SIMD_AVX2) && __builtin_cpu_supports("avx2")) {
+        unsigned o = 0;
+        for (unsigned i = 0; i < 16; i += 4) o |= exp2d_avx2(a + i, b + i, tau, out + i) << i;
+        *ovf = o;
+        return 1;
+    }
+    return 0;
 }
 
 int kh_valu_alu16_x86(unsigned op, const kh_e8 *a, const kh_e8 *b, const kh_e8 *c, kh_e8 *out)
@@ -453,6 +475,11 @@ int kh_valu_fma_n_x86(const kh_e8 *va, const kh_e8 *vb, const kh_e8 *vc, kh_e8 *
 int kh_valu_exp2d_n_x86(const kh_e8 *a, const kh_e8 *b, unsigned tau, kh_e8 *out, int *ovf, unsigned n)
 {
     (void)a, (void)b, (void)tau, (void)out, (void)ovf, (void)n;
+    return 0;
+}
+int kh_valu_exp2d16_x86(const kh_e8 *a, const kh_e8 *b, unsigned tau, kh_e8 *out, unsigned *ovf)
+{
+    (void)a, (void)b, (void)tau, (void)out, (void)ovf;
     return 0;
 }
 #endif
