@@ -404,33 +404,37 @@ static void valu_batch_equals_single_lanes(void)
             }
 }
 
-/* A beat of 16 lanes (a V2 beat: valu_x86.c's alu16 for MOV to FNMA, with
- * AVX-512 or AVX2 where the CPU has it; KOHAKU_SIMD=avx2 for the second) gives lane for lane what kh_valu gives, on
- * 4096 beats of edge-biased operands per op, bits above 23 set included;
- * the compare ops and an unknown op beside them (the scalar batch). */
+/* A beat of 16 lanes (a V2 beat), by kh_valu_n and by kh_valu_16 (the
+ * compare bits as a mask): valu_x86.c's alu16 for MOV to CMPEQ, with
+ * AVX-512 or AVX2 where the CPU has it (KOHAKU_SIMD=avx2 for the second),
+ * the scalar batch for the rest. Lane for lane what kh_valu gives, on 4096
+ * beats of edge-biased operands per op (NaN, Inf, zeros, equal and
+ * near-equal magnitudes, bits above 23 set), seeds and unknown ops beside. */
 static void valu_beat16_equals_single_lanes(void)
 {
-    static const unsigned ops[] = {0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 12, 31};
+    static const unsigned ops[] = {0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 16, 19, 31};
     uint64_t st = 0x13198A2E03707344ull;
-    kh_e8 a[16], b[16], c[16], out[16];
+    kh_e8 a[16], b[16], c[16], out[16], out16[16];
     int pred[16];
     for (unsigned oi = 0; oi < sizeof ops / sizeof ops[0]; oi++) {
         unsigned bad = 0;
         for (unsigned beat = 0; beat < 4096 && bad < 5; beat++) {
             for (unsigned i = 0; i < 16; i++) {
                 a[i] = edgy(&st, 0);
-                b[i] = edgy(&st, a[i]);
+                b[i] = (beat & 3) == 0 ? a[i] ^ (kh_e8)(edgy(&st, 0) & 0xFF800000u) : edgy(&st, a[i]);
                 c[i] = edgy(&st, a[i]);
             }
             for (unsigned i = 0; i < 16; i++) pred[i] = -1;
             kh_valu_n(ops[oi], a, b, c, out, pred, 16, 0);
+            unsigned pm = kh_valu_16(ops[oi], a, b, c, out16, 0);
             for (unsigned i = 0; i < 16; i++) {
                 int p1 = -1;
                 kh_e8 want = kh_valu(ops[oi], a[i], b[i], c[i], &p1, 0);
-                if (out[i] != want || pred[i] != p1) {
+                if (out[i] != want || pred[i] != p1 || out16[i] != want || (int)((pm >> i) & 1) != p1) {
                     bad++;
                     kh_test_fail(__FILE__, __LINE__, "op %u lane %u: a 0x%06x b 0x%06x c 0x%06x: 0x%06x pred %d, "
-                                 "single lane 0x%06x pred %d", ops[oi], i, a[i], b[i], c[i], out[i], pred[i], want, p1);
+                                 "kh_valu_16 0x%06x pred %u, single lane 0x%06x pred %d", ops[oi], i, a[i], b[i],
+                                 c[i], out[i], pred[i], out16[i], (pm >> i) & 1, want, p1);
                 }
             }
         }

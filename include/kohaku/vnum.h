@@ -64,5 +64,8 @@ unsigned kh_valu_exp2d_16(const kh_e8 *a, const kh_e8 *b, unsigned tau, kh_e8 *o
  * the same results, faster than n calls. */
 void kh_valu_n(unsigned op, const kh_e8 *a, const kh_e8 *b, const kh_e8 *c, kh_e8 *out, int *pred, unsigned n,
                unsigned opts);
+/* 16 lanes of one op (a V2 beat): kh_valu_n's results, the compare bits
+ * returned as a mask (bit i lane i). */
+unsigned kh_valu_16(unsigned op, const kh_e8 *a, const kh_e8 *b, const kh_e8 *c, kh_e8 *out, unsigned opts);
 
 #endif

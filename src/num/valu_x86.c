@@ -98,8 +98,8 @@ static T512 void fma8(const kh_e8 *A, const kh_e8 *B, const kh_e8 *C, kh_e8 *out
     _mm256_storeu_si256((__m256i *)(void *)out, _mm512_cvtepi64_epi32(fma8v(load8(A), load8(B), load8(C))));
 }
 
-/* One beat of a 16-lane core for an op whose substitution (valu.c) is a
- * sign flip or a constant, never a compare: the substitution on the
+/* One beat of a 16-lane core for MOV to FNMA (a sign flip or a constant
+ * for valu.c's operand substitution, no compare): the substitution on the
  * vectors, then fma8's steps on both halves, in one call. */
 static T512 void alu16(unsigned op, const kh_e8 *A, const kh_e8 *B, const kh_e8 *C, kh_e8 *out)
 {
@@ -120,6 +120,43 @@ static T512 void alu16(unsigned op, const kh_e8 *A, const kh_e8 *B, const kh_e8 
         }
         _mm256_storeu_si256((__m256i *)(void *)(out + h), _mm512_cvtepi64_epi32(fma8v(va, vb, vc)));
     }
+}
+
+/* alu16 for MAX to CMPEQ: valu.c's compare (numerics §9.1) on the vectors,
+ * then the substitution it selects. Returns the compare bits. */
+static T512 unsigned alu16_cmp(unsigned op, const kh_e8 *A, const kh_e8 *B, const kh_e8 *C, kh_e8 *out)
+{
+    const __m512i m24 = k64(0xFFFFFFu), sgn = k64(1u << 23), one = k64(KH_E8_ONE), zero = _mm512_setzero_si512();
+    const __m512i mag = k64(0x7FFFFFu), ff = k64(255);
+    unsigned pbits = 0;
+    for (unsigned h = 0; h < 16; h += 8) {
+        __m512i a = _mm512_and_si512(load8(A + h), m24), b = _mm512_and_si512(load8(B + h), m24),
+                c = _mm512_and_si512(load8(C + h), m24);
+        __m512i ma = _mm512_and_si512(a, mag), mb = _mm512_and_si512(b, mag);
+        __mmask8 sa = _mm512_test_epi64_mask(a, sgn), sb = _mm512_test_epi64_mask(b, sgn);
+        __mmask8 nan = (_mm512_cmpeq_epi64_mask(_mm512_and_si512(_mm512_srli_epi64(a, 15), ff), ff) &
+                        _mm512_test_epi64_mask(a, k64(0x7FFF))) |
+                       (_mm512_cmpeq_epi64_mask(_mm512_and_si512(_mm512_srli_epi64(b, 15), ff), ff) &
+                        _mm512_test_epi64_mask(b, k64(0x7FFF)));
+        __mmask8 e = (_mm512_cmpeq_epi64_mask(ma, zero) & _mm512_cmpeq_epi64_mask(mb, zero)) |
+                     (_mm512_cmpeq_epi64_mask(ma, mb) & (__mmask8)~(sa ^ sb));
+        __mmask8 sd = sa ^ sb, ord = (__mmask8)~(nan | e);
+        __mmask8 lt = ord & ((sd & sa) | ((__mmask8)~sd & (_mm512_cmplt_epu64_mask(ma, mb) ^ sa)));
+        __mmask8 gt = ord & (__mmask8)~lt, eq = e & (__mmask8)~nan, p = 0;
+        __m512i va;
+        switch (op) {
+        case KH_VALU_MAX: va = _mm512_mask_blend_epi64(lt, a, b); break;
+        case KH_VALU_MIN: va = _mm512_mask_blend_epi64(gt, a, b); break;
+        case KH_VALU_SEL: va = _mm512_mask_blend_epi64(_mm512_test_epi64_mask(c, mag), b, a); break;
+        default:
+            p = op == KH_VALU_CMPLT ? lt : op == KH_VALU_CMPGT ? gt : eq;
+            va = _mm512_maskz_mov_epi64(p, one);
+            break;
+        }
+        pbits |= (unsigned)p << h;
+        _mm256_storeu_si256((__m256i *)(void *)(out + h), _mm512_cvtepi64_epi32(fma8v(va, one, zero)));
+    }
+    return pbits;
 }
 
 /* kh_valu_exp2d on eight lanes with AVX-512: exp2d_avx2 below step for
@@ -322,11 +359,44 @@ static T256 void alu16_avx2(unsigned op, const kh_e8 *A, const kh_e8 *B, const k
     }
 }
 
-/* kh_valu_exp2d on four lanes with AVX2: floor(b), then seed (valu_seed.c)
- * for EXP2 and kh_valu_round_pack, step by step. EXP2's coefficients are
- * all non-negative (valu_tables.c), so every floor shift of the quadratic
- * is a logical one and its result is its own magnitude; the 25-bit
- * argument's floor by 2^17 is its top 8 bits less 256 when it is negative. */
+/* alu16_cmp with AVX2, each mask a vector of all-ones lanes. */
+static T256 unsigned alu16_cmp_avx2(unsigned op, const kh_e8 *A, const kh_e8 *B, const kh_e8 *C, kh_e8 *out)
+{
+    const __m256i m24 = q64(0xFFFFFFu), sgn = q64(1u << 23), one = q64(KH_E8_ONE), zero = _mm256_setzero_si256();
+    const __m256i mag = q64(0x7FFFFFu), ff = q64(255), f15 = q64(0x7FFF);
+    unsigned pbits = 0;
+    for (unsigned h = 0; h < 16; h += 4) {
+        __m256i a = _mm256_and_si256(load4(A + h), m24), b = _mm256_and_si256(load4(B + h), m24),
+                c = _mm256_and_si256(load4(C + h), m24);
+        __m256i ma = _mm256_and_si256(a, mag), mb = _mm256_and_si256(b, mag);
+        __m256i sa = flip(is0(_mm256_and_si256(a, sgn))), sb = flip(is0(_mm256_and_si256(b, sgn)));
+        __m256i nan = _mm256_or_si256(
+            _mm256_andnot_si256(is0(_mm256_and_si256(a, f15)),
+                                _mm256_cmpeq_epi64(_mm256_and_si256(_mm256_srli_epi64(a, 15), ff), ff)),
+            _mm256_andnot_si256(is0(_mm256_and_si256(b, f15)),
+                                _mm256_cmpeq_epi64(_mm256_and_si256(_mm256_srli_epi64(b, 15), ff), ff)));
+        __m256i sd = _mm256_xor_si256(sa, sb);
+        __m256i e = _mm256_or_si256(_mm256_and_si256(is0(ma), is0(mb)),
+                                    _mm256_andnot_si256(sd, _mm256_cmpeq_epi64(ma, mb)));
+        __m256i ord = flip(_mm256_or_si256(nan, e));
+        __m256i l_same = _mm256_xor_si256(_mm256_cmpgt_epi64(mb, ma), sa);
+        __m256i lt = _mm256_and_si256(ord, _mm256_or_si256(_mm256_and_si256(sd, sa), _mm256_andnot_si256(sd, l_same)));
+        __m256i gt = _mm256_andnot_si256(lt, ord), eq = _mm256_andnot_si256(nan, e), p = zero, va;
+        switch (op) {
+        case KH_VALU_MAX: va = pick(lt, a, b); break;
+        case KH_VALU_MIN: va = pick(gt, a, b); break;
+        case KH_VALU_SEL: va = pick(is0(_mm256_and_si256(c, mag)), a, b); break;
+        default:
+            p = op == KH_VALU_CMPLT ? lt : op == KH_VALU_CMPGT ? gt : eq;
+            va = _mm256_and_si256(p, one);
+            break;
+        }
+        pbits |= (unsigned)_mm256_movemask_pd(_mm256_castsi256_pd(p)) << h;
+        _mm_storeu_si128((__m128i *)(void *)(out + h), fma4v(va, one, zero));
+    }
+    return pbits;
+}
+
 static T256 unsigned exp2d_avx2(const kh_e8 *A, const kh_e8 *B, unsigned tau, kh_e8 *out) /* as exp2d8 */
 {
     const __m256i zero = _mm256_setzero_si256(), one = q64(1), ff = q64(255), f15 = q64(0x7FFF);
@@ -437,15 +507,19 @@ int kh_valu_exp2d16_x86(const kh_e8 *a, const kh_e8 *b, unsigned tau, kh_e8 *out
     return 0;
 }
 
-int kh_valu_alu16_x86(unsigned op, const kh_e8 *a, const kh_e8 *b, const kh_e8 *c, kh_e8 *out)
+int kh_valu_alu16_x86(unsigned op, const kh_e8 *a, const kh_e8 *b, const kh_e8 *c, kh_e8 *out, unsigned *pred)
 {
-    if (op > KH_VALU_FNMA) return 0;
-    if (kh_simd_allows(KH_SIMD_AVX512) && __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512cd"))
-        alu16(op, a, b, c, out);
-    else if (kh_simd_allows(KH_SIMD_AVX2) && __builtin_cpu_supports("avx2"))
-        alu16_avx2(op, a, b, c, out);
-    else
+    if (op > KH_VALU_CMPEQ) return 0;
+    int cmp = op >= KH_VALU_MAX; /* the compare's arms in functions of their own: MOV to FNMA never pay for them */
+    if (kh_simd_allows(KH_SIMD_AVX512) && __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512cd")) {
+        if (cmp) *pred = alu16_cmp(op, a, b, c, out);
+        else *pred = 0, alu16(op, a, b, c, out);
+    } else if (kh_simd_allows(KH_SIMD_AVX2) && __builtin_cpu_supports("avx2")) {
+        if (cmp) *pred = alu16_cmp_avx2(op, a, b, c, out);
+        else *pred = 0, alu16_avx2(op, a, b, c, out);
+    } else {
         return 0;
+    }
     return 1;
 }
 
@@ -462,9 +536,9 @@ int kh_valu_fma_n_x86(const kh_e8 *va, const kh_e8 *vb, const kh_e8 *vc, kh_e8 *
     return 1;
 }
 #else
-int kh_valu_alu16_x86(unsigned op, const kh_e8 *a, const kh_e8 *b, const kh_e8 *c, kh_e8 *out)
+int kh_valu_alu16_x86(unsigned op, const kh_e8 *a, const kh_e8 *b, const kh_e8 *c, kh_e8 *out, unsigned *pred)
 {
-    (void)op, (void)a, (void)b, (void)c, (void)out;
+    (void)op, (void)a, (void)b, (void)c, (void)out, (void)pred;
     return 0;
 }
 int kh_valu_fma_n_x86(const kh_e8 *va, const kh_e8 *vb, const kh_e8 *vc, kh_e8 *out, unsigned n)

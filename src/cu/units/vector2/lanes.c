@@ -103,9 +103,8 @@ static void alu_stage(v2_core *c, alu_out *m)
             obits |= (unsigned)ov << j;
         }
     } else {
-        kh_valu_n(q->op, a, b, cc, m->out, pred, V2_LANES, 0);
-        if (q->cmp)
-            for (unsigned j = 0; j < V2_LANES; j++) pbits |= (unsigned)(pred[j] & 1) << j;
+        unsigned pb = kh_valu_16(q->op, a, b, cc, m->out, 0);
+        if (q->cmp) pbits = pb;
     }
     m->pred = (uint16_t)pbits;
     m->ovf = (uint16_t)obits;
