@@ -380,7 +380,7 @@ static kh_e8 edgy(uint64_t *st, kh_e8 near)
 static void valu_batch_equals_single_lanes(void)
 {
     static const unsigned ops[] = {0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 31};
-    static const unsigned lens[] = {1, 7, 8, 9, 128, 300};
+    static const unsigned lens[] = {1, 7, 8, 9, 16, 128, 300}; /* 16: a V2 beat (valu_x86.c alu16) */
     uint64_t st = 0x243F6A8885A308D3ull;
     kh_e8 a[300], b[300], c[300], out[300];
     int pred[300];
@@ -404,8 +404,46 @@ static void valu_batch_equals_single_lanes(void)
             }
 }
 
-/* kh_valu_exp2d_n (whichever path this CPU takes) gives lane for lane what
- * kh_valu_exp2d gives, sticky bit included: every a of 24 bits, each beside
+/* A beat of 16 lanes (a V2 beat), by kh_valu_n and by kh_valu_16 (the
+ * compare bits as a mask): valu_x86.c's alu16 for MOV to CMPEQ, with
+ * AVX-512 or AVX2 where the CPU has it (KOHAKU_SIMD=avx2 for the second),
+ * the scalar batch for the rest. Lane for lane what kh_valu gives, on 4096
+ * beats of edge-biased operands per op (NaN, Inf, zeros, equal and
+ * near-equal magnitudes, bits above 23 set), seeds and unknown ops beside. */
+static void valu_beat16_equals_single_lanes(void)
+{
+    static const unsigned ops[] = {0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 16, 19, 31};
+    uint64_t st = 0x13198A2E03707344ull;
+    kh_e8 a[16], b[16], c[16], out[16], out16[16];
+    int pred[16];
+    for (unsigned oi = 0; oi < sizeof ops / sizeof ops[0]; oi++) {
+        unsigned bad = 0;
+        for (unsigned beat = 0; beat < 4096 && bad < 5; beat++) {
+            for (unsigned i = 0; i < 16; i++) {
+                a[i] = edgy(&st, 0);
+                b[i] = (beat & 3) == 0 ? a[i] ^ (kh_e8)(edgy(&st, 0) & 0xFF800000u) : edgy(&st, a[i]);
+                c[i] = edgy(&st, a[i]);
+            }
+            for (unsigned i = 0; i < 16; i++) pred[i] = -1;
+            kh_valu_n(ops[oi], a, b, c, out, pred, 16, 0);
+            unsigned pm = kh_valu_16(ops[oi], a, b, c, out16, 0);
+            for (unsigned i = 0; i < 16; i++) {
+                int p1 = -1;
+                kh_e8 want = kh_valu(ops[oi], a[i], b[i], c[i], &p1, 0);
+                if (out[i] != want || pred[i] != p1 || out16[i] != want || (int)((pm >> i) & 1) != p1) {
+                    bad++;
+                    kh_test_fail(__FILE__, __LINE__, "op %u lane %u: a 0x%06x b 0x%06x c 0x%06x: 0x%06x pred %d, "
+                                 "kh_valu_16 0x%06x pred %u, single lane 0x%06x pred %d", ops[oi], i, a[i], b[i],
+                                 c[i], out[i], pred[i], out16[i], (pm >> i) & 1, want, p1);
+                }
+            }
+        }
+    }
+}
+
+/* kh_valu_exp2d_n and kh_valu_exp2d_16 (whichever path this CPU takes)
+ * give lane for lane what kh_valu_exp2d gives, sticky bit included (the
+ * second's as a mask): every a of 24 bits, each beside
  * a b from a set that reaches every arm of floor(b) (zero, |b| < 1, the
  * integer range with and without a fraction, both clamps, Inf and NaN),
  * under thresholds from 0 to 128. */
@@ -417,7 +455,7 @@ static void valu_exp2d_batch_equals_single_lanes(void)
     static const unsigned taus[] = {0, 1, 8, 16, 100, 127, 128};
     enum { N = 16 };
     unsigned nb = sizeof bs / sizeof bs[0], bad = 0;
-    kh_e8 a[N], b[N], out[N];
+    kh_e8 a[N], b[N], out[N], out16[N];
     int ovf[N];
     for (uint32_t base = 0; base < (1u << 24) && bad < 5; base += N) {
         unsigned tau = taus[(base / N) % (sizeof taus / sizeof taus[0])];
@@ -426,6 +464,7 @@ static void valu_exp2d_batch_equals_single_lanes(void)
             b[i] = bs[(base / N + i) % nb] ^ (kh_e8)((base >> 8) & 0x0F); /* low fraction bits vary */
         }
         kh_valu_exp2d_n(a, b, tau, out, ovf, N);
+        unsigned om = kh_valu_exp2d_16(a, b, tau, out16);
         for (unsigned i = 0; i < N; i++) {
             int o1 = -1;
             kh_e8 want = kh_valu_exp2d(a[i], b[i], tau, &o1);
@@ -433,6 +472,11 @@ static void valu_exp2d_batch_equals_single_lanes(void)
                 bad++;
                 kh_test_fail(__FILE__, __LINE__, "a 0x%06x b 0x%06x tau %u: 0x%06x ovf %d, single lane 0x%06x ovf %d",
                              a[i], b[i], tau, out[i], ovf[i], want, o1);
+            }
+            if (out16[i] != want || (int)((om >> i) & 1) != o1) {
+                bad++;
+                kh_test_fail(__FILE__, __LINE__, "a 0x%06x b 0x%06x tau %u: exp2d_16 0x%06x ovf %u, single lane 0x%06x "
+                             "ovf %d", a[i], b[i], tau, out16[i], (om >> i) & 1, want, o1);
             }
         }
     }
@@ -467,6 +511,7 @@ int main(void)
     KH_RUN(valu_fma_matches_exact_reference);
     KH_RUN(valu_seeds_approximate_their_functions);
     KH_RUN(valu_batch_equals_single_lanes);
+    KH_RUN(valu_beat16_equals_single_lanes);
     KH_RUN(valu_exp2d_batch_equals_single_lanes);
     return kh_test_end("t_vnum_alu");
 }

@@ -57,10 +57,16 @@ kh_e8 kh_valu_exp2d(kh_e8 a, kh_e8 b, unsigned tau, int *ovf);
 /* n lanes of EXP2D: out[i] = kh_valu_exp2d(a[i], b[i], tau, &ovf[i]), the
  * same results, faster than n calls. */
 void kh_valu_exp2d_n(const kh_e8 *a, const kh_e8 *b, unsigned tau, kh_e8 *out, int *ovf, unsigned n);
+/* 16 lanes of EXP2D (a V2 beat), the sticky bits returned as a mask (bit i
+ * lane i) instead of one int a lane; the same results. */
+unsigned kh_valu_exp2d_16(const kh_e8 *a, const kh_e8 *b, unsigned tau, kh_e8 *out);
 /* n lanes of one op: out[i] = kh_valu(op, a[i], b[i], c[i], &pred[i], opts),
  * the same results, faster than n calls. out may be one of a, b, c; pred
  * must not overlap a, b, c or out (it is restrict inside). */
 void kh_valu_n(unsigned op, const kh_e8 *a, const kh_e8 *b, const kh_e8 *c, kh_e8 *out, int *pred, unsigned n,
                unsigned opts);
+/* 16 lanes of one op (a V2 beat): kh_valu_n's results, the compare bits
+ * returned as a mask (bit i lane i). */
+unsigned kh_valu_16(unsigned op, const kh_e8 *a, const kh_e8 *b, const kh_e8 *c, kh_e8 *out, unsigned opts);
 
 #endif

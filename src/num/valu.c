@@ -145,6 +145,11 @@ void kh_valu_n(unsigned op, const kh_e8 *a, const kh_e8 *b, const kh_e8 *c, kh_e
         for (unsigned i = 0; i < n; i++) out[i] = lane(op, a[i], b[i], c[i], &pred[i], opts);
         return;
     }
+    unsigned pm;
+    if (n == 16 && kh_valu_alu16_x86(op, a, b, c, out, &pm)) { /* one beat of a 16-lane core */
+        for (unsigned i = 0; i < 16; i++) pred[i] = (int)((pm >> i) & 1);
+        return;
+    }
     /* The scratch is not zeroed: chunk writes lanes 0..n-1 of it before it
      * reads them and reads no other (zeroing it was 1.5 % of bench (6)) */
     if (n <= 16) { /* one beat of a vector core: a small scratch */
@@ -155,4 +160,14 @@ void kh_valu_n(unsigned op, const kh_e8 *a, const kh_e8 *b, const kh_e8 *c, kh_e
     kh_e8 va[CHUNK], vb[CHUNK], vc[CHUNK];
     for (unsigned i = 0; i < n; i += CHUNK)
         chunk(op, a + i, b + i, c + i, out + i, pred + i, n - i < CHUNK ? n - i : CHUNK, va, vb, vc);
+}
+
+unsigned kh_valu_16(unsigned op, const kh_e8 *a, const kh_e8 *b, const kh_e8 *c, kh_e8 *out, unsigned opts)
+{
+    unsigned pm = 0;
+    if (!is_seed(op) && kh_valu_alu16_x86(op, a, b, c, out, &pm)) return pm;
+    int pred[16];
+    kh_valu_n(op, a, b, c, out, pred, 16, opts);
+    for (unsigned i = 0; i < 16; i++) pm |= (unsigned)(pred[i] & 1) << i;
+    return pm;
 }

@@ -127,3 +127,15 @@ void kh_valu_exp2d_n(const kh_e8 *a, const kh_e8 *b, unsigned tau, kh_e8 *out, i
     if (kh_valu_exp2d_n_x86(a, b, tau, out, ovf, n)) return;
     for (unsigned i = 0; i < n; i++) out[i] = kh_valu_exp2d(a[i], b[i], tau, &ovf[i]);
 }
+
+unsigned kh_valu_exp2d_16(const kh_e8 *a, const kh_e8 *b, unsigned tau, kh_e8 *out)
+{
+    unsigned o = 0;
+    if (kh_valu_exp2d16_x86(a, b, tau, out, &o)) return o;
+    for (unsigned i = 0; i < 16; i++) {
+        int ov;
+        out[i] = kh_valu_exp2d(a[i], b[i], tau, &ov);
+        o |= (unsigned)ov << i;
+    }
+    return o;
+}

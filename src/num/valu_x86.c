@@ -19,11 +19,11 @@ static inline T512 __m512i load8(const kh_e8 *p)
     return _mm512_cvtepu32_epi64(_mm256_loadu_si256((const __m256i *)(const void *)p));
 }
 
-static T512 void fma8(const kh_e8 *A, const kh_e8 *B, const kh_e8 *C, kh_e8 *out)
+/* fma8's steps on operands already in registers: its body, and alu16's. */
+static inline __attribute__((always_inline)) T512 __m512i fma8v(__m512i a, __m512i b, __m512i c)
 {
     const __m512i zero = _mm512_setzero_si512(), one = k64(1), ff = k64(255), f15 = k64(0x7FFF);
     const __m512i mask48 = k64((UINT64_C(1) << 48) - 1);
-    __m512i a = load8(A), b = load8(B), c = load8(C);
     __m512i sa = _mm512_and_si512(_mm512_srli_epi64(a, 23), one), sb = _mm512_and_si512(_mm512_srli_epi64(b, 23), one),
             sc = _mm512_and_si512(_mm512_srli_epi64(c, 23), one);
     __m512i ea = _mm512_and_si512(_mm512_srli_epi64(a, 15), ff), eb = _mm512_and_si512(_mm512_srli_epi64(b, 15), ff),
@@ -90,12 +90,78 @@ static T512 void fma8(const kh_e8 *A, const kh_e8 *B, const kh_e8 *C, kh_e8 *out
     r = _mm512_mask_mov_epi64(r, mag0, zero_val);
     r = _mm512_mask_mov_epi64(r, ret_inf, inf_val);
     r = _mm512_mask_mov_epi64(r, ret_nan, k64(KH_E8_QNAN));
-    _mm256_storeu_si256((__m256i *)(void *)out, _mm512_cvtepi64_epi32(r));
+    return r;
+}
+
+static T512 void fma8(const kh_e8 *A, const kh_e8 *B, const kh_e8 *C, kh_e8 *out)
+{
+    _mm256_storeu_si256((__m256i *)(void *)out, _mm512_cvtepi64_epi32(fma8v(load8(A), load8(B), load8(C))));
+}
+
+/* One beat of a 16-lane core for MOV to FNMA (a sign flip or a constant
+ * for valu.c's operand substitution, no compare): the substitution on the
+ * vectors, then fma8's steps on both halves, in one call. */
+static T512 void alu16(unsigned op, const kh_e8 *A, const kh_e8 *B, const kh_e8 *C, kh_e8 *out)
+{
+    const __m512i m24 = k64(0xFFFFFFu), sgn = k64(1u << 23), one = k64(KH_E8_ONE), zero = _mm512_setzero_si512();
+    for (unsigned h = 0; h < 16; h += 8) {
+        __m512i a = _mm512_and_si512(load8(A + h), m24), b = _mm512_and_si512(load8(B + h), m24),
+                c = _mm512_and_si512(load8(C + h), m24);
+        __m512i va = a, vb = one, vc = zero; /* MOV */
+        switch (op) {
+        case KH_VALU_NEG: va = _mm512_xor_si512(a, sgn); break;
+        case KH_VALU_ABS: va = _mm512_andnot_si512(sgn, a); break;
+        case KH_VALU_ADD: vc = c; break;
+        case KH_VALU_SUB: vc = _mm512_xor_si512(c, sgn); break;
+        case KH_VALU_MUL: vb = b; break;
+        case KH_VALU_FMA: vb = b, vc = c; break;
+        case KH_VALU_FNMA: va = _mm512_xor_si512(a, sgn), vb = b, vc = c; break;
+        default: break;
+        }
+        _mm256_storeu_si256((__m256i *)(void *)(out + h), _mm512_cvtepi64_epi32(fma8v(va, vb, vc)));
+    }
+}
+
+/* alu16 for MAX to CMPEQ: valu.c's compare (numerics §9.1) on the vectors,
+ * then the substitution it selects. Returns the compare bits. */
+static T512 unsigned alu16_cmp(unsigned op, const kh_e8 *A, const kh_e8 *B, const kh_e8 *C, kh_e8 *out)
+{
+    const __m512i m24 = k64(0xFFFFFFu), sgn = k64(1u << 23), one = k64(KH_E8_ONE), zero = _mm512_setzero_si512();
+    const __m512i mag = k64(0x7FFFFFu), ff = k64(255);
+    unsigned pbits = 0;
+    for (unsigned h = 0; h < 16; h += 8) {
+        __m512i a = _mm512_and_si512(load8(A + h), m24), b = _mm512_and_si512(load8(B + h), m24),
+                c = _mm512_and_si512(load8(C + h), m24);
+        __m512i ma = _mm512_and_si512(a, mag), mb = _mm512_and_si512(b, mag);
+        __mmask8 sa = _mm512_test_epi64_mask(a, sgn), sb = _mm512_test_epi64_mask(b, sgn);
+        __mmask8 nan = (_mm512_cmpeq_epi64_mask(_mm512_and_si512(_mm512_srli_epi64(a, 15), ff), ff) &
+                        _mm512_test_epi64_mask(a, k64(0x7FFF))) |
+                       (_mm512_cmpeq_epi64_mask(_mm512_and_si512(_mm512_srli_epi64(b, 15), ff), ff) &
+                        _mm512_test_epi64_mask(b, k64(0x7FFF)));
+        __mmask8 e = (_mm512_cmpeq_epi64_mask(ma, zero) & _mm512_cmpeq_epi64_mask(mb, zero)) |
+                     (_mm512_cmpeq_epi64_mask(ma, mb) & (__mmask8)~(sa ^ sb));
+        __mmask8 sd = sa ^ sb, ord = (__mmask8)~(nan | e);
+        __mmask8 lt = ord & ((sd & sa) | ((__mmask8)~sd & (_mm512_cmplt_epu64_mask(ma, mb) ^ sa)));
+        __mmask8 gt = ord & (__mmask8)~lt, eq = e & (__mmask8)~nan, p = 0;
+        __m512i va;
+        switch (op) {
+        case KH_VALU_MAX: va = _mm512_mask_blend_epi64(lt, a, b); break;
+        case KH_VALU_MIN: va = _mm512_mask_blend_epi64(gt, a, b); break;
+        case KH_VALU_SEL: va = _mm512_mask_blend_epi64(_mm512_test_epi64_mask(c, mag), b, a); break;
+        default:
+            p = op == KH_VALU_CMPLT ? lt : op == KH_VALU_CMPGT ? gt : eq;
+            va = _mm512_maskz_mov_epi64(p, one);
+            break;
+        }
+        pbits |= (unsigned)p << h;
+        _mm256_storeu_si256((__m256i *)(void *)(out + h), _mm512_cvtepi64_epi32(fma8v(va, one, zero)));
+    }
+    return pbits;
 }
 
 /* kh_valu_exp2d on eight lanes with AVX-512: exp2d_avx2 below step for
  * step, each vector mask a lane mask, the leading one by vplzcntq. */
-static T512 void exp2d8(const kh_e8 *A, const kh_e8 *B, unsigned tau, kh_e8 *out, int *ovf)
+static T512 unsigned exp2d8(const kh_e8 *A, const kh_e8 *B, unsigned tau, kh_e8 *out) /* returns the sticky bits */
 {
     const __m512i zero = _mm512_setzero_si512(), one = k64(1), ff = k64(255), f15 = k64(0x7FFF);
     __m512i a = load8(A), b = load8(B);
@@ -168,8 +234,8 @@ static T512 void exp2d8(const kh_e8 *A, const kh_e8 *B, unsigned tau, kh_e8 *out
     __m512i er = _mm512_and_si512(_mm512_srli_epi64(res, 15), ff);
     __mmask8 o = _mm512_cmpeq_epi64_mask(er, ff) |
                  (_mm512_test_epi64_mask(er, er) & _mm512_cmpgt_epi64_mask(er, k64(126u + tau)));
-    for (unsigned j = 0; j < 8; j++) ovf[j] = (int)((o >> j) & 1);
     _mm256_storeu_si256((__m256i *)(void *)out, _mm512_cvtepi64_epi32(res));
+    return o;
 }
 
 #define T256 __attribute__((target("avx2")))
@@ -187,11 +253,12 @@ static inline T256 __m256i is0(__m256i x) { return _mm256_cmpeq_epi64(x, _mm256_
 static inline T256 __m256i flip(__m256i m) { return _mm256_xor_si256(m, _mm256_set1_epi64x(-1)); }
 
 /* fma8 on four lanes with AVX2: the same steps, each mask a vector of all-ones lanes */
-static T256 void fma_avx2(const kh_e8 *A, const kh_e8 *B, const kh_e8 *C, kh_e8 *out)
+/* fma_avx2's steps on operands in registers, the 32-bit results in the low
+ * half: its body, and alu16_avx2's. */
+static inline __attribute__((always_inline)) T256 __m128i fma4v(__m256i a, __m256i b, __m256i c)
 {
     const __m256i zero = _mm256_setzero_si256(), one = q64(1), ff = q64(255), f15 = q64(0x7FFF);
     const __m256i mask48 = q64((UINT64_C(1) << 48) - 1);
-    __m256i a = load4(A), b = load4(B), c = load4(C);
     __m256i sa = _mm256_and_si256(_mm256_srli_epi64(a, 23), one), sb = _mm256_and_si256(_mm256_srli_epi64(b, 23), one),
             sc = _mm256_and_si256(_mm256_srli_epi64(c, 23), one);
     __m256i ea = _mm256_and_si256(_mm256_srli_epi64(a, 15), ff), eb = _mm256_and_si256(_mm256_srli_epi64(b, 15), ff),
@@ -262,15 +329,75 @@ static T256 void fma_avx2(const kh_e8 *A, const kh_e8 *B, const kh_e8 *C, kh_e8 
     r = pick(ret_inf, r, inf_val);
     r = pick(ret_nan, r, q64(KH_E8_QNAN));
     __m256i packed = _mm256_permutevar8x32_epi32(r, _mm256_setr_epi32(0, 2, 4, 6, 0, 2, 4, 6));
-    _mm_storeu_si128((__m128i *)(void *)out, _mm256_castsi256_si128(packed));
+    return _mm256_castsi256_si128(packed);
 }
 
-/* kh_valu_exp2d on four lanes with AVX2: floor(b), then seed (valu_seed.c)
- * for EXP2 and kh_valu_round_pack, step by step. EXP2's coefficients are
- * all non-negative (valu_tables.c), so every floor shift of the quadratic
- * is a logical one and its result is its own magnitude; the 25-bit
- * argument's floor by 2^17 is its top 8 bits less 256 when it is negative. */
-static T256 void exp2d_avx2(const kh_e8 *A, const kh_e8 *B, unsigned tau, kh_e8 *out, int *ovf)
+static T256 void fma_avx2(const kh_e8 *A, const kh_e8 *B, const kh_e8 *C, kh_e8 *out)
+{
+    _mm_storeu_si128((__m128i *)(void *)out, fma4v(load4(A), load4(B), load4(C)));
+}
+
+/* alu16 with AVX2: the same substitution, fma_avx2's steps on four quarters. */
+static T256 void alu16_avx2(unsigned op, const kh_e8 *A, const kh_e8 *B, const kh_e8 *C, kh_e8 *out)
+{
+    const __m256i m24 = q64(0xFFFFFFu), sgn = q64(1u << 23), one = q64(KH_E8_ONE), zero = _mm256_setzero_si256();
+    for (unsigned h = 0; h < 16; h += 4) {
+        __m256i a = _mm256_and_si256(load4(A + h), m24), b = _mm256_and_si256(load4(B + h), m24),
+                c = _mm256_and_si256(load4(C + h), m24);
+        __m256i va = a, vb = one, vc = zero; /* MOV */
+        switch (op) {
+        case KH_VALU_NEG: va = _mm256_xor_si256(a, sgn); break;
+        case KH_VALU_ABS: va = _mm256_andnot_si256(sgn, a); break;
+        case KH_VALU_ADD: vc = c; break;
+        case KH_VALU_SUB: vc = _mm256_xor_si256(c, sgn); break;
+        case KH_VALU_MUL: vb = b; break;
+        case KH_VALU_FMA: vb = b, vc = c; break;
+        case KH_VALU_FNMA: va = _mm256_xor_si256(a, sgn), vb = b, vc = c; break;
+        default: break;
+        }
+        _mm_storeu_si128((__m128i *)(void *)(out + h), fma4v(va, vb, vc));
+    }
+}
+
+/* alu16_cmp with AVX2, each mask a vector of all-ones lanes. */
+static T256 unsigned alu16_cmp_avx2(unsigned op, const kh_e8 *A, const kh_e8 *B, const kh_e8 *C, kh_e8 *out)
+{
+    const __m256i m24 = q64(0xFFFFFFu), sgn = q64(1u << 23), one = q64(KH_E8_ONE), zero = _mm256_setzero_si256();
+    const __m256i mag = q64(0x7FFFFFu), ff = q64(255), f15 = q64(0x7FFF);
+    unsigned pbits = 0;
+    for (unsigned h = 0; h < 16; h += 4) {
+        __m256i a = _mm256_and_si256(load4(A + h), m24), b = _mm256_and_si256(load4(B + h), m24),
+                c = _mm256_and_si256(load4(C + h), m24);
+        __m256i ma = _mm256_and_si256(a, mag), mb = _mm256_and_si256(b, mag);
+        __m256i sa = flip(is0(_mm256_and_si256(a, sgn))), sb = flip(is0(_mm256_and_si256(b, sgn)));
+        __m256i nan = _mm256_or_si256(
+            _mm256_andnot_si256(is0(_mm256_and_si256(a, f15)),
+                                _mm256_cmpeq_epi64(_mm256_and_si256(_mm256_srli_epi64(a, 15), ff), ff)),
+            _mm256_andnot_si256(is0(_mm256_and_si256(b, f15)),
+                                _mm256_cmpeq_epi64(_mm256_and_si256(_mm256_srli_epi64(b, 15), ff), ff)));
+        __m256i sd = _mm256_xor_si256(sa, sb);
+        __m256i e = _mm256_or_si256(_mm256_and_si256(is0(ma), is0(mb)),
+                                    _mm256_andnot_si256(sd, _mm256_cmpeq_epi64(ma, mb)));
+        __m256i ord = flip(_mm256_or_si256(nan, e));
+        __m256i l_same = _mm256_xor_si256(_mm256_cmpgt_epi64(mb, ma), sa);
+        __m256i lt = _mm256_and_si256(ord, _mm256_or_si256(_mm256_and_si256(sd, sa), _mm256_andnot_si256(sd, l_same)));
+        __m256i gt = _mm256_andnot_si256(lt, ord), eq = _mm256_andnot_si256(nan, e), p = zero, va;
+        switch (op) {
+        case KH_VALU_MAX: va = pick(lt, a, b); break;
+        case KH_VALU_MIN: va = pick(gt, a, b); break;
+        case KH_VALU_SEL: va = pick(is0(_mm256_and_si256(c, mag)), a, b); break;
+        default:
+            p = op == KH_VALU_CMPLT ? lt : op == KH_VALU_CMPGT ? gt : eq;
+            va = _mm256_and_si256(p, one);
+            break;
+        }
+        pbits |= (unsigned)_mm256_movemask_pd(_mm256_castsi256_pd(p)) << h;
+        _mm_storeu_si128((__m128i *)(void *)(out + h), fma4v(va, one, zero));
+    }
+    return pbits;
+}
+
+static T256 unsigned exp2d_avx2(const kh_e8 *A, const kh_e8 *B, unsigned tau, kh_e8 *out) /* as exp2d8 */
 {
     const __m256i zero = _mm256_setzero_si256(), one = q64(1), ff = q64(255), f15 = q64(0x7FFF);
     __m256i a = load4(A), b = load4(B);
@@ -340,21 +467,59 @@ static T256 void exp2d_avx2(const kh_e8 *A, const kh_e8 *B, unsigned tau, kh_e8 
     __m256i o = _mm256_or_si256(_mm256_cmpeq_epi64(er, ff),
                                 _mm256_andnot_si256(is0(er), _mm256_cmpgt_epi64(er, q64(126u + tau))));
     unsigned om = (unsigned)_mm256_movemask_pd(_mm256_castsi256_pd(o));
-    for (unsigned j = 0; j < 4; j++) ovf[j] = (int)((om >> j) & 1);
     __m256i packed = _mm256_permutevar8x32_epi32(res, _mm256_setr_epi32(0, 2, 4, 6, 0, 2, 4, 6));
     _mm_storeu_si128((__m128i *)(void *)out, _mm256_castsi256_si128(packed));
+    return om;
+}
+
+/* a step's sticky bits into ovf[0..step) */
+static void ovf_ints(unsigned o, int *ovf, unsigned step)
+{
+    for (unsigned j = 0; j < step; j++) ovf[j] = (int)((o >> j) & 1);
 }
 
 int kh_valu_exp2d_n_x86(const kh_e8 *a, const kh_e8 *b, unsigned tau, kh_e8 *out, int *ovf, unsigned n)
 {
     unsigned i = 0;
     if (kh_simd_allows(KH_SIMD_AVX512) && __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512cd"))
-        for (; i + 8 <= n; i += 8) exp2d8(a + i, b + i, tau, out + i, ovf + i);
+        for (; i + 8 <= n; i += 8) ovf_ints(exp2d8(a + i, b + i, tau, out + i), ovf + i, 8);
     else if (kh_simd_allows(KH_SIMD_AVX2) && __builtin_cpu_supports("avx2"))
-        for (; i + 4 <= n; i += 4) exp2d_avx2(a + i, b + i, tau, out + i, ovf + i);
+        for (; i + 4 <= n; i += 4) ovf_ints(exp2d_avx2(a + i, b + i, tau, out + i), ovf + i, 4);
     else
         return 0;
     for (; i < n; i++) out[i] = kh_valu_exp2d(a[i], b[i], tau, &ovf[i]);
+    return 1;
+}
+
+int kh_valu_exp2d16_x86(const kh_e8 *a, const kh_e8 *b, unsigned tau, kh_e8 *out, unsigned *ovf)
+{
+    if (kh_simd_allows(KH_SIMD_AVX512) && __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512cd")) {
+        unsigned lo = exp2d8(a, b, tau, out);
+        *ovf = lo | exp2d8(a + 8, b + 8, tau, out + 8) << 8;
+        return 1;
+    }
+    if (kh_simd_allows(KH_SIMD_AVX2) && __builtin_cpu_supports("avx2")) {
+        unsigned o = 0;
+        for (unsigned i = 0; i < 16; i += 4) o |= exp2d_avx2(a + i, b + i, tau, out + i) << i;
+        *ovf = o;
+        return 1;
+    }
+    return 0;
+}
+
+int kh_valu_alu16_x86(unsigned op, const kh_e8 *a, const kh_e8 *b, const kh_e8 *c, kh_e8 *out, unsigned *pred)
+{
+    if (op > KH_VALU_CMPEQ) return 0;
+    int cmp = op >= KH_VALU_MAX; /* the compare's arms in functions of their own: MOV to FNMA never pay for them */
+    if (kh_simd_allows(KH_SIMD_AVX512) && __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512cd")) {
+        if (cmp) *pred = alu16_cmp(op, a, b, c, out);
+        else *pred = 0, alu16(op, a, b, c, out);
+    } else if (kh_simd_allows(KH_SIMD_AVX2) && __builtin_cpu_supports("avx2")) {
+        if (cmp) *pred = alu16_cmp_avx2(op, a, b, c, out);
+        else *pred = 0, alu16_avx2(op, a, b, c, out);
+    } else {
+        return 0;
+    }
     return 1;
 }
 
@@ -372,6 +537,11 @@ int kh_valu_fma_n_x86(const kh_e8 *va, const kh_e8 *vb, const kh_e8 *vc, kh_e8 *
     return 1;
 }
 #else
+int kh_valu_alu16_x86(unsigned op, const kh_e8 *a, const kh_e8 *b, const kh_e8 *c, kh_e8 *out, unsigned *pred)
+{
+    (void)op, (void)a, (void)b, (void)c, (void)out, (void)pred;
+    return 0;
+}
 int kh_valu_fma_n_x86(const kh_e8 *va, const kh_e8 *vb, const kh_e8 *vc, kh_e8 *out, unsigned n)
 {
     (void)va, (void)vb, (void)vc, (void)out, (void)n;
@@ -380,6 +550,11 @@ int kh_valu_fma_n_x86(const kh_e8 *va, const kh_e8 *vb, const kh_e8 *vc, kh_e8 *
 int kh_valu_exp2d_n_x86(const kh_e8 *a, const kh_e8 *b, unsigned tau, kh_e8 *out, int *ovf, unsigned n)
 {
     (void)a, (void)b, (void)tau, (void)out, (void)ovf, (void)n;
+    return 0;
+}
+int kh_valu_exp2d16_x86(const kh_e8 *a, const kh_e8 *b, unsigned tau, kh_e8 *out, unsigned *ovf)
+{
+    (void)a, (void)b, (void)tau, (void)out, (void)ovf;
     return 0;
 }
 #endif

@@ -60,9 +60,15 @@ kh_e8 kh_valu_fma(kh_e8 va, kh_e8 vb, kh_e8 vc);
 /* out[i] = kh_valu_fma(va[i], vb[i], vc[i]) with AVX-512 or AVX2 (valu_x86.c); 0 if
  * this CPU lacks it (nothing written), 1 done. */
 int kh_valu_fma_n_x86(const kh_e8 *va, const kh_e8 *vb, const kh_e8 *vc, kh_e8 *out, unsigned n);
+/* kh_valu_16 for MOV to CMPEQ with AVX-512 or AVX2 (valu_x86.c), the
+ * compare bits into *pred; 0 if this CPU lacks both or another op (nothing
+ * written), 1 done. */
+int kh_valu_alu16_x86(unsigned op, const kh_e8 *a, const kh_e8 *b, const kh_e8 *c, kh_e8 *out, unsigned *pred);
 /* out[i] = kh_valu_exp2d(a[i], b[i], tau, &ovf[i]) with AVX2 (valu_x86.c);
  * 0 if this CPU lacks it (nothing written), 1 done. */
 int kh_valu_exp2d_n_x86(const kh_e8 *a, const kh_e8 *b, unsigned tau, kh_e8 *out, int *ovf, unsigned n);
+/* kh_valu_exp2d_16 with AVX-512 or AVX2 (valu_x86.c); 0 if this CPU lacks both. */
+int kh_valu_exp2d16_x86(const kh_e8 *a, const kh_e8 *b, unsigned tau, kh_e8 *out, unsigned *ovf);
 
 /* EXP2 / LOG2 / INV / RSQRT of a (numerics §9.4); op is the ALU number. */
 kh_e8 kh_valu_seed(unsigned op, kh_e8 a, unsigned opts);

@@ -48,12 +48,15 @@ void kh_v2_core_reset(v2_core *c)
     c->d_old = 0;
 }
 
-/* Every engine empty (the RTL's all_idle, which VHALT waits for). */
+/* Every engine empty (the RTL's all_idle, which VHALT waits for). The
+ * terms most often false on a busy core first (the lanes' pipe holds a
+ * beat in three busy edges of four, the math engine runs in one of two),
+ * so the chain mostly stops at its first or second test. */
 static int all_idle(const v2_core *c, int pipe_empty, int mx_busy)
 {
-    return c->mq.count == 0 && !c->uq[0].count && !c->uq[1].count && !c->pq[0].count && !c->pq[1].count &&
-           !c->fq.count && !c->dq.count && !c->m_act && !c->u_act && !c->p_act && c->f_st == V2_E_IDLE &&
-           c->d_st == V2_E_IDLE && pipe_empty && !c->uf_count && !c->pf_count && c->u_occ == 0 && c->p_occ == 0 &&
+    return pipe_empty && !c->m_act && c->mq.count == 0 && !c->u_act && !c->p_act && c->f_st == V2_E_IDLE &&
+           c->d_st == V2_E_IDLE && !c->uq[0].count && !c->uq[1].count && !c->pq[0].count && !c->pq[1].count &&
+           !c->fq.count && !c->dq.count && !c->uf_count && !c->pf_count && c->u_occ == 0 && c->p_occ == 0 &&
            !kh_v2_gt4_busy(&c->ugt) && !kh_v2_gt4_busy(&c->pgt) && !mx_busy && c->fill_out == 0 &&
            !c->wr_req_valid && !c->ft_count && !c->ln.iss.v;
 }
@@ -158,7 +161,10 @@ static unsigned imem_addr(const v2_core *c, const v2_in *in)
     return (unsigned)(((in->ld_data >> 32) & 1) << 9 | (in->ld_addr & 511)) & c->pcw_mask;
 }
 
-void kh_v2_core_cycle(v2_core *c, const v2_in *in)
+/* flatten: every engine's wires and edge (each called once a clock, from
+ * other files) inlined here, which LTO alone leaves as calls: no call and
+ * spill per engine per edge, and the wires stay in registers. */
+__attribute__((flatten)) void kh_v2_core_cycle(v2_core *c, const v2_in *in)
 {
     int load_only = !c->run && (!in->ld_en || in->ld_kind || imem_addr(c, in) != (in->start_pc & c->pcw_mask));
     if (load_only && !in->start && !in->rr_valid && !in->cd_valid && !in->cd_fault && !c->srst &&

@@ -95,9 +95,7 @@ static void alu_stage(v2_core *c, alu_out *m)
     }
     unsigned pbits = 0, obits = 0;
     if (q->op == 20 && c->cfg.has_expd) {
-        int ov[V2_LANES];
-        kh_valu_exp2d_n(a, b, c->cfg.tau, m->out, ov, V2_LANES);
-        for (unsigned j = 0; j < V2_LANES; j++) obits |= (unsigned)ov[j] << j;
+        obits = kh_valu_exp2d_16(a, b, c->cfg.tau, m->out);
     } else if (q->op == 20) {
         for (unsigned j = 0; j < V2_LANES; j++) {
             int ov;
@@ -105,9 +103,8 @@ static void alu_stage(v2_core *c, alu_out *m)
             obits |= (unsigned)ov << j;
         }
     } else {
-        kh_valu_n(q->op, a, b, cc, m->out, pred, V2_LANES, 0);
-        if (q->cmp)
-            for (unsigned j = 0; j < V2_LANES; j++) pbits |= (unsigned)(pred[j] & 1) << j;
+        unsigned pb = kh_valu_16(q->op, a, b, cc, m->out, 0);
+        if (q->cmp) pbits = pb;
     }
     m->pred = (uint16_t)pbits;
     m->ovf = (uint16_t)obits;
