@@ -294,6 +294,13 @@ static int gather(void *ctx, const kh_sync_rec *mine, unsigned n, kh_sync_rec **
         off[r] = (int)total;
         total += (size_t)cnt[r];
     }
+    if (!total) { /* nobody has a record (a session's error check after each command): one collective, not two */
+        free(buf);
+        free(cnt);
+        free(off);
+        if (!(*all = calloc(1, sizeof **all))) MPI_Abort(d->comm, 1); /* as below: an empty list, not NULL */
+        return 0;
+    }
     uint8_t *every = malloc(total ? total : 1);
     if (!every) MPI_Abort(d->comm, 1);
     MPI_Allgatherv(buf, me, MPI_BYTE, every, cnt, off, MPI_BYTE, d->comm);
