@@ -49,10 +49,10 @@ static unsigned elem_mesh(uint64_t daddr)
     return in_mesh((int64_t)daddr, mesh) && in_mesh((int64_t)daddr + TAIL, mesh) ? mesh : KH_MV_NO_MESH;
 }
 
-/* At every push, so that an agreement reads the ring's meshes in O(1):
- * the newest elems_run pushes all lie in elems_mesh (pops take the
- * oldest, so the ring's elements are all in it while elems_run >= its
- * count). */
+/* At every push while tracked, so that an agreement reads the ring's
+ * meshes in O(1): the newest elems_run pushes all lie in elems_mesh (pops
+ * take the oldest, so the ring's elements are all in it while elems_run
+ * >= its count). */
 void kh_mover_elem_pushed(kh_mover *m, uint64_t daddr)
 {
     unsigned mesh = elem_mesh(daddr);
@@ -64,9 +64,11 @@ void kh_mover_elem_pushed(kh_mover *m, uint64_t daddr)
     }
 }
 
-/* The run made again from the ring's elements (a restored checkpoint). */
+/* The run made again from the ring's elements (the first reading, a
+ * restored checkpoint); kept from here on. */
 void kh_mover_elems_recount(kh_mover *m)
 {
+    m->elems_tracked = 1;
     m->elems_run = 0;
     for (size_t i = 0; i < kh_ring_count(&m->elems); i++)
         kh_mover_elem_pushed(m, ((const mv_elem *)kh_ring_at(&m->elems, i))->daddr);
@@ -86,8 +88,12 @@ int kh_mover_stays_local(const kh_mover *m, unsigned mesh)
     kh_addr_set_mesh(&step, 1); /* the span of one mesh value: a wider range could pass through another */
     if (hi - lo >= (int64_t)step || !in_mesh(lo, mesh) || !in_mesh(hi, mesh)) return 0;
     /* elements produced before a register write changed the walk: each
-     * lies in `mesh` whole (elem_mesh) */
-    if (kh_ring_count(&m->elems) && (m->elems_mesh != mesh || m->elems_run < kh_ring_count(&m->elems))) return 0;
+     * lies in `mesh` whole (elem_mesh; the caller tracks them first,
+     * kh_node_busy_stays_local, else the ring is walked) */
+    size_t n = kh_ring_count(&m->elems);
+    if (n && m->elems_tracked && (m->elems_mesh != mesh || m->elems_run < n)) return 0;
+    for (size_t i = 0; n && !m->elems_tracked && i < n; i++)
+        if (elem_mesh(((const mv_elem *)kh_ring_at(&m->elems, i))->daddr) != mesh) return 0;
     if (m->xbusy && (!in_mesh((int64_t)m->xdst, mesh) || !in_mesh((int64_t)m->xdst + tail, mesh))) return 0;
     /* an XFORM entry's remaining beats go to the D_k taken at its first,
      * whatever the walk's registers say since */
