@@ -82,10 +82,70 @@ static void an_xform_entry_under_way_counts_its_destination(void)
     free(m);
 }
 
+/* Elements produced before a register write moved the walk go on to their
+ * own addresses: each must lie in the mesh whole, with an XFORM entry's
+ * widest output (xout: 4 words of 32 bytes) from its address on. Once
+ * tracked (the first reading under MPI), the reading keeps a count at each
+ * push, as the producer does, and never walks the ring; untracked (one
+ * process) it walks it; pops take the oldest. Both must answer alike. */
+static void push(kh_mover *m, uint64_t daddr)
+{
+    mv_elem e = {.kind = EK_FILL, .daddr = daddr};
+    CHECK(kh_ring_push(&m->elems, &e) == 0);
+    if (m->elems_tracked) kh_mover_elem_pushed(m, daddr);
+}
+
+static void produced_elements(int tracked)
+{
+    kh_mover *m = running_in_mesh_1();
+    CHECK(m != NULL);
+    if (!m) return;
+    kh_ring_init(&m->elems, sizeof(mv_elem));
+    uint64_t in1 = mesh_step() + 0x1000, in2 = 2 * mesh_step() + 0x1000;
+    push(m, in1);
+    if (tracked) kh_mover_elems_recount(m); /* tracking starts with one element queued */
+    push(m, in2);        /* from before a write moved the walk into mesh 1 */
+    push(m, in1);
+    push(m, in1 + 32);
+    CHECK(!kh_mover_stays_local(m, 1));
+    kh_ring_pop(&m->elems);
+    CHECK(!kh_mover_stays_local(m, 1)); /* mesh 2's element is still queued */
+    kh_ring_pop(&m->elems);
+    CHECK(kh_mover_stays_local(m, 1));  /* the two left are mesh 1's */
+    CHECK(!kh_mover_stays_local(m, 2));
+    push(m, 2 * mesh_step() - 32); /* an entry's second output word would be mesh 2's first */
+    CHECK(!kh_mover_stays_local(m, 1));
+    kh_ring_pop(&m->elems);
+    kh_ring_pop(&m->elems);
+    kh_ring_pop(&m->elems);
+    push(m, 2 * mesh_step() - 1024); /* every output word in mesh 1 */
+    CHECK(kh_mover_stays_local(m, 1));
+    CHECK(m->elems_tracked == tracked); /* the reading itself starts nothing */
+    if (tracked) { /* a restored checkpoint counts its ring again */
+        m->elems_mesh = 0;
+        m->elems_run = 0;
+        kh_mover_elems_recount(m);
+        CHECK(kh_mover_stays_local(m, 1));
+        push(m, in2);
+        m->elems_run = 0;
+        kh_mover_elems_recount(m);
+        CHECK(!kh_mover_stays_local(m, 1));
+    }
+    kh_ring_free(&m->elems);
+    free(m);
+}
+
+static void produced_elements_count_their_own_addresses(void)
+{
+    produced_elements(1);
+    produced_elements(0);
+}
+
 int main(void)
 {
     KH_RUN(a_walk_inside_its_mesh_stays);
     KH_RUN(a_count_shrunk_under_the_walker_counts_its_position);
     KH_RUN(an_xform_entry_under_way_counts_its_destination);
+    KH_RUN(produced_elements_count_their_own_addresses);
     return kh_test_end("t_mover_reach");
 }

@@ -14,11 +14,16 @@
 # the run by KOHAKU_MPI_COUNTS) and the ratios one/two (> 1: 2 ranks
 # faster), then the 2-rank run's agreements by cause, per-rank CPU and
 # blocked time, and a projection for 4 ranks on 4 cores from those costs.
-# Env: BUILD (build), MPI_BUILD (build-mpi), N (3), R (400), TMPDIR.
+# Env: BUILD (build), MPI_BUILD (build-mpi), N (3), R (400), TMPDIR;
+# GEMM ("1536 512 512"), the GEMM's M N K: a longer run (e.g. "1536 2048
+# 512", four times the simulated GEMM phase) makes mpirun's start small
+# beside it; W ("gemm gemmq rounds"), the workloads to run.
 BUILD=${BUILD:-build}
 MPI_BUILD=${MPI_BUILD:-build-mpi}
 N=${N:-3}
 R=${R:-400}
+GEMM=${GEMM:-1536 512 512}
+W=${W:-gemm gemmq rounds}
 ONE="$BUILD/kohaku"
 MPIK="$MPI_BUILD/kohaku"
 HERE=$(cd "$(dirname "$0")" && pwd)
@@ -62,20 +67,25 @@ bench() {
         i=$((i + 1))
     done
 }
-bench gemm gemm 1536 512 512 --map "$tmp/gemm.machine"
-bench gemmq gemm 1536 512 512 --map "$tmp/gemm.machine" --quantise-wait quiet
-bench rounds run "$tmp/rounds.machine" "$tmp/rounds.session"
+for w in $W; do
+    case $w in
+    gemm) bench gemm gemm $GEMM --map "$tmp/gemm.machine" ;;
+    gemmq) bench gemmq gemm $GEMM --map "$tmp/gemm.machine" --quantise-wait quiet ;;
+    rounds) bench rounds run "$tmp/rounds.machine" "$tmp/rounds.session" ;;
+    *) echo "bench-mpi: no workload $w (gemm, gemmq, rounds)"; exit 1 ;;
+    esac
+done
 
-echo "bench-mpi: medians of $N, alternating; load $(cut -d' ' -f1-3 /proc/loadavg) on $(nproc) core(s)"
+echo "bench-mpi: medians of $N, alternating; load $(cut -d' ' -f1-3 /proc/loadavg) on $(nproc) core(s); gemm $GEMM, rounds R=$R"
 printf '%-8s %10s %10s %10s %9s | %10s %10s %9s\n' workload "one (s)" "1 rank" "2 ranks" one/two \
     "sim 1 rk" "sim 2 rk" "1rk/2rk"
-for w in gemm gemmq rounds; do
+for w in $W; do
     o=$(median < "$tmp/$w.one.wall"); a=$(median < "$tmp/$w.k1.wall"); b=$(median < "$tmp/$w.k2.wall")
     sa=$(median < "$tmp/$w.k1.sim"); sb=$(median < "$tmp/$w.k2.sim")
     printf '%-8s %10.3f %10.3f %10.3f %8.2fx | %10.3f %10.3f %8.2fx\n' $w "$o" "$a" "$b" \
         "$(echo "$o / $b" | bc -l)" "$sa" "$sb" "$(echo "$sa / $sb" | bc -l)"
 done
-for w in gemm gemmq rounds; do
+for w in $W; do
     echo "$w at 2 ranks (last run):"
     grep '^kohaku: mpi:' "$tmp/$w.k2.err" | sed 's/^kohaku: mpi: /  /'
     # 4 ranks on 4 cores: the one-rank simulation split four ways, plus

@@ -78,7 +78,15 @@ int kh_promise_meshes(kh_promise *p, kh_machine *m, unsigned lo, unsigned hi, kh
             const kh_comp *c = kh_sim_comp(sim, id);
             if (kh_node_busy_stays_local(node, c)) continue;
             if (!held) return 0;
-            kinds |= UINT32_C(1) << held_slot(held, c->name);
+            if (id >= p->nslots) {
+                uint8_t *v = realloc(p->slot, n);
+                if (!v) return -1;
+                memset(v + p->nslots, 0, n - p->nslots);
+                p->slot = v;
+                p->nslots = n;
+            }
+            if (!p->slot[id]) p->slot[id] = (uint8_t)(held_slot(held, c->name) + 1);
+            kinds |= UINT32_C(1) << (p->slot[id] - 1);
         }
     }
     if (kinds) {
@@ -92,6 +100,9 @@ int kh_promise_meshes(kh_promise *p, kh_machine *m, unsigned lo, unsigned hi, kh
 void kh_promise_free(kh_promise *p)
 {
     free(p->mask);
+    free(p->slot);
     p->mask = NULL;
+    p->slot = NULL;
     p->nwords = 0;
+    p->nslots = 0;
 }

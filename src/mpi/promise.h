@@ -9,6 +9,10 @@
 typedef struct kh_promise {
     uint64_t *mask; /* the kernel's pending components, one bit each */
     unsigned nwords;
+    /* held's entry of each component id + 1, 0 not yet looked up: a
+     * name's kind is parsed once, not at every agreement */
+    uint8_t *slot;
+    unsigned nslots;
 } kh_promise;
 
 /* The earliest cycle (>= now) at which anything of meshes [lo, hi) could

@@ -349,7 +349,8 @@ static inline __attribute__((always_inline)) void run_cycle(kh_sim *sim, kh_cycl
             slot[w * KH_WHEEL] = 0;
             if (sim->own) { /* another process steps the rest; the shared ones every process */
                 bits &= w < sim->nown ? sim->own[w] : 0;
-                if (bits) sim->shared_steps += (uint64_t)__builtin_popcountll(bits & sim->own[sim->nown + w]);
+                uint64_t shared = bits ? bits & sim->own[sim->nown + w] : 0; /* most words have none: no popcount call */
+                if (shared) sim->shared_steps += (uint64_t)__builtin_popcountll(shared);
             }
             for (; bits; bits &= bits - 1) {
                 kh_comp *c = sim->comps[w * 64 + (unsigned)__builtin_ctzll(bits)];

@@ -12,6 +12,7 @@ int kh_node_busy_stays_local(kh_node *n, const kh_comp *c)
 {
     unsigned mesh;
     if (!n->ilink || !n->mover || !kh_ilink_settled_mesh(n->ilink, &mesh)) return 0;
+    if (!n->mover->elems_tracked) kh_mover_elems_recount(n->mover); /* from now on at each push */
     if (!kh_mover_stays_local(n->mover, mesh)) return 0;
     if (c == &n->mover->c) return 1;
     return c == (const kh_comp *)n->conv && kh_conv_serves_only(n->conv, &n->mover->c);

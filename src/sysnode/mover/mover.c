@@ -289,7 +289,7 @@ static void produce(kh_mover *m)
     } else {
         el.kind = EK_FILL;                 /* 7: source padding */
     }
-    kh_ring_push(&m->elems, &el);
+    if (!kh_ring_push(&m->elems, &el) && m->elems_tracked) kh_mover_elem_pushed(m, el.daddr);
     m->e++;
     m->progressed = 1;
     kh_walk_step(&m->dw);

@@ -108,6 +108,15 @@ struct kh_mover {
     unsigned prod_fault;         /* fault the producer met (6 or 7), raised at the end */
     kh_ring elems;               /* mv_elem, produced, not yet retired */
     unsigned elems_cap;
+    /* Lane promises (mover_reach.c) ask whether every element in elems
+     * writes inside one mesh at each agreement: once they have asked
+     * (elems_tracked; one process never does, and pays nothing), the
+     * newest elems_run elements pushed all write inside mesh elems_mesh
+     * (KH_MV_NO_MESH: not inside one), so the answer needs no walk over
+     * the ring. */
+    int elems_tracked;
+    unsigned elems_mesh;
+    uint64_t elems_run;
     /* read side */
     uint64_t rseq_next, arrived;
     int rb_open;
@@ -153,6 +162,12 @@ void kh_mover_set_status(kh_mover *m, kh_cycle now, int running, unsigned fault,
 
 /* mover.c */
 void kh_mover_go(kh_mover *m, kh_cycle now);
+
+/* mover_reach.c: a produced element joins elems (the run above, kept
+ * while elems_tracked); the run made again from the ring */
+#define KH_MV_NO_MESH 0xffffffffu
+void kh_mover_elem_pushed(kh_mover *m, uint64_t daddr);
+void kh_mover_elems_recount(kh_mover *m);
 
 /* mover_xform.c */
 void kh_mover_xform_produce(kh_mover *m, kh_cycle now);

@@ -51,7 +51,7 @@ void kh_mover_xform_produce(kh_mover *m, kh_cycle now)
     }
     mv_elem el = {.kind = EK_XBEAT, .daddr = m->pdst, .entry = k};
     kh_mover_read_elem(m, &el, s.addr);
-    kh_ring_push(&m->elems, &el);
+    if (!kh_ring_push(&m->elems, &el) && m->elems_tracked) kh_mover_elem_pushed(m, el.daddr);
     m->e++;
     m->progressed = 1;
     kh_walk_step(&m->sw);
