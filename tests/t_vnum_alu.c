@@ -424,17 +424,26 @@ static void valu_beat16_equals_single_lanes(void)
                 b[i] = (beat & 3) == 0 ? a[i] ^ (kh_e8)(edgy(&st, 0) & 0xFF800000u) : edgy(&st, a[i]);
                 c[i] = edgy(&st, a[i]);
             }
+            /* every other beat with the older rsqrt option, and the result
+             * written over a copy of a (v1 chains its stages that way) */
+            unsigned opts = beat & 1 ? KH_VALU_OLD_RSQRT_NEG_ZERO : 0;
+            kh_e8 over[16];
+            memcpy(over, a, sizeof over);
             for (unsigned i = 0; i < 16; i++) pred[i] = -1;
-            kh_valu_n(ops[oi], a, b, c, out, pred, 16, 0);
-            unsigned pm = kh_valu_16(ops[oi], a, b, c, out16, 0);
+            kh_valu_n(ops[oi], a, b, c, out, pred, 16, opts);
+            unsigned pm = kh_valu_16(ops[oi], a, b, c, out16, opts);
+            int pover[16];
+            kh_valu_n(ops[oi], over, b, c, over, pover, 16, opts);
             for (unsigned i = 0; i < 16; i++) {
                 int p1 = -1;
-                kh_e8 want = kh_valu(ops[oi], a[i], b[i], c[i], &p1, 0);
-                if (out[i] != want || pred[i] != p1 || out16[i] != want || (int)((pm >> i) & 1) != p1) {
+                kh_e8 want = kh_valu(ops[oi], a[i], b[i], c[i], &p1, opts);
+                if (out[i] != want || pred[i] != p1 || out16[i] != want || (int)((pm >> i) & 1) != p1 ||
+                    over[i] != want || pover[i] != p1) {
                     bad++;
                     kh_test_fail(__FILE__, __LINE__, "op %u lane %u: a 0x%06x b 0x%06x c 0x%06x: 0x%06x pred %d, "
-                                 "kh_valu_16 0x%06x pred %u, single lane 0x%06x pred %d", ops[oi], i, a[i], b[i],
-                                 c[i], out[i], pred[i], out16[i], (pm >> i) & 1, want, p1);
+                                 "kh_valu_16 0x%06x pred %u, over a 0x%06x pred %d, single lane 0x%06x pred %d",
+                                 ops[oi], i, a[i], b[i], c[i], out[i], pred[i], out16[i], (pm >> i) & 1, over[i],
+                                 pover[i], want, p1);
                 }
             }
         }

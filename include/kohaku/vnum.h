@@ -61,8 +61,9 @@ void kh_valu_exp2d_n(const kh_e8 *a, const kh_e8 *b, unsigned tau, kh_e8 *out, i
  * lane i) instead of one int a lane; the same results. */
 unsigned kh_valu_exp2d_16(const kh_e8 *a, const kh_e8 *b, unsigned tau, kh_e8 *out);
 /* n lanes of one op: out[i] = kh_valu(op, a[i], b[i], c[i], &pred[i], opts),
- * the same results, faster than n calls. out may be one of a, b, c; pred
- * must not overlap a, b, c or out (it is restrict inside). */
+ * the same results, faster than n calls. out may be one of a, b, c but
+ * must not otherwise overlap them; pred must not overlap a, b, c or out
+ * (it is restrict inside). */
 void kh_valu_n(unsigned op, const kh_e8 *a, const kh_e8 *b, const kh_e8 *c, kh_e8 *out, int *pred, unsigned n,
                unsigned opts);
 /* 16 lanes of one op (a V2 beat): kh_valu_n's results, the compare bits

@@ -148,7 +148,7 @@ static T512 unsigned alu16_cmp(unsigned op, const kh_e8 *A, const kh_e8 *B, cons
         case KH_VALU_MAX: va = _mm512_mask_blend_epi64(lt, a, b); break;
         case KH_VALU_MIN: va = _mm512_mask_blend_epi64(gt, a, b); break;
         case KH_VALU_SEL: va = _mm512_mask_blend_epi64(_mm512_test_epi64_mask(c, mag), b, a); break;
-        default:
+        default: /* CMPLT, CMPGT, CMPEQ: kh_valu_alu16_x86 sends no other op here */
             p = op == KH_VALU_CMPLT ? lt : op == KH_VALU_CMPGT ? gt : eq;
             va = _mm512_maskz_mov_epi64(p, one);
             break;
@@ -386,7 +386,7 @@ static T256 unsigned alu16_cmp_avx2(unsigned op, const kh_e8 *A, const kh_e8 *B,
         case KH_VALU_MAX: va = pick(lt, a, b); break;
         case KH_VALU_MIN: va = pick(gt, a, b); break;
         case KH_VALU_SEL: va = pick(is0(_mm256_and_si256(c, mag)), a, b); break;
-        default:
+        default: /* CMPLT, CMPGT, CMPEQ: kh_valu_alu16_x86 sends no other op here */
             p = op == KH_VALU_CMPLT ? lt : op == KH_VALU_CMPGT ? gt : eq;
             va = _mm256_and_si256(p, one);
             break;

@@ -64,7 +64,7 @@ int kh_valu_fma_n_x86(const kh_e8 *va, const kh_e8 *vb, const kh_e8 *vc, kh_e8 *
  * compare bits into *pred; 0 if this CPU lacks both or another op (nothing
  * written), 1 done. */
 int kh_valu_alu16_x86(unsigned op, const kh_e8 *a, const kh_e8 *b, const kh_e8 *c, kh_e8 *out, unsigned *pred);
-/* out[i] = kh_valu_exp2d(a[i], b[i], tau, &ovf[i]) with AVX2 (valu_x86.c);
+/* out[i] = kh_valu_exp2d(a[i], b[i], tau, &ovf[i]) with AVX-512 or AVX2 (valu_x86.c);
  * 0 if this CPU lacks it (nothing written), 1 done. */
 int kh_valu_exp2d_n_x86(const kh_e8 *a, const kh_e8 *b, unsigned tau, kh_e8 *out, int *ovf, unsigned n);
 /* kh_valu_exp2d_16 with AVX-512 or AVX2 (valu_x86.c); 0 if this CPU lacks both. */

@@ -246,7 +246,7 @@ static void posedge(bench *b, const kh_flit *agent)
     v2_frame_io io = {.recv_valid = recv_valid, .recv = recv_head, .inst_valid = inst_valid, .inst = inst_head,
                       .send_ready = send_ready};
     frame_io = io;
-frame: /* one call of the frame's edge: LTO inlines a function called once */
+frame: /* one call of the frame's edge: in b_vector2, its only caller, LTO inlines it */
     kh_v2_frame_cycle(fr, &frame_io);
 }
 
