@@ -315,6 +315,47 @@ static void idle_cycles_are_skipped(void)
     kh_sim_destroy(sim);
 }
 
+/* ---- what the kernel holds for whom, between runs (lane promises) ---- */
+static void noop_timer(kh_timer *t, kh_cycle now) { (void)t, (void)now; }
+
+static void pending_names_wakes_and_timers(void)
+{
+    kh_sim *sim = kh_sim_new(NULL);
+    sleeper *a = calloc(1, sizeof *a), *b = calloc(1, sizeof *b);
+    kh_sim_add(sim, &a->base, &sleeper_ops, "a");
+    kh_sim_add(sim, &b->base, &sleeper_ops, "b");
+    uint64_t ba = UINT64_C(1) << a->base.id, bb = UINT64_C(1) << b->base.id, mask = ~UINT64_C(0);
+    CHECK_EQ(kh_sim_pending(sim, &mask, 1), 0);
+    CHECK_EQ(mask, 0);
+    /* the wheel's last slot ahead, and a timer in another */
+    kh_comp_wake(&a->base, 63);
+    kh_timer t = {.fn = noop_timer};
+    kh_timer_arm(sim, &t, 5);
+    CHECK_EQ(kh_sim_pending(sim, &mask, 1), 1);
+    CHECK_EQ(mask, ba);
+    /* the timer has run; a's wake is still ahead, b's wraps the wheel */
+    kh_sim_run(sim, 10);
+    CHECK_EQ(kh_sim_pending(sim, &mask, 1), 0);
+    CHECK_EQ(mask, ba);
+    kh_comp_wake(&b->base, kh_sim_now(sim) + 63);
+    CHECK_EQ(kh_sim_pending(sim, &mask, 1), 0);
+    CHECK_EQ(mask, ba | bb);
+    /* a disarmed timer is nothing; a wake past the wheel (the heap) is */
+    kh_timer_arm(sim, &t, kh_sim_now(sim) + 3);
+    CHECK_EQ(kh_sim_pending(sim, &mask, 1), 1);
+    kh_timer_disarm(sim, &t);
+    CHECK_EQ(kh_sim_pending(sim, &mask, 1), 0);
+    kh_sim_run(sim, 100);
+    CHECK_EQ(kh_sim_pending(sim, &mask, 1), 0);
+    CHECK_EQ(mask, 0);
+    kh_comp_wake(&a->base, kh_sim_now(sim) + 100000);
+    CHECK_EQ(kh_sim_pending(sim, &mask, 1), 0);
+    CHECK_EQ(mask, ba);
+    CHECK_EQ(a->steps, 1);
+    CHECK_EQ(b->steps, 1);
+    kh_sim_destroy(sim);
+}
+
 /* ---- engines: the names, the fast flag, the settle at every run's end ---- */
 typedef struct settler {
     kh_comp base;
@@ -731,6 +772,7 @@ int main(void)
     KH_RUN(refusal_after_space_in_same_cycle_retries_next_cycle);
     KH_RUN(tied_off_link_drops);
     KH_RUN(idle_cycles_are_skipped);
+    KH_RUN(pending_names_wakes_and_timers);
     KH_RUN(wakes_coalesce_and_all_requests_are_kept);
     KH_RUN(engines_are_named_and_runs_end_settled);
     KH_RUN(end_hook_runs_once_after_every_step_of_the_cycle);

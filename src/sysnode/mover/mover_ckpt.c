@@ -121,6 +121,8 @@ void kh_mover_ckpt(kh_comp *c, kh_ck *ck)
     KH_CK(ck, m->prod_done);
     KH_CK(ck, m->prod_fault);
     kh_ck_ring(ck, &m->elems, ck_elem, "mover elements");
+    /* a safeguard: today every restore builds a new machine, whose mover is
+     * not tracked yet (the first reading counts the ring) */
     if (kh_ck_loading(ck) && m->elems_tracked) kh_mover_elems_recount(m);
     kh_ck_same(ck, m->elems_cap, "the mover's element capacity");
     KH_CK(ck, m->rseq_next);

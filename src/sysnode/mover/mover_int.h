@@ -110,7 +110,7 @@ struct kh_mover {
     unsigned elems_cap;
     /* Lane promises (mover_reach.c) ask whether every element in elems
      * writes inside one mesh at each agreement: once they have asked
-     * (elems_tracked; one process never does, and pays nothing), the
+     * (elems_tracked; one process never does, and pays a branch a push), the
      * newest elems_run elements pushed all write inside mesh elems_mesh
      * (KH_MV_NO_MESH: not inside one), so the answer needs no walk over
      * the ring. */
