@@ -120,25 +120,6 @@ static inline void kh_comp_wake(kh_comp *c, kh_cycle at)
     }
 }
 
-/* Arm t for cycle at: now < at < now + KH_WHEEL inside a step or timer,
- * now <= at between cycles. An armed timer is moved. Inline for the
- * common case (one per flit-hop under the event engine). */
-void kh_timer_arm_far(kh_sim *sim, kh_timer *t, kh_cycle at); /* kernel use: the checks, a re-arm */
-static inline void kh_timer_arm(kh_sim *sim, kh_timer *t, kh_cycle at)
-{
-    kh_sched *s = (kh_sched *)(void *)sim;
-    if (t->pprev || at - s->now - 1 >= KH_WHEEL - 1) {
-        kh_timer_arm_far(sim, t, at);
-        return;
-    }
-    unsigned slot = (unsigned)(at % KH_WHEEL);
-    t->at = at;
-    t->next = s->timers[slot];
-    if (t->next) t->next->pprev = &t->next;
-    t->pprev = &s->timers[slot];
-    s->timers[slot] = t;
-    s->occ |= UINT64_C(1) << slot;
-}
 /* kh_timer_arm for a caller that knows t is not armed and now < at <
  * now + KH_WHEEL, now the scheduler's (say a hop's offer, checked at its
  * admission): without the move and the range check, which the sanitiser
@@ -156,6 +137,18 @@ static inline void kh_timer_arm_within(kh_sim *sim, kh_timer *t, kh_cycle at)
     t->pprev = &s->timers[slot];
     s->timers[slot] = t;
     s->occ |= UINT64_C(1) << slot;
+}
+/* Arm t for cycle at: now < at < now + KH_WHEEL inside a step or timer,
+ * now <= at between cycles. An armed timer is moved. Inline for the
+ * common case (one per flit-hop under the event engine). */
+void kh_timer_arm_far(kh_sim *sim, kh_timer *t, kh_cycle at); /* kernel use: the checks, a re-arm */
+static inline void kh_timer_arm(kh_sim *sim, kh_timer *t, kh_cycle at)
+{
+    kh_sched *s = (kh_sched *)(void *)sim;
+    if (t->pprev || at - s->now - 1 >= KH_WHEEL - 1)
+        kh_timer_arm_far(sim, t, at);
+    else
+        kh_timer_arm_within(sim, t, at);
 }
 void kh_timer_disarm(kh_sim *sim, kh_timer *t);
 

@@ -29,16 +29,22 @@ static inline T512 __m512i mix8(__m512i x, __m512i m1, __m512i m2)
     return _mm512_xor_si512(z, _mm512_srli_epi64(z, 31));
 }
 
+/* The states s + GAMMA, ..., s + 8 GAMMA: a pass's first eight draws. */
+static inline T512 __m512i states8(uint64_t s, uint64_t g)
+{
+    return _mm512_add_epi64(_mm512_set1_epi64((long long)s),
+                            _mm512_setr_epi64((long long)g, (long long)(2 * g), (long long)(3 * g), (long long)(4 * g),
+                                              (long long)(5 * g), (long long)(6 * g), (long long)(7 * g),
+                                              (long long)(8 * g)));
+}
+
 /* Eight draws a pass: at rates of 0.2 and above the first pass nearly
  * always holds the arrival, and mixing 32 would be mostly waste (rate 0.4:
  * about 5 % more CPU time than eight). */
 T512 uint64_t kh_traffic_gap8_avx512(uint64_t *s, uint64_t thr)
 {
     const uint64_t g = KH_SPLITMIX_GAMMA;
-    __m512i a = _mm512_add_epi64(_mm512_set1_epi64((long long)*s),
-                                 _mm512_setr_epi64((long long)g, (long long)(2 * g), (long long)(3 * g),
-                                                   (long long)(4 * g), (long long)(5 * g), (long long)(6 * g),
-                                                   (long long)(7 * g), (long long)(8 * g)));
+    __m512i a = states8(*s, g);
     const __m512i step = _mm512_set1_epi64((long long)(8 * g));
     const __m512i m1 = _mm512_set1_epi64((long long)KH_SPLITMIX_M1), m2 = _mm512_set1_epi64((long long)KH_SPLITMIX_M2);
     const __m512i t = _mm512_set1_epi64((long long)thr);
@@ -61,10 +67,7 @@ T512 uint64_t kh_traffic_gap8_avx512(uint64_t *s, uint64_t thr)
 T512 uint64_t kh_traffic_gap32_avx512(uint64_t *s, uint64_t thr)
 {
     const uint64_t g = KH_SPLITMIX_GAMMA;
-    __m512i a = _mm512_add_epi64(_mm512_set1_epi64((long long)*s),
-                                 _mm512_setr_epi64((long long)g, (long long)(2 * g), (long long)(3 * g),
-                                                   (long long)(4 * g), (long long)(5 * g), (long long)(6 * g),
-                                                   (long long)(7 * g), (long long)(8 * g)));
+    __m512i a = states8(*s, g);
     const __m512i eight = _mm512_set1_epi64((long long)(8 * g)), step = _mm512_set1_epi64((long long)(32 * g));
     __m512i b = _mm512_add_epi64(a, eight), c = _mm512_add_epi64(b, eight), d = _mm512_add_epi64(c, eight);
     const __m512i m1 = _mm512_set1_epi64((long long)KH_SPLITMIX_M1), m2 = _mm512_set1_epi64((long long)KH_SPLITMIX_M2);
