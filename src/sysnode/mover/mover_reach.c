@@ -91,9 +91,12 @@ int kh_mover_stays_local(const kh_mover *m, unsigned mesh)
      * lies in `mesh` whole (elem_mesh; the caller tracks them first,
      * kh_node_busy_stays_local, else the ring is walked) */
     size_t n = kh_ring_count(&m->elems);
-    if (n && m->elems_tracked && (m->elems_mesh != mesh || m->elems_run < n)) return 0;
-    for (size_t i = 0; n && !m->elems_tracked && i < n; i++)
-        if (elem_mesh(((const mv_elem *)kh_ring_at(&m->elems, i))->daddr) != mesh) return 0;
+    if (m->elems_tracked) {
+        if (n && (m->elems_mesh != mesh || m->elems_run < n)) return 0;
+    } else {
+        for (size_t i = 0; i < n; i++)
+            if (elem_mesh(((const mv_elem *)kh_ring_at(&m->elems, i))->daddr) != mesh) return 0;
+    }
     if (m->xbusy && (!in_mesh((int64_t)m->xdst, mesh) || !in_mesh((int64_t)m->xdst + tail, mesh))) return 0;
     /* an XFORM entry's remaining beats go to the D_k taken at its first,
      * whatever the walk's registers say since */
