@@ -77,9 +77,88 @@ static void peer_hdr(v2_frame *f, kh_flit *o, unsigned last)
     }
 }
 
+/* The outer ISA's registers at the edge, from the core's before it. */
+static inline __attribute__((always_inline)) void outer_isa(v2_frame *f, const v2_frame_io *io)
+{
+    const v2_core *c = &f->core;
+    int halted = c->halted, faulted = c->fault;
+    unsigned fcode = c->fault_code;
+    uint32_t cycles = c->cycles;
+    int inst_ready = f->inst_ready;
+    f->inst_ready = 0;
+    f->exec_done = 0;
+    f->exec_fault = 0;
+    f->ld_en = 0;
+    f->start = 0;
+    switch (f->cst) {
+    case C_IDLE:
+        if (io->inst_valid && !inst_ready) {
+            const uint64_t *p = io->inst->w;
+            f->inst_ready = 1;
+            switch ((unsigned)kh_vec_op(p)) {
+            case 1: /* IMEM */
+                f->ld_en = 1;
+                f->ld_kind = 0;
+                f->ld_addr = (unsigned)kh_vec_addr(p);
+                f->ld_data = (uint64_t)kh_vec_addr9(p) << 32 | kh_vec_word(p);
+                f->cst = C_RET;
+                break;
+            case 2: /* DESC */
+                f->ld_en = 1;
+                f->ld_kind = 1;
+                f->ld_addr = (unsigned)(kh_vec_ad(p) << 3 | kh_vec_fld(p));
+                f->ld_data = kh_vec_value(p);
+                f->cst = C_RET;
+                break;
+            case 3: /* RUN */
+                f->start = 1;
+                f->start_pc = (unsigned)kh_vec_addr(p);
+                f->cst = C_ACT;
+                break;
+            default: f->cst = C_RET; break;
+            }
+        }
+        break;
+    case C_ACT: f->cst = C_RUNW; break; /* one cycle for start to be seen */
+    case C_RUNW:
+        if (halted || faulted) {
+            f->exec_done = 1;
+            f->exec_fault = faulted;
+            f->exec_result = faulted ? fcode : cycles;
+            f->cst = C_IDLE;
+        }
+        break;
+    default:
+        f->exec_done = 1;
+        f->exec_result = 0;
+        f->cst = C_IDLE;
+        break;
+    }
+
+}
+
+/* The frame's edge with nothing on the link (kh_v2_frame_cycle's quiet
+ * case): the outer ISA, and the core with inputs at rest. */
+static void quiet_isa_and_core(v2_frame *f, const v2_frame_io *io)
+{
+    v2_in in = {.ld_en = f->ld_en, .ld_kind = f->ld_kind, .ld_addr = f->ld_addr, .ld_data = f->ld_data,
+                .start = f->start, .start_pc = f->start_pc};
+    outer_isa(f, io);
+    kh_v2_core_cycle(&f->core, &in);
+}
+
 void kh_v2_frame_cycle(v2_frame *f, const v2_frame_io *io)
 {
     v2_core *c = &f->core;
+    if (!io->recv_valid && !f->send_valid && !f->sg_pend && !c->rd_req_valid && !c->wr_req_valid && !f->rr_valid &&
+        !f->cd_valid && !f->cd_fault && !f->rd_req_ready) {
+        /* no flit in or out, none owed and no request from the core: the
+         * wires below are all 0 (tx_ok 1), inbound and outbound move only
+         * recv_ready (to 1), and the core sees no fill, CU_DATA or ready */
+        f->recv_ready = 1;
+        quiet_isa_and_core(f, io);
+        return;
+    }
     const kh_flit *rf = io->recv;
     /* ---- wires ---- */
     int tx_ok = !f->send_valid || io->send_ready;
@@ -227,60 +306,6 @@ void kh_v2_frame_cycle(v2_frame *f, const v2_frame_io *io)
         }
     }
 
-    /* ---- the outer ISA ---- */
-    int halted = c->halted, faulted = c->fault;
-    unsigned fcode = c->fault_code;
-    uint32_t cycles = c->cycles;
-    int inst_ready = f->inst_ready;
-    f->inst_ready = 0;
-    f->exec_done = 0;
-    f->exec_fault = 0;
-    f->ld_en = 0;
-    f->start = 0;
-    switch (f->cst) {
-    case C_IDLE:
-        if (io->inst_valid && !inst_ready) {
-            const uint64_t *p = io->inst->w;
-            f->inst_ready = 1;
-            switch ((unsigned)kh_vec_op(p)) {
-            case 1: /* IMEM */
-                f->ld_en = 1;
-                f->ld_kind = 0;
-                f->ld_addr = (unsigned)kh_vec_addr(p);
-                f->ld_data = (uint64_t)kh_vec_addr9(p) << 32 | kh_vec_word(p);
-                f->cst = C_RET;
-                break;
-            case 2: /* DESC */
-                f->ld_en = 1;
-                f->ld_kind = 1;
-                f->ld_addr = (unsigned)(kh_vec_ad(p) << 3 | kh_vec_fld(p));
-                f->ld_data = kh_vec_value(p);
-                f->cst = C_RET;
-                break;
-            case 3: /* RUN */
-                f->start = 1;
-                f->start_pc = (unsigned)kh_vec_addr(p);
-                f->cst = C_ACT;
-                break;
-            default: f->cst = C_RET; break;
-            }
-        }
-        break;
-    case C_ACT: f->cst = C_RUNW; break; /* one cycle for start to be seen */
-    case C_RUNW:
-        if (halted || faulted) {
-            f->exec_done = 1;
-            f->exec_fault = faulted;
-            f->exec_result = faulted ? fcode : cycles;
-            f->cst = C_IDLE;
-        }
-        break;
-    default:
-        f->exec_done = 1;
-        f->exec_result = 0;
-        f->cst = C_IDLE;
-        break;
-    }
-
+    outer_isa(f, io);
     kh_v2_core_cycle(c, &in);
 }
