@@ -67,12 +67,46 @@ static void next_beat(const v2_core *c, const v2_wires *w, int erst, v2_beat *b)
     b->tm = (uint16_t)(last_part ? (1u << e->tl) - 1 : 0xFFFF);
 }
 
+/* The fast engine's next_beat of a running entry: m_tpl, and the fields
+ * that change from beat to beat. */
+static void next_beat_tpl(const v2_core *c, const v2_wires *w, v2_beat *b)
+{
+    unsigned i = c->m_i, st = c->m_str;
+    *b = c->m_tpl;
+    b->v = 1;
+    b->last = (uint8_t)w->m_end;
+    if (st) {
+        if (st & 1) b->ra = (uint8_t)((b->ra & ~7u) | ((b->ra + i) & 7));
+        if (st & 2) b->rb = (uint8_t)((b->rb & ~7u) | ((b->rb + i) & 7));
+        if (st & 4) b->rc = (uint8_t)((b->rc & ~7u) | ((b->rc + i) & 7));
+        if (st & 8) b->wa = (uint8_t)((b->wa & ~7u) | ((b->wa + i) & 7));
+    }
+    if (b->xm == V2_XM_BC) b->xk = (uint8_t)((b->xk + (i >> ((c->m_e.xb >> 7) & 7))) & 15);
+    if (w->m_end && c->m_e.tl != 0) b->tm = (uint16_t)((1u << c->m_e.tl) - 1);
+}
+
+/* m_tpl and m_str of a newly taken m_e (its beat 0 as next_beat builds it). */
+static void build_tpl(v2_core *c)
+{
+    v2_wires w0;
+    w0.m_end = 0;
+    unsigned i = c->m_i;
+    c->m_i = 0;
+    next_beat(c, &w0, 0, &c->m_tpl);
+    c->m_i = i;
+    c->m_tpl.tm = 0xFFFF;
+    unsigned chk = c->m_e.chk;
+    c->m_str = (uint8_t)((chk & 1) | ((chk >> 4) & 1) << 1 | ((chk >> 8) & 1) << 2 | ((chk >> 12) & 1) << 3);
+    c->m_tpl_ok = 1;
+}
+
 void kh_v2_math_edge(v2_core *c, const v2_wires *w)
 {
     int erst = c->srst;
     /* an idle engine loads the same (invalid) beat at every edge until it
      * takes an entry: the fast engine keeps the one it has */
-    if (erst || c->m_act || !c->m_rest || c->ref) next_beat(c, w, erst, &c->ln.iss);
+    if (!erst && c->m_act && c->m_tpl_ok && !c->ref) next_beat_tpl(c, w, &c->ln.iss);
+    else if (erst || c->m_act || !c->m_rest || c->ref) next_beat(c, w, erst, &c->ln.iss);
     if (erst) {
         c->m_act = 0;
         c->m_i = 0;
@@ -84,6 +118,8 @@ void kh_v2_math_edge(v2_core *c, const v2_wires *w)
         c->m_e = c->mq.e[c->mq.rp];
         c->m_act = 1;
         c->m_i = 0;
+        if (c->ref) c->m_tpl_ok = 0; /* the engine may change between edges */
+        else build_tpl(c);
     } else if (w->m_end) {
         c->m_act = 0;
     } else if (c->m_act) {
