@@ -246,20 +246,21 @@ static void counters(v2_core *c, const v2_wires *w, const v2_dispatch *e)
     else if (c->mq.count == 0) p->m_empty++;
     else if (w->h_sync) p->m_sync++;
     else p->m_haz++;
-    int uq_e = !c->uq[0].count && !c->uq[1].count, pq_e = !c->pq[0].count && !c->pq[1].count;
+    /* uh_sync, ph_sync and p_haz each hold only with a queue head (walk.c):
+     * no test of the queues' counts beside them */
     if (c->u_act) {
         p->u_act++;
         if (!w->u_room) p->u_room++;
-    } else if (!uq_e && w->uh_sync) {
+    } else if (w->uh_sync) {
         p->u_sync++;
     }
     if (c->uf_count && !w->uf_pop) p->u_wbblk++;
     if (c->p_act) {
         p->p_act++;
         if (!w->p_room) p->p_room++;
-    } else if (!pq_e && w->ph_sync) {
+    } else if (w->ph_sync) {
         p->p_sync++;
-    } else if (!pq_e && w->p_haz) {
+    } else if (w->p_haz) {
         p->p_haz++;
     }
     if (c->pf_count && !w->pf_pop) p->p_l1blk++;
