@@ -153,7 +153,8 @@ static int dma_quiet(const v2_core *c)
 void kh_v2_dma_wires(v2_core *c, v2_wires *w)
 {
     const v2_in *in = w->in;
-    if (dma_quiet(c)) {
+    w->dma_quiet = dma_quiet(c);
+    if (w->dma_quiet) {
         unsigned fl_b = 256 - (c->f_l1 & 255);
         unsigned fl_m = fl_b < c->f_left ? fl_b : c->f_left;
         w->fl_cap = fl_m >= 256 ? 255 : fl_m;
@@ -245,7 +246,9 @@ void kh_v2_dma_edge(v2_core *c, const v2_wires *w, int erst, int rst)
             c->ft_count++;
         }
     }
-    if (!erst && dma_quiet(c)) { /* nothing walks: only the request handshakes and the counts move */
+    /* dma_quiet's registers are written by no edge before this one (core.c's
+     * order), so the wires' answer is still the registers' */
+    if (!erst && w->dma_quiet) { /* nothing walks: only the request handshakes and the counts move */
         c->a_fault = 0;
         if (c->rd_req_valid && in->rd_req_ready) c->rd_req_valid = 0;
         if (c->wr_req_valid && in->wr_req_ready) c->wr_req_valid = 0;

@@ -370,6 +370,7 @@ typedef struct v2_wires {
     int a_done_dr, a_done_fl, ft_pop, ft_push;
     unsigned fl_cap, fl_n;
     unsigned run_sum;
+    int dma_quiet;                     /* neither DMA engine has anything (dma.c) */
     /* done, this cycle, per kind */
     unsigned k_done;                   /* bit K_* */
     int u_retire, p_retire;
