@@ -210,14 +210,13 @@ void kh_v2_lanes_edge(v2_core *c, const v2_wires *w, int uw_we, uint8_t uw_wa, c
 
     /* the write ports for the next edge: math first, else the unpack word */
     int p_write = pm->v && pm->wr && !pm->cmp;
-    uint16_t p_we = (uint16_t)((pm->pm == 0 ? 0xFFFF : pm->pm == 1 ? pm->pk : (uint16_t)~pm->pk) & pm->tm);
     l->bw_we[0] = l->bw_we[1] = 0;
     if (erst) {
         l->use_u[0] = l->use_u[1] = 0;
     } else {
         if (p_write) {
             unsigned b = pm->wa & 1;
-            l->bw_we[b] = p_we;
+            l->bw_we[b] = (uint16_t)((pm->pm == 0 ? 0xFFFF : pm->pm == 1 ? pm->pk : (uint16_t)~pm->pk) & pm->tm);
             l->bw_wa[b] = pm->wa;
             l->use_u[b] = 0;
         }
