@@ -285,6 +285,12 @@ typedef struct v2_core {
     int m_tpl_ok;
     v2_lanes ln;
 
+    /* Not state: resting edges of the unpack and pack engines in a row
+     * (walk.c). A resting edge only shifts tag registers whose inputs hold
+     * while the engine rests, so past a few in a row it changes nothing
+     * and is skipped. Every other edge and a restore clear them. */
+    unsigned u_still, p_still;
+
     /* unpack */
     int u_act, u_eq;
     v2_wq_ent u_e;

@@ -91,6 +91,11 @@ static void walk_step(unsigned w, unsigned *ra, unsigned *gb, unsigned s0, unsig
 
 /* ---- unpack ---- */
 
+/* Resting edges after which a resting engine's edge moves nothing (two
+ * and six, with a margin). */
+#define V2_STILL_U 4
+#define V2_STILL_P 8
+
 /* Nothing walking, in the read pipe, in the GT4 block or waiting to be
  * written back: if it takes no queue entry either, the engine's edge moves
  * nothing but its tag and bank registers, so the fast engine does only
@@ -155,12 +160,17 @@ static uint32_t u_tag0(const v2_core *c)
 void kh_v2_unpack_edge(v2_core *c, const v2_wires *w, int erst)
 {
     if (w->u_rest && !erst) { /* the edge below at rest: no FIFO move, no GT4 shift, no walk */
+        /* u_tag0 and u_ra hold at rest: two resting edges fill both tag and
+         * bank registers with them, and the next move nothing */
+        if (c->u_still >= V2_STILL_U) return;
+        c->u_still++;
         c->u_tag2 = c->u_tag1;
         c->u_tag1 = u_tag0(c);
         c->u_bk2 = c->u_bk1;
         c->u_bk1 = (int)(c->u_ra >> 8);
         return;
     }
+    c->u_still = 0;
     /* the output FIFO: the registered push of the last edge, and this cycle's pop */
     if (erst) {
         c->uf_rp = c->uf_count = 0;
@@ -322,10 +332,16 @@ void kh_v2_pack_edge(v2_core *c, const v2_wires *w, int erst)
 {
     int mx = c->cfg.has_mx && c->p_e.mode == V2_MD_MX7;
     if (w->p_rest && !erst) { /* the edge below at rest */
+        /* p_tag0 and the MX7 tag hold at rest: four resting edges fill the
+         * four tag registers, two more MX7's chunk registers from the last,
+         * and the next move nothing */
+        if (c->p_still >= V2_STILL_P) return;
+        c->p_still++;
         kh_v2_mxq_edge(c, 0, 0);
         shift_pack_tags(c, mx);
         return;
     }
+    c->p_still = 0;
     /* the output FIFO: the GT4 word of this edge, and this cycle's pop */
     if (erst) {
         c->pf_rp = c->pf_count = 0;
