@@ -143,11 +143,16 @@ void kh_v2_agu_load(v2_core *c, const v2_in *in)
 
 static const v2_aq_ent *ahead(const v2_aq *q) { return q->count ? &q->e[q->rp] : NULL; }
 
-/* Neither engine has anything: no walk, no entry, no read landing. */
+/* Neither engine has anything: no walk, no read landing, and no entry
+ * but (on the fast engine) VSYNC marks at the queues' heads, which leave
+ * when met (fq_pop, dq_pop) and start nothing. An idle fill engine holds
+ * no chunk or run (c_v, run_v: it goes idle only without them). */
 static int dma_quiet(const v2_core *c)
 {
-    return c->f_st == V2_E_IDLE && c->d_st == V2_E_IDLE && !c->fq.count && !c->dq.count && !c->dr_v &&
-           !c->ag_start;
+    if (c->f_st != V2_E_IDLE || c->d_st != V2_E_IDLE || c->dr_v || c->ag_start) return 0;
+    if (!c->fq.count && !c->dq.count) return 1;
+    const v2_aq_ent *fh = ahead(&c->fq), *dh = ahead(&c->dq);
+    return !c->ref && (!fh || fh->sync) && (!dh || dh->sync);
 }
 
 void kh_v2_dma_wires(v2_core *c, v2_wires *w)
@@ -162,7 +167,10 @@ void kh_v2_dma_wires(v2_core *c, v2_wires *w)
         w->dr_room = !c->wr_req_valid || in->wr_req_ready;
         w->dr_blen = 0;
         w->fl_n = w->run_sum = 0;
-        w->run_ext = w->c_take = w->c_load = w->fill_emit = w->d_take = w->f_take = w->fq_pop = w->dq_pop = 0;
+        w->run_ext = w->c_take = w->c_load = w->fill_emit = w->d_take = w->f_take = 0;
+        const v2_aq_ent *fh = ahead(&c->fq), *dh = ahead(&c->dq);
+        w->fq_pop = fh && kh_v2_sync_ok(c, fh->on, fh->tgt);
+        w->dq_pop = dh && kh_v2_sync_ok(c, dh->on, dh->tgt);
         w->a_done_dr = w->a_done_fl = w->ft_push = 0;
         w->ft_pop = c->ft_count && c->ft_landed >= c->ft[c->ft_rp];
         return;
