@@ -163,6 +163,7 @@ static void ck_core(kh_ck *ck, v2_core *c)
     c->m_rest = 0; /* not state: the next edge recomputes the issue register (math.c) */
     c->m_tpl_ok = 0; /* not state either: rebuilt from m_e (math.c) */
     c->u_still = c->p_still = 0; /* not state: counted again from the next edge (walk.c) */
+    c->still_idle = 0; /* not state: the next edge asks kh_v2_core_idle again (core.c) */
     ck_lanes(ck, &c->ln);
     /* unpack */
     CK(c->u_act), CK(c->u_eq), ck_wqe(ck, &c->u_e), CK(c->u_w), CK(c->u_ra), CK(c->u_gb), CK(c->u_occ);

@@ -167,17 +167,21 @@ static unsigned imem_addr(const v2_core *c, const v2_in *in)
 __attribute__((flatten)) void kh_v2_core_cycle(v2_core *c, const v2_in *in)
 {
     int load_only = !c->run && (!in->ld_en || in->ld_kind || imem_addr(c, in) != (in->start_pc & c->pcw_mask));
+    /* still_idle: the last edge was a still one, which moved no register
+     * kh_v2_core_idle reads, so the core is idle still (on the fast engine) */
     if (load_only && !in->start && !in->rr_valid && !in->cd_valid && !in->cd_fault && !c->srst &&
-        kh_v2_core_idle(c)) {
+        ((c->still_idle && !c->ref) || kh_v2_core_idle(c))) {
         if (c->still >= V2_STILL) { /* on both engines: a checkpoint's ring positions depend on it */
             if (in->ld_en && in->ld_kind) kh_v2_agu_load(c, in);
             else if (in->ld_en) c->imem[imem_addr(c, in)] = (uint32_t)in->ld_data;
+            c->still_idle = 1;
             return;
         }
         c->still++;
     } else {
         c->still = 0;
     }
+    c->still_idle = 0;
     v2_wires w;
     v2_dispatch e;
     w.in = in;

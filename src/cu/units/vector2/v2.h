@@ -243,6 +243,7 @@ typedef struct v2_core {
     /* front end */
     int srst, run, f_v, d_v, d_old, sl_ok_q, sl_vl_q, sl_skip_q, stk_clr, cd_err;
     unsigned still;                    /* idle edges with no input in a row (kh_v2_core_cycle) */
+    int still_idle;                    /* not state: the last edge was a still one (core.c); a restore clears it */
     unsigned f_pc, d_pc;
     v2_dec ir;
     uint32_t sreg[16], kreg[4];
