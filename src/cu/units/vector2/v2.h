@@ -289,7 +289,9 @@ typedef struct v2_core {
     /* Not state: resting edges of the unpack and pack engines in a row
      * (walk.c). A resting edge only shifts tag registers whose inputs hold
      * while the engine rests, so past a few in a row it changes nothing
-     * and is skipped. Every other edge and a restore clear them. */
+     * and is skipped; and a resting edge leaves the engine idle, so while
+     * one is nonzero the idle test need not be made again. Every other
+     * edge and a restore clear them. */
     unsigned u_still, p_still;
 
     /* unpack */

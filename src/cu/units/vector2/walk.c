@@ -106,10 +106,11 @@ static int unpack_idle(const v2_core *c)
            !c->ugt.out_valid;
 }
 
-/* Idle with both queues empty: the wires need not be worked out. */
+/* Idle with both queues empty: the wires need not be worked out. A
+ * resting edge (u_still > 0: the last edge was one) leaves the engine idle. */
 static int unpack_at_rest(const v2_core *c)
 {
-    return !c->ref && !c->uq[0].count && !c->uq[1].count && unpack_idle(c);
+    return !c->ref && !c->uq[0].count && !c->uq[1].count && (c->u_still || unpack_idle(c));
 }
 
 void kh_v2_unpack_wires(v2_core *c, v2_wires *w)
@@ -144,7 +145,7 @@ void kh_v2_unpack_wires(v2_core *c, v2_wires *w)
     w->u_retire = w->uf_pop && c->uf[c->uf_rp].last;
     /* idle with its queue heads blocked (a sync not met, a hazard): the
      * edge is the resting one (the heads leave through queues_edge) */
-    w->u_rest = !c->ref && !w->u_take && unpack_idle(c);
+    w->u_rest = !c->ref && !w->u_take && (c->u_still || unpack_idle(c));
 }
 
 /* unpack tag: vd[12:8] chunk[7:5] queue[4] last[3] half[2] gt4[1] f32[0] */
@@ -260,10 +261,11 @@ static int pack_idle(const v2_core *c)
            !c->pgt.out_valid;
 }
 
-/* Idle with both queues empty and MX7 idle: the wires need not be worked out. */
+/* Idle with both queues empty and MX7 idle: the wires need not be worked
+ * out. A resting edge (p_still > 0) leaves the engine and MX7 idle. */
 static int pack_at_rest(const v2_core *c)
 {
-    return !c->ref && !c->pq[0].count && !c->pq[1].count && pack_idle(c) && !kh_v2_mxq_busy(c);
+    return !c->ref && !c->pq[0].count && !c->pq[1].count && (c->p_still || (pack_idle(c) && !kh_v2_mxq_busy(c)));
 }
 
 void kh_v2_pack_wires(v2_core *c, v2_wires *w)
