@@ -91,9 +91,10 @@ static void queues_edge(v2_core *c, const v2_wires *w, const v2_dispatch *e)
         c->fq.rp = c->fq.count = c->dq.rp = c->dq.count = 0;
         return;
     }
-    if (!(w->mq_pop | w->uq0_pop | w->uq1_pop | w->pq0_pop | w->pq1_pop | w->fq_pop | w->dq_pop | e->mq_push |
-          e->uq_push | e->pq_push | e->fq_push | e->dq_push))
-        return; /* most edges move no queue: one test instead of twelve */
+    /* most edges move no queue: one test instead of twelve (a push needs a
+     * dispatch, fe_ok) */
+    if (!(w->mq_pop | w->uq0_pop | w->uq1_pop | w->pq0_pop | w->pq1_pop | w->fq_pop | w->dq_pop | w->fe_ok))
+        return;
     if (w->mq_pop) QPOP(c->mq, qd);
     if (w->uq0_pop) QPOP(c->uq[0], qd);
     if (w->uq1_pop) QPOP(c->uq[1], qd);
