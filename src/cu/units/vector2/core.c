@@ -194,10 +194,12 @@ __attribute__((flatten)) void kh_v2_core_cycle(v2_core *c, const v2_in *in)
     kh_v2_unpack_wires(c, &w);
     kh_v2_dma_wires(c, &w);
     kh_v2_pack_wires(c, &w);
-    w.k_done = (unsigned)w.ft_pop << V2_K_F | (unsigned)(w.u_retire && !c->uf[c->uf_rp].qb) << V2_K_U |
-               (unsigned)w.wb_last << V2_K_M | (unsigned)(w.p_retire && !c->pf[c->pf_rp].qb) << V2_K_P |
-               (unsigned)w.a_done_dr << V2_K_D | (unsigned)(w.u_retire && c->uf[c->uf_rp].qb) << V2_K_U1 |
-               (unsigned)(w.p_retire && c->pf[c->pf_rp].qb) << V2_K_P1;
+    w.k_done = 0; /* most edges finish nothing: no FIFO heads looked at then */
+    if (w.ft_pop | w.u_retire | w.wb_last | w.p_retire | w.a_done_dr)
+        w.k_done = (unsigned)w.ft_pop << V2_K_F | (unsigned)(w.u_retire && !c->uf[c->uf_rp].qb) << V2_K_U |
+                   (unsigned)w.wb_last << V2_K_M | (unsigned)(w.p_retire && !c->pf[c->pf_rp].qb) << V2_K_P |
+                   (unsigned)w.a_done_dr << V2_K_D | (unsigned)(w.u_retire && c->uf[c->uf_rp].qb) << V2_K_U1 |
+                   (unsigned)(w.p_retire && c->pf[c->pf_rp].qb) << V2_K_P1;
     w.all_idle = all_idle(c, w.pipe_empty, w.mx_busy);
     kh_v2_fe_wires(c, &w);
     kh_v2_fe_entries(c, &w, &e);
