@@ -55,6 +55,9 @@ struct kh_router {
     kh_vhop *vh;                /* KH_VHOPS, allocated at the first hop */
     uint8_t vok[KH_NDIRS];      /* per input: the outputs a hop may take (a turn allowed, a link with a
                                  * receiver), none when the FIFO latency passes the timer wheel */
+    uint8_t vnew[KH_NDIRS];     /* per input with hops: the newest one's record (an input's hops are
+                                 * granted, offered and released in the order they were taken, so it
+                                 * is live while any is); like vout_gr, not in checkpoints */
     kh_end_hook conv;           /* the end of this cycle makes the hops the router's own */
     /* slot i's flit: the entry just popped from in[i], intact until in[i]'s
      * next pop (kh_fifo_pop), which comes only after the slot is granted */

@@ -322,17 +322,10 @@ static inline __attribute__((always_inline)) int admit(kh_router *r, unsigned i,
     uint64_t hin = r->vin[i];
     if (hin) {
         /* behind hops on its input: the FIFO's room, and loaded once the
-         * hop ahead is granted */
-        kh_cycle ahead_take = 0, ahead_gr = 0;
-        for (uint64_t m = hin; m; m &= m - 1) {
-            const kh_vhop *v = &r->vh[__builtin_ctzll(m)];
-            held += v->ld >= now;
-            if (v->take >= ahead_take) {
-                ahead_take = v->take;
-                ahead_gr = v->gr;
-            }
-        }
+         * hop ahead (the newest) is granted */
+        for (uint64_t m = hin; m; m &= m - 1) held += r->vh[__builtin_ctzll(m)].ld >= now;
         if (held > r->in[i].cap) return 0;
+        kh_cycle ahead_gr = r->vh[r->vnew[i]].gr;
         if (ahead_gr > ld) {
             ld = ahead_gr;
             gr = ld + 1;
@@ -357,6 +350,7 @@ static inline __attribute__((always_inline)) int admit(kh_router *r, unsigned i,
     kh_vhop *v = &r->vh[k];
     r->vused |= bit;
     r->vin[i] |= bit;
+    r->vnew[i] = (uint8_t)k;
     r->vout[o] |= bit;
     v->f = *f;
     v->take = now;

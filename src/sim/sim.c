@@ -268,7 +268,7 @@ void kh_timer_disarm(kh_sim *sim, kh_timer *t)
 
 /* The timers of cycle t, at its start: each is disarmed, then run (a timer
  * may arm and disarm others, of this cycle too). */
-static void run_timers(kh_sim *sim, kh_cycle t)
+static inline __attribute__((always_inline)) void run_timers(kh_sim *sim, kh_cycle t)
 {
     kh_timer **head = &sim->sched.timers[t % KH_WHEEL];
     sim->in_timers = 1;
@@ -441,17 +441,21 @@ static kh_cycle run_windows(kh_sim *sim, kh_cycle end, kh_cycle *reached)
  * runs, never inside a step. The clock is kept in a register between cycles
  * (nothing but steps runs there) and stored at each cycle's start and at
  * the end. Few values live across the step calls, so that none is spilled
- * (the component array is read again for each step, as in run_cycle). */
+ * (the component array is read again for each step, as in run_cycle).
+ * in_step is set for the whole loop, not per cycle: between two cycles
+ * only the loop itself runs (no step, timer, hook or host call reads it). */
 static kh_cycle run_one_word(kh_sim *sim, kh_cycle end)
 {
     kh_cycle t = sim->sched.now - 1; /* the cycle before the next one to look at */
     uint64_t steps = 0;
+    sim->in_step = 1;
     for (;;) {
         kh_cycle now = t + 1;
         if (sim->nheap) { /* a far wake may come due: the general step, rarely */
             sim->sched.now = now;
             if ((t = next_due(sim)) >= end) break;
             run_cycle(sim, t);
+            sim->in_step = 1; /* run_cycle leaves it clear */
             continue;
         }
         uint64_t occ = sim->sched.occ;
@@ -466,11 +470,13 @@ static kh_cycle run_one_word(kh_sim *sim, kh_cycle end)
             break;
         }
         sim->sched.now = t;
-        sim->in_step = 1;
         unsigned s = (unsigned)(t % KH_WHEEL);
         if (sim->sched.timers[s]) {
-            run_timers(sim, t);
+            run_timers(sim, t); /* inline: a call costs about what a timer does */
             occ = sim->sched.occ; /* the timers may have armed and asked for more */
+            /* the slot again from the clock in memory, not kept across the
+             * timers' calls (where it would cost every cycle a spill) */
+            s = (unsigned)(sim->sched.now % KH_WHEEL);
         }
         sim->sched.occ = occ & ~(UINT64_C(1) << s);
         uint64_t bits = sim->sched.wheel[s];
@@ -480,8 +486,8 @@ static kh_cycle run_one_word(kh_sim *sim, kh_cycle end)
             c->ops->step(c, t);
         }
         end_hooks(sim, t);
-        sim->in_step = 0;
     }
+    sim->in_step = 0;
     sim->steps += steps;
     return t;
 }
