@@ -83,7 +83,17 @@ static int send_down(kh_router *d, unsigned port, kh_link *l, const kh_flit *f, 
 {
     if (l->last_xfer == now) return 0;
     if (!kh_router_take(d, port, f, now)) {
-        kh_link_refused(l, now);
+        /* kh_link_refused, its two tests selects (coin tosses under load) */
+        kh_cycle since = l->blocked_since;
+        l->blocked_since = since == KH_NEVER ? now : since;
+        kh_comp *src = l->src;
+        if (src) {
+            uint64_t freed = (uint64_t)0 - (uint64_t)(l->space_from == now + 1);
+            kh_sched *s = (kh_sched *)(void *)src->sim;
+            unsigned slot = (unsigned)((now + 1) % KH_WHEEL);
+            s->wheel[src->wword + slot] |= src->wbit & freed;
+            s->occ |= (UINT64_C(1) << slot) & freed;
+        }
         return 0;
     }
     kh_noc_taken(l, f, now);
