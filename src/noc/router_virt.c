@@ -320,7 +320,20 @@ static inline __attribute__((always_inline)) int admit(kh_router *r, unsigned i,
     kh_cycle ld = now + F, gr = ld + 1;
     if (held > r->in[i].cap) return 0;
     uint64_t hin = r->vin[i];
-    if (hin) {
+    if (!(hin & (hin - 1))) {
+        /* at most one hop on its input (at low load whether there is one is
+         * a coin toss): its counts by selects, the record read either its
+         * own or a hop of none */
+        static const kh_vhop none = {.ld = 0, .gr = 0};
+        const kh_vhop *v = hin ? &r->vh[__builtin_ctzll(hin)] : &none;
+        held += (unsigned)(hin != 0) & (unsigned)(v->ld >= now);
+        if (held > r->in[i].cap) return 0;
+        if (v->gr > ld) {
+            ld = v->gr;
+            gr = ld + 1;
+            if (gr + 1 - now >= KH_WHEEL) return 0;
+        }
+    } else {
         /* behind hops on its input: the FIFO's room, and loaded once the
          * hop ahead is granted */
         kh_cycle ahead_take = 0, ahead_gr = 0;
@@ -343,7 +356,7 @@ static inline __attribute__((always_inline)) int admit(kh_router *r, unsigned i,
      * first request (ld + 1) on leaves its grant the cycle after its load,
      * as admit_beside finds; else the slow way, from the start (its
      * answers where this one's are 0 are 0 too) */
-    if (r->vout[o] & ~hin && r->vout_gr[o] > ld) {
+    if ((r->vout_gr[o] & ((uint64_t)0 - (uint64_t)((r->vout[o] & ~hin) != 0))) > ld) { /* one branch, rarely taken */
         admit_when w = admit_meets(r, i, o, now, held0);
         if (!w.ok) return 0;
         held = w.held;
