@@ -295,7 +295,7 @@ static __attribute__((noinline)) admit_when admit_meets(kh_router *r, unsigned i
  * its timer's function from then on. */
 static __attribute__((noinline)) kh_vhop *vh_alloc(kh_router *r)
 {
-    r->vh = calloc(KH_VHOPS, sizeof *r->vh);
+    r->vh = calloc(KH_VHOPS + 1, sizeof *r->vh); /* and the hop of none (admit) */
     if (r->vh)
         for (unsigned k = 0; k < KH_VHOPS; k++) {
             r->vh[k].r = r;
@@ -322,10 +322,10 @@ static inline __attribute__((always_inline)) int admit(kh_router *r, unsigned i,
     uint64_t hin = r->vin[i];
     if (!(hin & (hin - 1))) {
         /* at most one hop on its input (at low load whether there is one is
-         * a coin toss): its counts by selects, the record read either its
-         * own or a hop of none */
-        static const kh_vhop none = {.ld = 0, .gr = 0};
-        const kh_vhop *v = hin ? &r->vh[__builtin_ctzll(hin)] : &none;
+         * a coin toss): its counts by selects, the record read its own or
+         * vh[KH_VHOPS], a hop of none (ld = gr = 0) */
+        if (!r->vh && !vh_alloc(r)) return 0;
+        const kh_vhop *v = &r->vh[(unsigned)__builtin_ctzll(hin | UINT64_C(1) << 63) + (hin == 0)];
         held += (unsigned)(hin != 0) & (unsigned)(v->ld >= now);
         if (held > r->in[i].cap) return 0;
         if (v->gr > ld) {
