@@ -450,7 +450,7 @@ static void offer_due(kh_timer *t, kh_cycle now)
     int taken;
     if (!d) {
         taken = l->accept(l->dst, l->dst_port, &v->f, now);
-    } else if ((d->vused || !(d->nonempty | d->slot_full | d->out_full)) && kh_comp_fast(&d->comp)) {
+    } else if (((d->vused != 0) | !(d->nonempty | d->slot_full | d->out_full)) & kh_comp_fast(&d->comp)) { /* one branch */
         /* kh_router_take with the admission inline: most hops lead to
          * another router's hop */
         unsigned port = r->down_port[o];
