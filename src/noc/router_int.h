@@ -124,7 +124,7 @@ static inline __attribute__((always_inline)) int kh_router_take(kh_router *r, un
                                                                  kh_cycle now)
 {
     /* hops held, or an input without a flit of the router's own */
-    if (((r->vused != 0) | !(r->nonempty | r->slot_full | r->out_full)) & kh_comp_fast(&r->comp)) /* one branch */
+    if ((r->vused || !(r->nonempty | r->slot_full | r->out_full)) && kh_comp_fast(&r->comp))
         return kh_router_vtake(r, port, f, now);
     return kh_router_take_fifo(r, port, f, now, 0);
 }
