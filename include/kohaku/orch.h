@@ -170,5 +170,10 @@ const char *kh_engine_error(const kh_engine *e);
  * start included), and the return is 2 when that action samples a read of
  * *addr (POLL: the target's register as of the start of *at), 1 otherwise. */
 int kh_engine_next_action(const kh_engine *e, kh_cycle *at, uint32_t *addr);
+/* Whether the engine may still write anything (a WR command) without a
+ * host access: 0 when it is idle with no GO pending, or when every command
+ * from the current one on is a POLL until a DONE or a stop (docs/mpi.md
+ * "Lane promises": a POLL only reads). */
+int kh_engine_writes_ahead(const kh_engine *e);
 
 #endif

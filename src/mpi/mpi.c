@@ -272,11 +272,12 @@ static kh_cycle window_end(void *ctx, kh_cycle from)
     uint32_t addr;
     int k = kh_engine_next_action(kh_card_engine(d->card), &at, &addr);
     /* Nothing reaches a lane before the promise, so nothing arrives before
-     * it + lookahead. Not while the engine has anything to do: it may write
+     * it + lookahead. Not while the engine may still write: it may write
      * any mesh's registers (a doorbell, a mover's GO) after the promise
-     * was made. */
+     * was made; a program left with POLLs only reads. */
     kh_cycle lane_end = w;
-    if (w != KH_NEVER && !k && d->promise_ok && from >= d->promise_at && d->promised > from)
+    if (w != KH_NEVER && (!k || !kh_engine_writes_ahead(kh_card_engine(d->card))) && d->promise_ok &&
+        from >= d->promise_at && d->promised > from)
         w = d->promised >= KH_NEVER - d->lookahead ? KH_NEVER : d->promised + d->lookahead;
     if (w != lane_end) {
         d->counts.promised++;
