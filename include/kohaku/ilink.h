@@ -82,6 +82,18 @@ void kh_node_ilink_rx_ckpt(kh_node *n, unsigned link, struct kh_ck *ck);
  * Only the mover on a walk inside the mesh and the memory path serving it
  * alone can; every other part, the interlink first, answers 0. */
 int kh_node_busy_stays_local(kh_node *n, const kh_comp *c);
+/* 1 when a flit from another mesh was ever injected into node n's mesh (a
+ * restore counts as one): it may still be on its way, and what it makes
+ * its receiver do is not read (docs/mpi.md "Lane promises"). */
+int kh_node_landed(const kh_node *n);
+/* 1 when node n's mover, busy or waiting or idle, can write nothing
+ * outside its mesh (kh_node_busy_stays_local's reading of it). */
+int kh_node_mover_stays_local(kh_node *n);
+/* The checking mode (KOHAKU_MPI_PROMISE_CHECK): the first cycle anything
+ * entered node n's interlink towards a lane (a remote flit from a port, a
+ * mover's or processor's remote word, a register write) since the last
+ * call, KH_NEVER if nothing did; the next call counts from now. */
+kh_cycle kh_node_entry_take(kh_node *n);
 
 /* A client write of AUX_CFG register reg (0x80..0xF8) arriving in cycle now;
  * it takes effect in cycle now + 1. Returns 0, or -1 for a register profile S

@@ -66,6 +66,7 @@ typedef struct kh_mpi_counts {
     uint64_t folded;                   /* host reads whose value rode on the idleness agreement (no broadcast) */
     uint64_t ridden;                   /* host reads answered by the agreement that ended the run before them */
     uint64_t promised;                 /* windows run past the lookahead on the ranks' lane promises */
+    uint64_t checked;                  /* of those, checked on this rank (KOHAKU_MPI_PROMISE_CHECK) */
     kh_mpi_held held;                  /* this rank's promises of "now", by what held them (KOHAKU_MPI_COUNTS) */
     /* This rank, from its first window to its last agreement: wall and CPU
      * seconds, and the seconds spent inside the agreements (lane exchange

@@ -111,6 +111,14 @@ int kh_orch_read_settles(const kh_orch *o, kh_cycle now);
  * PROG_DST, in this cycle; KH_NEVER outside the window. */
 kh_cycle kh_orch_final_push_at(const kh_orch *o);
 
+/* Lane promises (docs/mpi.md, src/orch/orch_reach.c): 1 when nothing the
+ * orchestrator has sent or will send without a register write carries
+ * the remote marker, and inst_ok(ctx, x, y, dfin) accepts every CU_INST
+ * among them (dfin: the word's cluster field naming a far-mesh
+ * destination is not 0); 0 otherwise. A restore answers 0 from then on. */
+typedef int kh_orch_inst_ok(void *ctx, unsigned x, unsigned y, int dfin);
+int kh_orch_stays_local(const kh_orch *o, kh_orch_inst_ok *inst_ok, void *ctx);
+
 /* The node's control-agent hooks (ctx = the kh_orch). accept: 1 = taken,
  * 0 = cannot take (the RX FIFO is full and f is no CU_SIGNAL: the hub drops
  * it, control.md §2.10). peek: the flit the orchestrator offers in cycle
@@ -162,5 +170,10 @@ const char *kh_engine_error(const kh_engine *e);
  * start included), and the return is 2 when that action samples a read of
  * *addr (POLL: the target's register as of the start of *at), 1 otherwise. */
 int kh_engine_next_action(const kh_engine *e, kh_cycle *at, uint32_t *addr);
+/* Whether the engine may still write anything (a WR command) without a
+ * host access: 0 when it is idle with no GO pending, or when every command
+ * from the current one on is a POLL until a DONE or a stop (docs/mpi.md
+ * "Lane promises": a POLL only reads). */
+int kh_engine_writes_ahead(const kh_engine *e);
 
 #endif

@@ -74,6 +74,12 @@ struct kh_mpi {
     kh_cycle promised, promise_at;
     int promise_ok;
     int promises;     /* KOHAKU_MPI_PROMISES=0 turns them off (windows of the lookahead, as before) */
+    /* KOHAKU_MPI_PROMISE_CHECK: every window run past the lookahead is
+     * checked against what entered this rank's interlinks in it (nothing
+     * before the agreed promise check_p), and every lane record exported
+     * against the agreement's cycle (none visible before it). */
+    int check, checking;
+    kh_cycle check_p, check_from;
     int timing;       /* KOHAKU_MPI_COUNTS: the clocks are read */
     double t0, c0, cpu_read; /* cpu_read: the wall time the CPU clock was last read */
 };
@@ -129,6 +135,23 @@ static void jitter(kh_mpi *d)
     nanosleep(&ts, NULL);
 }
 
+/* The checking mode: what entered this rank's interlinks in the window
+ * [check_from, at) run past the lookahead on the promise check_p. */
+static void check_window(kh_mpi *d, kh_cycle at)
+{
+    d->checking = 0;
+    for (unsigned mesh = d->mesh_lo; mesh < d->mesh_hi; mesh++) {
+        kh_cycle e = kh_node_entry_take(kh_machine_node_at(d->m, mesh));
+        if (e >= d->check_p) continue;
+        fprintf(stderr, "kohaku: mpi: promise check: rank %d, mesh %u: something entered its interlink at cycle %llu "
+                "in the window %llu-%llu, but the ranks promised nothing on a lane before %llu\n", d->rank, mesh,
+                (unsigned long long)e, (unsigned long long)d->check_from, (unsigned long long)at,
+                (unsigned long long)d->check_p);
+        MPI_Abort(d->comm, 2);
+    }
+    d->counts.checked++;
+}
+
 static void agree(void *ctx, kh_cycle *next, kh_cycle *reached)
 {
     kh_mpi *d = ctx;
@@ -140,12 +163,19 @@ static void agree(void *ctx, kh_cycle *next, kh_cycle *reached)
      * a later cycle may move what it reads, a FIFO's head.) */
     kh_cycle at = kh_sim_now(d->sim);
     int riding = !d->sharing && d->ride_on && (!d->in_window || at == d->run_end);
+    if (d->checking) check_window(d, at);
     for (unsigned i = 0; i < d->nlanes; i++) {
         mpi_lane *l = &d->lane[i];
         kh_cycle first = KH_NEVER;
         l->len = 0;
         int r = kh_node_ilink_export(kh_machine_node_at(d->m, l->mesh), l->link, &l->out, &l->len, &l->cap, &first);
         if (r < 0) MPI_Abort(d->comm, 1); /* out of memory mid-run: the ranks cannot go on apart */
+        if (d->check && first < at) {
+            fprintf(stderr, "kohaku: mpi: promise check: rank %d, mesh %u's link %u: a lane record visible at cycle "
+                    "%llu, before the agreement at %llu that delivers it\n", d->rank, l->mesh, l->link,
+                    (unsigned long long)first, (unsigned long long)at);
+            MPI_Abort(d->comm, 2);
+        }
         if (r) v[2] |= UINT64_C(1) << l->out_bit;
         if (first < v[0]) v[0] = first;
         if (first < v[4]) v[4] = first; /* the peer may answer (a credit) as it arrives */
@@ -242,13 +272,23 @@ static kh_cycle window_end(void *ctx, kh_cycle from)
     uint32_t addr;
     int k = kh_engine_next_action(kh_card_engine(d->card), &at, &addr);
     /* Nothing reaches a lane before the promise, so nothing arrives before
-     * it + lookahead. Not while the engine has anything to do: it may write
+     * it + lookahead. Not while the engine may still write: it may write
      * any mesh's registers (a doorbell, a mover's GO) after the promise
-     * was made. */
+     * was made; a program left with POLLs only reads. */
     kh_cycle lane_end = w;
-    if (w != KH_NEVER && !k && d->promise_ok && from >= d->promise_at && d->promised > from)
+    if (w != KH_NEVER && (!k || !kh_engine_writes_ahead(kh_card_engine(d->card))) && d->promise_ok &&
+        from >= d->promise_at && d->promised > from)
         w = d->promised >= KH_NEVER - d->lookahead ? KH_NEVER : d->promised + d->lookahead;
-    if (w != lane_end) d->counts.promised++;
+    if (w != lane_end) {
+        d->counts.promised++;
+        if (d->check) {
+            for (unsigned mesh = d->mesh_lo; mesh < d->mesh_hi; mesh++)
+                kh_node_entry_take(kh_machine_node_at(d->m, mesh)); /* count from the window's start */
+            d->checking = 1;
+            d->check_p = d->promised;
+            d->check_from = from;
+        }
+    }
     if (k == 2 && at > from) {
         /* a sample after from starts a window of its own (begin shares it) */
         if (at < w) w = at;
@@ -475,6 +515,8 @@ kh_mpi *kh_mpi_attach(kh_machine *m, char *err, size_t errlen)
     d->timing = getenv("KOHAKU_MPI_COUNTS") != NULL;
     const char *pr = getenv("KOHAKU_MPI_PROMISES");
     d->promises = !pr || strcmp(pr, "0");
+    d->promise.units = !pr || strcmp(pr, "mover"); /* "mover": the first step's reading alone */
+    d->check = getenv("KOHAKU_MPI_PROMISE_CHECK") && strcmp(getenv("KOHAKU_MPI_PROMISE_CHECK"), "0");
     unsigned last = 0;
     for (unsigned i = 0; i < d->nmeshes; i++) {
         unsigned lo, hi;

@@ -182,6 +182,23 @@ int kh_engine_next_action(const kh_engine *e, kh_cycle *at, uint32_t *addr)
     return 2;
 }
 
+int kh_engine_writes_ahead(const kh_engine *e)
+{
+    unsigned pc;
+    if (e->state != ENG_IDLE) pc = e->pc;
+    else if (e->go_beat != KH_NEVER) pc = 0; /* a GO beat starts at command 0 */
+    else return 0;
+    if (e->state == ENG_WR) return 1;
+    /* POLLs only read; DONE and the opcodes that stop end the program (the
+     * PC wraps, so at most every command once) */
+    for (unsigned n = 0; n < e->ncmd; n++, pc = (pc + 1) % e->ncmd) {
+        unsigned op = (unsigned)kh_eng_cmd_op_op(&e->cmd[pc].f[0]);
+        if (op == KH_ENG_OP_WR) return 1;
+        if (op != KH_ENG_OP_POLL) return 0;
+    }
+    return 0;
+}
+
 uint64_t kh_engine_read(kh_engine *e, uint32_t off, kh_cycle now)
 {
     (void)now;

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "kohaku/bufcat.h"
+#include "kohaku/gen/cluster.h" /* dfin, for lane promises (orch_reach.c) */
 #include "kohaku/gen/flit.h"
 #include "kohaku/gen/regs.h"
 #include "orch/orch_int.h"
@@ -160,7 +161,10 @@ int kh_orch_tx_push(kh_orch *o, const kh_flit *f, int mailbox, kh_cycle now)
         o->noted[idx / 64] |= UINT64_C(1) << (idx % 64);
         o->note[idx].last_txn = (uint8_t)kh_hdr_txn(f->w);
         o->note[idx].last_last = (uint8_t)kh_hdr_last(f->w);
+        o->inst_to[idx / 64] |= UINT64_C(1) << (idx % 64);
+        if (kh_cluster_dfin(f->w)) o->dfin_to[idx / 64] |= UINT64_C(1) << (idx % 64);
     }
+    if (kh_hdr_rsvd_remote(f->w)) o->sent_remote = 1;
     if (was_empty && o->env.ready) o->env.ready(o->env.ctx, kh_fifo_head_ready(&o->tx));
     return 1;
 }

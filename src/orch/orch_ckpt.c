@@ -63,7 +63,10 @@ void kh_orch_ckpt(kh_comp *c, kh_ck *ck)
         o->capbeats = n;
     }
     for (unsigned i = 0; i < n; i++) ck_beat(ck, &o->beats[i]);
-    if (kh_ck_loading(ck)) o->nbeats = n;
+    if (kh_ck_loading(ck)) {
+        o->nbeats = n;
+        o->sent_remote = 1; /* what earlier pushes sent is not in the file: no lane promise from this mesh */
+    }
     KH_CK(ck, o->cyc.at);
     KH_CK(ck, o->cyc.flit_go);
     KH_CK(ck, o->cyc.sig0);

@@ -131,6 +131,8 @@ void kh_mover_remote_b(kh_mover *m, kh_cycle at);
  * write queued) and is *mesh. Both only read. */
 int kh_mover_stays_local(const kh_mover *m, unsigned mesh);
 int kh_ilink_settled_mesh(const kh_ilink *il, unsigned *mesh);
+int kh_ilink_landed(const kh_ilink *il);   /* kh_node_landed */
+kh_cycle kh_ilink_entry_take(kh_ilink *il); /* kh_node_entry_take */
 
 /* ---- interlink (ilink*.c, control.md §7) ---- */
 kh_ilink *kh_ilink_new(kh_node *n, char *err, size_t errlen);

@@ -17,3 +17,16 @@ int kh_node_busy_stays_local(kh_node *n, const kh_comp *c)
     if (c == &n->mover->c) return 1;
     return c == (const kh_comp *)n->conv && kh_conv_serves_only(n->conv, &n->mover->c);
 }
+
+int kh_node_mover_stays_local(kh_node *n)
+{
+    unsigned mesh;
+    if (!n->mover) return 1;
+    if (!n->ilink || !kh_ilink_settled_mesh(n->ilink, &mesh)) return 0;
+    if (!n->mover->elems_tracked) kh_mover_elems_recount(n->mover);
+    return kh_mover_stays_local(n->mover, mesh);
+}
+
+int kh_node_landed(const kh_node *n) { return n->ilink && kh_ilink_landed(n->ilink); }
+
+kh_cycle kh_node_entry_take(kh_node *n) { return n->ilink ? kh_ilink_entry_take(n->ilink) : KH_NEVER; }

@@ -196,6 +196,9 @@ static void report_counts(kh_mpi *d)
             cycles ? 1000.0 * (double)n.shares / (double)cycles : 0.0);
     fprintf(stderr, "kohaku: mpi: windows run past the lookahead on lane promises: %llu\n",
             (unsigned long long)n.promised);
+    if (n.checked)
+        fprintf(stderr, "kohaku: mpi: promise check: %llu of them checked on rank 0, none entered an interlink early\n",
+                (unsigned long long)n.checked);
     for (int r = 0; r < size; r++) {
         unsigned lo, hi;
         kh_mpi_meshes(d, r, &lo, &hi);

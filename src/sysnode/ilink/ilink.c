@@ -42,6 +42,7 @@ int kh_ilink_write(kh_ilink *il, unsigned reg, uint64_t value, kh_cycle now)
         }
         return -1;
     }
+    if (now < il->entry_min) il->entry_min = now;
     il_regw w = {reg, value, now + 1};
     if (kh_ring_push(&il->regw, &w)) return -1;
     kh_comp_wake(&il->c, now + 1);
@@ -307,6 +308,7 @@ kh_ilink *kh_ilink_new(kh_node *n, char *err, size_t errlen)
     il->st_cycle = KH_NEVER;
     il->fault_ext_at = KH_NEVER;
     il->inj_take_cycle = KH_NEVER;
+    il->entry_min = KH_NEVER;
     il->hub_arb.fn = kh_ilink_hub_arbitrate;
     il->hub_arb.ctx = il;
     il->lblock_since = il->fwd_since = KH_NEVER;

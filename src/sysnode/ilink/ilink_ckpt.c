@@ -151,6 +151,7 @@ void kh_ilink_ckpt(kh_comp *c, kh_ck *ck)
                       &il->counts.rings_dropped};
     for (size_t i = 0; i < sizeof cn / sizeof cn[0]; i++) kh_ck_scalar(ck, cn[i], sizeof(uint64_t));
     KH_CK(ck, il->progressed);
+    if (kh_ck_loading(ck)) il->landed = 1; /* flits injected before the save may be on their way */
 }
 
 /* A lane across processes (ilink_xfer.c): after a window's exchange the

@@ -49,6 +49,7 @@ static void inject(kh_ilink *il, const il_wflit *w, kh_cycle now)
     kh_hdr_set_rsvd(f.w, 0);
     kh_fifo_push(&il->inj, &f, now);
     il->counts.flits_injected++;
+    il->landed = 1;
     kh_node *n = il->n;
     kh_comp_wake(kh_node_port(n, kh_node_port_for_row(n, fy)), now + il->inj.latency);
 }

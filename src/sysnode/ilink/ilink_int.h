@@ -167,6 +167,12 @@ struct kh_ilink {
     kh_cycle inj_take_cycle;
     kh_ilink_counts counts;
     int progressed;
+    /* Lane promises (ilink_reach.c): landed, a flit was ever injected into
+     * this mesh (or a restore may have left one on its way); entry_min,
+     * the first cycle anything entered towards a lane since the checking
+     * mode last took it (KOHAKU_MPI_PROMISE_CHECK, src/mpi/mpi.c). */
+    int landed;
+    kh_cycle entry_min;
 };
 
 /* ilink.c */

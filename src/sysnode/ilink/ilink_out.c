@@ -13,7 +13,7 @@
 
 void kh_ilink_hub_take(kh_ilink *il, unsigned port, const kh_flit *f, kh_cycle now)
 {
-    (void)now;
+    if (now < il->entry_min) il->entry_min = now;
     il->hub[port] = *f;
     il->hub_held |= 1u << port;
     kh_sim_at_end(il->c.sim, &il->hub_arb);
@@ -183,6 +183,7 @@ int kh_ilink_mover_remote(kh_ilink *il, uint64_t addr, kh_cycle now)
 
 static void push_word(kh_ilink *il, uint64_t addr, const uint64_t d[4], uint32_t strb, int last, kh_cycle now)
 {
+    if (now < il->entry_min) il->entry_min = now;
     il_word w = {.addr = addr, .strb = strb, .mover_last = last, .at = now + 1};
     memcpy(w.d, d, sizeof w.d);
     kh_ring_push(&il->words, &w);
