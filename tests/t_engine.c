@@ -278,6 +278,46 @@ static void a_zero_cost_polling_loop_progresses_event_by_event(void)
     done(&b);
 }
 
+/* kh_engine_writes_ahead (lane promises, docs/mpi.md): whether any WR lies
+ * ahead of the engine before a DONE or a stop, reading the command RAM
+ * from the current command on, the PC wrapping at NCMD (control.md §3). */
+static void writes_ahead_reads_the_commands_from_the_current_one(void)
+{
+    bench b = make();
+    kh_engine *e = kh_card_engine(b.card);
+    cmd(&b, 0, KH_ENG_OP_WR, 0x800048, 5, 0);        /* PROG_LEN = 5 */
+    cmd(&b, 1, KH_ENG_OP_POLL, 0x800070, 1, 0xFFFF); /* SIG_DONE == 1: no signal comes */
+    cmd(&b, 2, KH_ENG_OP_DONE, 0, 0, 0);
+    cmd(&b, 3, KH_ENG_OP_WR, 0x800048, 6, 0);        /* past the DONE: never reached */
+    CHECK_EQ(kh_engine_writes_ahead(e), 0);          /* idle, no GO */
+    wr(&b, KH_ENG_CTRL, 1);
+    CHECK_EQ(kh_engine_writes_ahead(e), 1);          /* a GO starts at command 0, a WR */
+    kh_sim_run(b.sim, 30);                           /* the WR is done; the POLL goes on */
+    CHECK_EQ(rd(&b, KH_ENG_PC), 1);
+    CHECK_EQ(rd(&b, 0x800048), 5);
+    CHECK_EQ(kh_engine_writes_ahead(e), 0);
+    done(&b);
+
+    /* WR at 0, then POLLs that match at once in every other slot: from
+     * any of them the PC wraps round to the WR */
+    b = make();
+    e = kh_card_engine(b.card);
+    kh_params p;
+    kh_params_default(&p);
+    unsigned n = (unsigned)p.ncmd;
+    cmd(&b, 0, KH_ENG_OP_WR, 0x800048, 5, 0);
+    for (unsigned i = 1; i < n; i++) cmd(&b, i, KH_ENG_OP_POLL, 0x800048, 0, 0);
+    wr(&b, KH_ENG_CTRL, 1);
+    int last = 0;
+    for (unsigned c = 0; c < 12 * n; c++) {
+        kh_sim_run(b.sim, 1);
+        last |= rd(&b, KH_ENG_PC) == n - 1;
+        CHECK_EQ(kh_engine_writes_ahead(e), 1);
+    }
+    CHECK_EQ(last, 1); /* the last slot was reached, and still a WR lay ahead */
+    done(&b);
+}
+
 int main(void)
 {
     KH_RUN(wr_poll_done_runs_to_done);
@@ -290,5 +330,6 @@ int main(void)
     KH_RUN(command_ram_is_not_readable);
     KH_RUN(host_write_goes_after_an_engine_write_in_flight);
     KH_RUN(a_zero_cost_polling_loop_progresses_event_by_event);
+    KH_RUN(writes_ahead_reads_the_commands_from_the_current_one);
     return kh_test_end("t_engine");
 }

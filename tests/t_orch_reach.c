@@ -191,6 +191,28 @@ static void a_remote_marker_pushed_is_remembered(void)
     done(&b);
 }
 
+static void a_mailbox_cu_inst_is_judged_by_its_header_destination(void)
+{
+    /* the mailbox sends the host's header as it is: dst (2,1), not the
+     * PROG_DST, which names (1,1); x and y apart, so a swap shows */
+    bench b = make();
+    judge j = {0};
+    kh_flit f = inst(0);
+    kh_hdr_set_dst_x(f.w, 2);
+    kh_hdr_set_dst_y(f.w, 1);
+    program(&b, 0, 1, 1, 1);
+    for (unsigned k = 0; k < 5; k++) wr(&b, KH_ORCH_TX_FLIT + 8 * k, f.w[k]);
+    wr(&b, KH_ORCH_TX_KICK, 1);
+    run(&b, 20);
+    CHECK_EQ(b.n->got, 1);
+    CHECK_EQ(kh_orch_stays_local(b.o, inst_ok, &j), 0);
+    CHECK_EQ(j.asked, 1);
+    CHECK_EQ(j.x, 2);
+    CHECK_EQ(j.y, 1);
+    CHECK_EQ(j.dfin, 0);
+    done(&b);
+}
+
 int main(void)
 {
     KH_RUN(fresh_orchestrator_stays_local);
@@ -198,5 +220,6 @@ int main(void)
     KH_RUN(every_cu_inst_sent_is_judged_by_destination);
     KH_RUN(the_rest_of_a_running_program_is_read_before_it_is_pushed);
     KH_RUN(a_remote_marker_pushed_is_remembered);
+    KH_RUN(a_mailbox_cu_inst_is_judged_by_its_header_destination);
     return kh_test_end("t_orch_reach");
 }

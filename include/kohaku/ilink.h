@@ -86,6 +86,10 @@ int kh_node_busy_stays_local(kh_node *n, const kh_comp *c);
  * restore counts as one): it may still be on its way, and what it makes
  * its receiver do is not read (docs/mpi.md "Lane promises"). */
 int kh_node_landed(const kh_node *n);
+/* 1 while writes landed from another mesh into node n's memory wait for
+ * their responses: the last response releases a doorbell held behind them
+ * and its credit goes back on the lane (control.md §7.4). */
+int kh_node_landing(const kh_node *n);
 /* 1 when node n's mover, busy or waiting or idle, can write nothing
  * outside its mesh (kh_node_busy_stays_local's reading of it). */
 int kh_node_mover_stays_local(kh_node *n);

@@ -39,7 +39,8 @@ enum {
     PR_IDLE,     /* acts only on a CU_INST (vector unit, processor): must not be busy, none may be sent */
     PR_NODE,     /* the mover and the interlink: kh_node_busy_stays_local */
     PR_ROUTER,   /* quiet, and not a destination of its own */
-    PR_PATH,     /* the memory path: quiet while the mover, whose reads it answers too, stays in the mesh */
+    PR_PATH,     /* the memory path: quiet while the mover, whose reads it answers too, stays in the mesh
+                    and no landing write waits for its answer */
 };
 
 /* name's kind ("m1.mem_port0(1,2)": "mem_port"; machine.c prefixes
@@ -187,8 +188,10 @@ int kh_promise_meshes(kh_promise *p, kh_machine *m, unsigned lo, unsigned hi, kh
             if (quiet >> mesh & 1) {
                 int cls = pm->cls[id - a];
                 if (cls == PR_QUIET || cls == PR_MAT || cls == PR_SAX || cls == PR_ROUTER) continue;
-                /* an answer may wake a mover waiting for it, not busy in the kernel */
-                if (cls == PR_PATH && kh_node_mover_stays_local(node)) continue;
+                /* an answer may wake a mover waiting for it, not busy in the kernel,
+                 * or the interlink whose landing writes it answers: the last answer
+                 * releases a held doorbell, whose credit goes back on the lane */
+                if (cls == PR_PATH && kh_node_mover_stays_local(node) && !kh_node_landing(node)) continue;
             }
             if (kh_node_busy_stays_local(node, c)) continue;
             if (!held) return 0;

@@ -132,6 +132,7 @@ void kh_mover_remote_b(kh_mover *m, kh_cycle at);
 int kh_mover_stays_local(const kh_mover *m, unsigned mesh);
 int kh_ilink_settled_mesh(const kh_ilink *il, unsigned *mesh);
 int kh_ilink_landed(const kh_ilink *il);   /* kh_node_landed */
+unsigned kh_ilink_landing(const kh_ilink *il); /* kh_node_landing */
 kh_cycle kh_ilink_entry_take(kh_ilink *il); /* kh_node_entry_take */
 
 /* ---- interlink (ilink*.c, control.md §7) ---- */

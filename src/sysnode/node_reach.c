@@ -29,4 +29,6 @@ int kh_node_mover_stays_local(kh_node *n)
 
 int kh_node_landed(const kh_node *n) { return n->ilink && kh_ilink_landed(n->ilink); }
 
+int kh_node_landing(const kh_node *n) { return n->ilink && kh_ilink_landing(n->ilink); }
+
 kh_cycle kh_node_entry_take(kh_node *n) { return n->ilink ? kh_ilink_entry_take(n->ilink) : KH_NEVER; }

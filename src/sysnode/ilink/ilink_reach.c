@@ -1,7 +1,8 @@
 /* The interlink's mesh id as every later cycle will see it (docs/mpi.md
  * "Lane promises"): settled when no register write is queued (they apply
  * lazily, without a wake) and no fault waits to be raised. Only reads.
- * Whether a flit from another mesh ever entered this one, and the
+ * Whether a flit from another mesh ever entered this one, how many
+ * landing writes still wait for their response, and the
  * checking mode's first entry towards a lane. */
 #include "sysnode/ilink/ilink_int.h"
 
@@ -13,6 +14,8 @@ int kh_ilink_settled_mesh(const kh_ilink *il, unsigned *mesh)
 }
 
 int kh_ilink_landed(const kh_ilink *il) { return il->landed; }
+
+unsigned kh_ilink_landing(const kh_ilink *il) { return il->land_out; }
 
 kh_cycle kh_ilink_entry_take(kh_ilink *il)
 {
