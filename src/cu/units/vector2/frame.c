@@ -134,7 +134,6 @@ static inline __attribute__((always_inline)) void outer_isa(v2_frame *f, const v
         f->cst = C_IDLE;
         break;
     }
-
 }
 
 /* The frame's edge with nothing on the link (kh_v2_frame_cycle's quiet
