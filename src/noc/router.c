@@ -83,11 +83,36 @@ static int send_down(kh_router *d, unsigned port, kh_link *l, const kh_flit *f, 
 {
     if (l->last_xfer == now) return 0;
     if (!kh_router_take(d, port, f, now)) {
-        kh_link_refused(l, now);
+        /* kh_link_refused, its two tests selects (coin tosses under load) */
+        kh_cycle since = l->blocked_since;
+        l->blocked_since = since == KH_NEVER ? now : since;
+        kh_comp *src = l->src;
+        if (src) {
+            uint64_t freed = (uint64_t)0 - (uint64_t)(l->space_from == now + 1);
+            kh_sched *s = (kh_sched *)(void *)src->sim;
+            unsigned slot = (unsigned)((now + 1) % KH_WHEEL);
+            s->wheel[src->wword + slot] |= src->wbit & freed;
+            s->occ |= (UINT64_C(1) << slot) & freed;
+        }
         return 0;
     }
     kh_noc_taken(l, f, now);
     return 1;
+}
+
+/* kh_link_space for the link into an input, from the router's step of now
+ * (so now + 1 is within the wheel): whether the sender waits is a coin toss
+ * under load, so its wake is a masked store, not a branch. */
+static inline void space_in(kh_link *in, kh_cycle now)
+{
+    in->space_from = now + 1;
+    kh_comp *src = in->src;
+    if (!src) return;
+    uint64_t waits = (uint64_t)0 - (uint64_t)(in->blocked_since != KH_NEVER);
+    kh_sched *s = (kh_sched *)(void *)src->sim;
+    unsigned slot = (unsigned)((now + 1) % KH_WHEEL);
+    s->wheel[src->wword + slot] |= src->wbit & waits;
+    s->occ |= (UINT64_C(1) << slot) & waits;
 }
 
 static void router_step(kh_comp *c, kh_cycle now)
@@ -136,7 +161,7 @@ static void router_step(kh_comp *c, kh_cycle now)
     kh_cycle next = KH_NEVER;
     unsigned nonempty = r->nonempty, load = nonempty & ~slot_full;
     int all = now >= r->scan_from;
-    if (!all) load &= r->slot_full;
+    load &= all ? ~0u : r->slot_full;
     for (; load; load &= load - 1) {
         unsigned i = lowest(load);
         kh_fifo *q = &r->in[i];
@@ -155,7 +180,7 @@ static void router_step(kh_comp *c, kh_cycle now)
         unsigned dir = r->route[kh_hdr_dst_xy(h->w)];
         if (!(r->allow[i] >> dir & 1) && masked_turn(r, i, dir, h)) { /* dropped: look at the next head */
             if (left && now + 1 < next) next = now + 1;
-            if (r->in_link[i]) kh_link_space(r->in_link[i], now);
+            if (r->in_link[i]) space_in(r->in_link[i], now);
             continue;
         }
         r->slot[i] = h;
@@ -163,10 +188,10 @@ static void router_step(kh_comp *c, kh_cycle now)
         reqd |= 1u << dir;
         slot_full |= 1u << i;
         kh_link *in = r->in_link[i];
-        if (in) kh_link_space(in, now);
+        if (in) space_in(in, now);
     }
     r->nonempty = (uint8_t)nonempty;
-    if (all || next < r->scan_from) r->scan_from = next;
+    r->scan_from = all || next < r->scan_from ? next : r->scan_from;
     r->slot_full = (uint8_t)slot_full;
     r->out_full = (uint8_t)out_full;
     r->reqd = (uint8_t)reqd;

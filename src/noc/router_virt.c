@@ -295,7 +295,7 @@ static __attribute__((noinline)) admit_when admit_meets(kh_router *r, unsigned i
  * its timer's function from then on. */
 static __attribute__((noinline)) kh_vhop *vh_alloc(kh_router *r)
 {
-    r->vh = calloc(KH_VHOPS, sizeof *r->vh);
+    r->vh = calloc(KH_VHOPS + 1, sizeof *r->vh); /* and the hop of none (admit) */
     if (r->vh)
         for (unsigned k = 0; k < KH_VHOPS; k++) {
             r->vh[k].r = r;
@@ -320,7 +320,20 @@ static inline __attribute__((always_inline)) int admit(kh_router *r, unsigned i,
     kh_cycle ld = now + F, gr = ld + 1;
     if (held > r->in[i].cap) return 0;
     uint64_t hin = r->vin[i];
-    if (hin) {
+    if (!(hin & (hin - 1))) {
+        /* at most one hop on its input (at low load whether there is one is
+         * a coin toss): its counts by selects, the record read its own or
+         * vh[KH_VHOPS], a hop of none (ld = gr = 0) */
+        if (!r->vh && !vh_alloc(r)) return 0;
+        const kh_vhop *v = &r->vh[(unsigned)__builtin_ctzll(hin | UINT64_C(1) << 63) + (hin == 0)];
+        held += (unsigned)(hin != 0) & (unsigned)(v->ld >= now);
+        if (held > r->in[i].cap) return 0;
+        if (v->gr > ld) {
+            ld = v->gr;
+            gr = ld + 1;
+            if (gr + 1 - now >= KH_WHEEL) return 0;
+        }
+    } else {
         /* behind hops on its input: the FIFO's room, and loaded once the
          * hop ahead (the newest) is granted */
         for (uint64_t m = hin; m; m &= m - 1) held += r->vh[__builtin_ctzll(m)].ld >= now;
@@ -336,7 +349,7 @@ static inline __attribute__((always_inline)) int admit(kh_router *r, unsigned i,
      * first request (ld + 1) on leaves its grant the cycle after its load,
      * as admit_beside finds; else the slow way, from the start (its
      * answers where this one's are 0 are 0 too) */
-    if (r->vout[o] & ~hin && r->vout_gr[o] > ld) {
+    if ((r->vout_gr[o] & ((uint64_t)0 - (uint64_t)((r->vout[o] & ~hin) != 0))) > ld) { /* one branch, rarely taken */
         admit_when w = admit_meets(r, i, o, now, held0);
         if (!w.ok) return 0;
         held = w.held;
@@ -431,7 +444,7 @@ static void offer_due(kh_timer *t, kh_cycle now)
     int taken;
     if (!d) {
         taken = l->accept(l->dst, l->dst_port, &v->f, now);
-    } else if ((d->vused || !(d->nonempty | d->slot_full | d->out_full)) && kh_comp_fast(&d->comp)) {
+    } else if (((d->vused != 0) | !(d->nonempty | d->slot_full | d->out_full)) & kh_comp_fast(&d->comp)) { /* one branch */
         /* kh_router_take with the admission inline: most hops lead to
          * another router's hop */
         unsigned port = r->down_port[o];
