@@ -487,6 +487,51 @@ static void end_hook_runs_once_after_every_step_of_the_cycle(void)
     kh_sim_destroy(sim);
 }
 
+/* ---- the same after a wake past the wheel: the cycles after it still
+ * run their hooks at their end (the single-process loop takes such a
+ * cycle the general way, which leaves the in-step flag clear) ---- */
+typedef struct far_waker {
+    kh_comp base;
+    tally *wake[2];
+} far_waker;
+
+static void far_waker_step(kh_comp *c, kh_cycle now)
+{
+    far_waker *f = (far_waker *)c;
+    if (now < 100) {
+        kh_comp_wake(c, now + 3 * KH_WHEEL); /* past the wheel: the heap */
+        return;
+    }
+    for (int i = 0; i < 2; i++) kh_comp_wake(&f->wake[i]->base, now + 1);
+}
+
+static const kh_comp_ops far_waker_ops = {"far", far_waker_step, NULL, NULL, sender_destroy, NULL, NULL};
+
+static void end_hook_after_every_step_also_after_a_far_wake(void)
+{
+    kh_sim *sim = kh_sim_new(NULL);
+    hook_log log = {0};
+    kh_end_hook h = {.fn = log_hook, .ctx = &log};
+    far_waker *f = calloc(1, sizeof *f);
+    kh_sim_add(sim, &f->base, &far_waker_ops, "far");
+    for (int i = 0; i < 2; i++) {
+        tally *t = calloc(1, sizeof *t);
+        t->hook = &h;
+        t->steps_so_far = &log.steps_so_far;
+        kh_sim_add(sim, &t->base, &tally_ops, "tally");
+        f->wake[i] = t;
+    }
+    kh_comp_wake(&f->base, 1);
+    kh_sim_run(sim, 1000);
+    /* the tallies step in cycle 1 + 3 * KH_WHEEL + 1 and the cycle after
+     * it (tally_step wakes itself only before cycle 3) */
+    CHECK_EQ(log.steps_so_far, 2);
+    CHECK_EQ(log.runs, 1);
+    CHECK_EQ(log.at[0], 2 + 3 * KH_WHEEL);
+    CHECK_EQ(log.steps_seen[0], 2); /* both steps of the cycle done */
+    kh_sim_destroy(sim);
+}
+
 static void run_until_idle_stops_at_limit(void)
 {
     kh_sim *sim = kh_sim_new(NULL);
@@ -776,6 +821,7 @@ int main(void)
     KH_RUN(wakes_coalesce_and_all_requests_are_kept);
     KH_RUN(engines_are_named_and_runs_end_settled);
     KH_RUN(end_hook_runs_once_after_every_step_of_the_cycle);
+    KH_RUN(end_hook_after_every_step_also_after_a_far_wake);
     KH_RUN(run_until_idle_stops_at_limit);
     KH_RUN(stuck_components_describe_themselves);
     KH_RUN(two_simulations_do_not_interact);

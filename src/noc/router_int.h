@@ -52,7 +52,8 @@ struct kh_router {
                                  * a hop on it had, never lowered): admit's test for hops in the way. A
                                  * bound over the live hops only, so not in checkpoints: they are saved
                                  * with no hops, where any value is exact */
-    kh_vhop *vh;                /* KH_VHOPS and a hop of none (admit), allocated at the first admission */
+    kh_vhop *vh;                /* KH_VHOPS and a hop of none (admit), allocated at the first admission
+                                 * that reads them (vh_alloc) */
     uint8_t vok[KH_NDIRS];      /* per input: the outputs a hop may take (a turn allowed, a link with a
                                  * receiver), none when the FIFO latency passes the timer wheel */
     uint8_t vnew[KH_NDIRS];     /* per input with hops: the newest one's record (an input's hops are

@@ -291,8 +291,10 @@ static __attribute__((noinline)) admit_when admit_meets(kh_router *r, unsigned i
     return w;
 }
 
-/* The router's hop records, at its first hop: each knows its router and
- * its timer's function from then on. */
+/* The router's hop records, at the first admission that reads them (one
+ * with at most one hop on its input reads a record before it is decided,
+ * so a router may hold them with no hop yet): each knows its router and
+ * its timer's function from then on; the hop of none is zeros. */
 static __attribute__((noinline)) kh_vhop *vh_alloc(kh_router *r)
 {
     r->vh = calloc(KH_VHOPS + 1, sizeof *r->vh); /* and the hop of none (admit) */
