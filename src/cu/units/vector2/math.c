@@ -85,7 +85,10 @@ static void next_beat_tpl(const v2_core *c, const v2_wires *w, v2_beat *b)
     if (w->m_end && c->m_e.tl != 0) b->tm = (uint16_t)((1u << c->m_e.tl) - 1);
 }
 
-/* m_tpl and m_str of a newly taken m_e (its beat 0 as next_beat builds it). */
+/* m_tpl and m_str of a newly taken m_e (its beat 0 as next_beat builds it).
+ * Of the wires next_beat reads m_end alone (which next_beat_tpl sets again
+ * at every beat), so only that one is set: clearing the whole struct at
+ * every take costs more; a next_beat that read more would have to set it. */
 static void build_tpl(v2_core *c)
 {
     v2_wires w0;
