@@ -161,7 +161,6 @@ int kh_orch_tx_push(kh_orch *o, const kh_flit *f, int mailbox, kh_cycle now)
         o->noted[idx / 64] |= UINT64_C(1) << (idx % 64);
         o->note[idx].last_txn = (uint8_t)kh_hdr_txn(f->w);
         o->note[idx].last_last = (uint8_t)kh_hdr_last(f->w);
-        o->inst_to[idx / 64] |= UINT64_C(1) << (idx % 64);
         if (kh_cluster_dfin(f->w)) o->dfin_to[idx / 64] |= UINT64_C(1) << (idx % 64);
     }
     if (kh_hdr_rsvd_remote(f->w)) o->sent_remote = 1;

@@ -89,13 +89,14 @@ struct kh_orch {
 
     orch_node_note note[ORCH_NODES];
     uint64_t noted[ORCH_NODES / 64]; /* bit idx: note[idx].sent != 0 (kh_orch_explain visits only these) */
-    /* What the TX FIFO ever took, for lane promises (orch_reach.c): never
-     * cleared, set by a restore (flits pushed before the save may still be
-     * on their way). sent_remote: a flit with the remote marker; inst_to:
-     * bit idx, a CU_INST to that node; dfin_to: one whose cluster word
-     * names a far-mesh destination (isa/cluster.isa dfin). */
+    /* What the TX FIFO ever took, for lane promises (orch_reach.c; the
+     * nodes sent a CU_INST are `noted`): never cleared, set by a restore
+     * (flits pushed before the save may still be on their way).
+     * sent_remote: a flit with the remote marker; dfin_to: bit idx, a
+     * CU_INST to that node whose cluster word names a far-mesh destination
+     * (isa/cluster.isa dfin). */
     int sent_remote;
-    uint64_t inst_to[ORCH_NODES / 64], dfin_to[ORCH_NODES / 64];
+    uint64_t dfin_to[ORCH_NODES / 64];
     uint64_t stat_dispatched, stat_mailbox, stat_signals, stat_rx, stat_rx_dropped,
         stat_credit_stall, stat_mailbox_lost;
     char error[256];

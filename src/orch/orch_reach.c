@@ -28,7 +28,7 @@ int kh_orch_stays_local(const kh_orch *o, kh_orch_inst_ok *inst_ok, void *ctx)
     if (o->sent_remote || o->nbeats) return 0;
     /* every CU_INST already sent may still be on its way or queued */
     for (unsigned k = 0; k < ORCH_NODES / 64; k++)
-        for (uint64_t b = o->inst_to[k]; b; b &= b - 1) {
+        for (uint64_t b = o->noted[k]; b; b &= b - 1) {
             unsigned idx = k * 64 + (unsigned)__builtin_ctzll(b);
             uint64_t d = idx;
             if (!inst_ok(ctx, (unsigned)kh_orch_prog_dst_x(&d), (unsigned)kh_orch_prog_dst_y(&d),
