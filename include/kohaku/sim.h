@@ -166,6 +166,17 @@ static inline void kh_comp_wake_within(kh_comp *c, kh_cycle now, unsigned d)
  * most frequent wake (once per busy component per cycle), always inside the
  * wheel. */
 static inline void kh_comp_wake_next(kh_comp *c, kh_cycle now) { kh_comp_wake_within(c, now, 1); }
+/* kh_comp_wake_next when wake is nonzero, nothing otherwise, without a
+ * branch: for a caller where whether it wakes c is a coin toss (a router's
+ * sender under load), so a branch would be mispredicted. */
+static inline void kh_comp_wake_next_if(kh_comp *c, kh_cycle now, int wake)
+{
+    kh_sched *s = (kh_sched *)(void *)c->sim;
+    uint64_t mask = (uint64_t)0 - (uint64_t)(wake != 0);
+    unsigned slot = (unsigned)((now + 1) % KH_WHEEL);
+    s->wheel[c->wword + slot] |= c->wbit & mask;
+    s->occ |= (UINT64_C(1) << slot) & mask;
+}
 
 
 /* Whether c already has a step in cycle now + 1 (asked inside the step of

@@ -87,13 +87,7 @@ static int send_down(kh_router *d, unsigned port, kh_link *l, const kh_flit *f, 
         kh_cycle since = l->blocked_since;
         l->blocked_since = since == KH_NEVER ? now : since;
         kh_comp *src = l->src;
-        if (src) {
-            uint64_t freed = (uint64_t)0 - (uint64_t)(l->space_from == now + 1);
-            kh_sched *s = (kh_sched *)(void *)src->sim;
-            unsigned slot = (unsigned)((now + 1) % KH_WHEEL);
-            s->wheel[src->wword + slot] |= src->wbit & freed;
-            s->occ |= (UINT64_C(1) << slot) & freed;
-        }
+        if (src) kh_comp_wake_next_if(src, now, l->space_from == now + 1);
         return 0;
     }
     kh_noc_taken(l, f, now);
@@ -107,12 +101,7 @@ static inline void space_in(kh_link *in, kh_cycle now)
 {
     in->space_from = now + 1;
     kh_comp *src = in->src;
-    if (!src) return;
-    uint64_t waits = (uint64_t)0 - (uint64_t)(in->blocked_since != KH_NEVER);
-    kh_sched *s = (kh_sched *)(void *)src->sim;
-    unsigned slot = (unsigned)((now + 1) % KH_WHEEL);
-    s->wheel[src->wword + slot] |= src->wbit & waits;
-    s->occ |= (UINT64_C(1) << slot) & waits;
+    if (src) kh_comp_wake_next_if(src, now, in->blocked_since != KH_NEVER);
 }
 
 static void router_step(kh_comp *c, kh_cycle now)
