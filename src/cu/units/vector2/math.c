@@ -35,71 +35,64 @@ void kh_v2_math_wires(v2_core *c, v2_wires *w)
     w->mq_pop = w->m_take;
 }
 
-/* The next issue register (v2_beat) from the running entry, as the RTL's
- * iss_* registers load it at every edge. */
-static void next_beat(const v2_core *c, const v2_wires *w, int erst, v2_beat *b)
+/* The issue register's fields that move from beat to beat: beat i of the
+ * running entry e (next_beat, and next_beat_tpl over m_tpl). */
+static inline void beat_walk(const v2_mq_ent *e, unsigned i, const v2_wires *w, v2_beat *b)
 {
-    const v2_mq_ent *e = &c->m_e;
-    unsigned i = c->m_i, xb = e->xb;
-    unsigned xm = xb & 7, xk = (xb >> 3) & 15, sh = (xb >> 7) & 7;
-    b->v = (uint8_t)(!erst && c->m_act);
+    unsigned xb = e->xb, xm = xb & 7, xk = (xb >> 3) & 15, sh = (xb >> 7) & 7;
     b->last = (uint8_t)w->m_end;
-    b->op = e->aop;
     b->ra = (uint8_t)(e->va << 3 | chk_of(e->chk & 15, i));
     b->rb = (uint8_t)(e->vb << 3 | chk_of((e->chk >> 4) & 15, i));
     b->rc = (uint8_t)(e->vc << 3 | chk_of((e->chk >> 8) & 15, i));
     b->wa = (uint8_t)(e->vd << 3 | chk_of((e->chk >> 12) & 15, i));
+    b->xk = (uint8_t)(xm == V2_XM_BC ? (xk + (i >> sh)) & 15 : xk);
+    int last_part = i + 1 == e->nb && e->tl != 0;
+    b->tm = (uint16_t)(last_part ? (1u << e->tl) - 1 : 0xFFFF);
+}
+
+/* The fields that hold for the whole entry e (next_beat; the fast engine's
+ * m_tpl, built when e is taken). */
+static void beat_fixed(const v2_mq_ent *e, v2_beat *b)
+{
+    unsigned xb = e->xb;
+    b->op = e->aop;
     b->sa = e->sa;
     b->sb = e->sb;
     b->sc = e->sc;
     b->ka = e->ka;
     b->kb = e->kb;
     b->kc = e->kc;
-    b->xm = (uint8_t)xm;
-    b->xk = (uint8_t)(xm == V2_XM_BC ? (xk + (i >> sh)) & 15 : xk);
+    b->xm = (uint8_t)(xb & 7);
     b->xc = (uint8_t)((xb >> 10) & 1);
     b->pm = (uint8_t)((xb >> 11) & 3);
     b->pr = (uint8_t)((xb >> 13) & 3);
     b->wr = e->wr;
     b->cmp = e->cmp;
     b->expd = e->expd;
-    int last_part = i + 1 == e->nb && e->tl != 0;
-    b->tm = (uint16_t)(last_part ? (1u << e->tl) - 1 : 0xFFFF);
 }
 
-/* The fast engine's next_beat of a running entry: m_tpl, and the fields
- * that change from beat to beat. */
+/* The next issue register (v2_beat) from the running entry, as the RTL's
+ * iss_* registers load it at every edge. */
+static void next_beat(const v2_core *c, const v2_wires *w, int erst, v2_beat *b)
+{
+    b->v = (uint8_t)(!erst && c->m_act);
+    beat_fixed(&c->m_e, b);
+    beat_walk(&c->m_e, c->m_i, w, b);
+}
+
+/* The fast engine's next_beat of a running entry: m_tpl (the fields that
+ * hold), and the fields that move. */
 static void next_beat_tpl(const v2_core *c, const v2_wires *w, v2_beat *b)
 {
-    unsigned i = c->m_i, st = c->m_str;
     *b = c->m_tpl;
     b->v = 1;
-    b->last = (uint8_t)w->m_end;
-    if (st) {
-        if (st & 1) b->ra = (uint8_t)((b->ra & ~7u) | ((b->ra + i) & 7));
-        if (st & 2) b->rb = (uint8_t)((b->rb & ~7u) | ((b->rb + i) & 7));
-        if (st & 4) b->rc = (uint8_t)((b->rc & ~7u) | ((b->rc + i) & 7));
-        if (st & 8) b->wa = (uint8_t)((b->wa & ~7u) | ((b->wa + i) & 7));
-    }
-    if (b->xm == V2_XM_BC) b->xk = (uint8_t)((b->xk + (i >> ((c->m_e.xb >> 7) & 7))) & 15);
-    if (w->m_end && c->m_e.tl != 0) b->tm = (uint16_t)((1u << c->m_e.tl) - 1);
+    beat_walk(&c->m_e, c->m_i, w, b);
 }
 
-/* m_tpl and m_str of a newly taken m_e (its beat 0 as next_beat builds it).
- * Of the wires next_beat reads m_end alone (which next_beat_tpl sets again
- * at every beat), so only that one is set: clearing the whole struct at
- * every take costs more; a next_beat that read more would have to set it. */
+/* m_tpl of a newly taken m_e: next_beat_tpl sets the rest at every beat. */
 static void build_tpl(v2_core *c)
 {
-    v2_wires w0;
-    w0.m_end = 0;
-    unsigned i = c->m_i;
-    c->m_i = 0;
-    next_beat(c, &w0, 0, &c->m_tpl);
-    c->m_i = i;
-    c->m_tpl.tm = 0xFFFF;
-    unsigned chk = c->m_e.chk;
-    c->m_str = (uint8_t)((chk & 1) | ((chk >> 4) & 1) << 1 | ((chk >> 8) & 1) << 2 | ((chk >> 12) & 1) << 3);
+    beat_fixed(&c->m_e, &c->m_tpl);
     c->m_tpl_ok = 1;
 }
 

@@ -276,13 +276,11 @@ typedef struct v2_core {
     /* ln.iss is the idle engine's beat of m_e, m_i (math.c); not state.
      * Whatever else writes ln.iss, m_e or m_i (a restore does) clears it. */
     int m_rest;
-    /* m_tpl is the beat of m_e at m_i 0 without its per-beat fields (v,
-     * last), m_str bit k: operand k (a, b, c, d) walks its chunks; built
-     * when m_e is taken (math.c), not state: m_tpl_ok is cleared by
-     * whatever else writes m_e (a restore), and the beat is then built
-     * from m_e as the reference does. */
+    /* m_tpl holds the fields of m_e's beats that do not move from beat to
+     * beat; built when m_e is taken (math.c), not state: m_tpl_ok is
+     * cleared by whatever else writes m_e (a restore), and the beat is then
+     * built from m_e as the reference does. */
     v2_beat m_tpl;
-    uint8_t m_str;
     int m_tpl_ok;
     v2_lanes ln;
 
